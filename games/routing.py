@@ -1,0 +1,5 @@
+"""WebSocket routes."""
+
+from django.urls import path  # noqa: F401
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""URLs of the games app."""
+
+urlpatterns: list = []
