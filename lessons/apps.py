@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LessonsConfig(AppConfig):
+    name = "lessons"
+    verbose_name = _("Classrooms")
+    default_auto_field = "django.db.models.BigAutoField"

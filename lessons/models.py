@@ -1,0 +1,101 @@
+"""Teachers, classrooms and students: who plays, and in which class."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+# No 0/O, 1/I/L, 2/Z, 5/S, 8/B: a join code is read aloud and copied from a whiteboard.
+JOIN_CODE_ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
+JOIN_CODE_LENGTH = 6
+DISPLAY_NAME_MAX_LENGTH = 40
+CLASSROOM_NAME_MAX_LENGTH = 80
+GRADE_MAX_LENGTH = 20
+
+
+class User(AbstractUser):
+    """A person who signs in: a teacher (password) or a student (class code + PIN)."""
+
+    class Role(models.TextChoices):
+        TEACHER = "teacher", _("Teacher")
+        STUDENT = "student", _("Student")
+
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.TEACHER)
+
+    @property
+    def is_teacher(self) -> bool:
+        """Tell whether this user is a teacher."""
+        return self.role == self.Role.TEACHER
+
+    @property
+    def is_student(self) -> bool:
+        """Tell whether this user is a student."""
+        return self.role == self.Role.STUDENT
+
+
+class Classroom(models.Model):
+    """A teacher's class; students join it with its code."""
+
+    class Language(models.TextChoices):
+        FR = "fr", _("French")
+        EN = "en", _("English")
+
+    teacher = models.ForeignKey(
+        User,
+        on_delete=models.CASCADE,
+        related_name="classrooms",
+        limit_choices_to={"role": User.Role.TEACHER},
+        verbose_name=_("teacher"),
+    )
+    name = models.CharField(_("name"), max_length=CLASSROOM_NAME_MAX_LENGTH)
+    grade = models.CharField(_("grade"), max_length=GRADE_MAX_LENGTH, blank=True)
+    language = models.CharField(
+        _("language"), max_length=2, choices=Language.choices, default=Language.FR
+    )
+    join_code = models.CharField(_("join code"), max_length=JOIN_CODE_LENGTH, unique=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("classroom")
+        verbose_name_plural = _("classrooms")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Student(models.Model):
+    """A student's place in a classroom: display name, hashed PIN and lock state."""
+
+    user = models.OneToOneField(
+        User, on_delete=models.CASCADE, related_name="student", verbose_name=_("user")
+    )
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="students", verbose_name=_("classroom")
+    )
+    display_name = models.CharField(_("display name"), max_length=DISPLAY_NAME_MAX_LENGTH)
+    pin_hash = models.CharField(_("PIN (hashed)"), max_length=128)
+    failed_attempts = models.PositiveSmallIntegerField(_("failed attempts"), default=0)
+    locked_until = models.DateTimeField(_("locked until"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["display_name", "id"]
+        verbose_name = _("student")
+        verbose_name_plural = _("students")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["classroom", "display_name"], name="student_name_unique_in_classroom"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def is_locked(self, *, now: datetime | None = None) -> bool:
+        """Tell whether too many wrong PINs keep this student out right now."""
+        moment = now or timezone.now()
+        return self.locked_until is not None and self.locked_until > moment
