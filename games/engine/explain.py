@@ -1,0 +1,166 @@
+"""Explain to a student, in French or English, why a fraction card does not fit.
+
+Pure and stdlib only: the play page calls it right after the engine rejects a play. Sentences
+stay short on purpose (readers are 9 to 11 years old) and never name a misconception.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+from typing import Final
+
+DECK_DENOMINATORS: Final[tuple[int, ...]] = (2, 3, 6, 12, 24, 48)
+LANGS: Final[tuple[str, ...]] = ("fr", "en")
+CLAIMS: Final[tuple[str, ...]] = ("equal", "denominator")
+# Above this, a common denominator would confuse more than it helps.
+_MAX_COMMON_DENOMINATOR: Final = 100
+
+FractionLike = str | tuple[int, int]
+
+_TEXTS: Final[dict[str, dict[str, str]]] = {
+    "fr": {
+        "both": "{r} ≠ {p} : {r} = {r2} mais {p} = {p2}.",
+        "ref_only": "{r} ≠ {p} : {r} = {r2}, pas {p}.",
+        "played_only": "{r} ≠ {p} : {p} = {p2}, pas {r}.",
+        "plain": "{r} ≠ {p}.",
+        "same_den": "{r} ≠ {p} : même dénominateur, mais pas le même numérateur.",
+        "same_den_tip": "Tu peux la poser avec la règle « même dénominateur ».",
+        "above_below": "{big} est plus grand que 1, mais {small} est plus petit que 1.",
+        "equal_form": "Une fraction égale à {r} : {form}.",
+        "diff_den": "{r} et {p} n'ont pas le même dénominateur (le nombre du bas) : {b} et {d}.",
+        "diff_den_equal": "Mais elles sont égales : choisis la règle « égale ».",
+        "diff_den_need": "Il faut une carte avec {b} en bas.",
+        "named_den": "Il faut une fraction avec {n} en bas. {p} a {d} en bas.",
+    },
+    "en": {
+        "both": "{r} ≠ {p}: {r} = {r2} but {p} = {p2}.",
+        "ref_only": "{r} ≠ {p}: {r} = {r2}, not {p}.",
+        "played_only": "{r} ≠ {p}: {p} = {p2}, not {r}.",
+        "plain": "{r} ≠ {p}.",
+        "same_den": "{r} ≠ {p}: same denominator, but not the same numerator.",
+        "same_den_tip": "You can play it with the “same denominator” rule.",
+        "above_below": "{big} is more than 1, but {small} is less than 1.",
+        "equal_form": "A fraction equal to {r}: {form}.",
+        "diff_den": "{r} and {p} do not have the same denominator (bottom number): {b} and {d}.",
+        "diff_den_equal": "But they are equal: choose the “equal” rule.",
+        "diff_den_need": "You need a card with {b} at the bottom.",
+        "named_den": "You need a fraction with {n} at the bottom. {p} has {d} at the bottom.",
+    },
+}
+
+
+def parse_fraction(value: FractionLike) -> tuple[int, int]:
+    """Return (numerator, denominator) from "a/b" or (a, b); both must be positive integers."""
+    if isinstance(value, str):
+        parts = value.split("/")
+        if len(parts) != 2:
+            raise ValueError(f"not a fraction: {value!r} (expected 'a/b')")
+        try:
+            pair = (int(parts[0].strip()), int(parts[1].strip()))
+        except ValueError:
+            raise ValueError(f"not a fraction: {value!r} (expected 'a/b')") from None
+    elif isinstance(value, tuple) and len(value) == 2:
+        pair = value
+    else:
+        raise ValueError(f"not a fraction: {value!r} (expected 'a/b' or (a, b))")
+    for part in pair:
+        # bool is an int subclass; True/False are never card numbers.
+        if isinstance(part, bool) or not isinstance(part, int) or part <= 0:
+            raise ValueError(f"not a fraction: {value!r} (parts must be positive integers)")
+    return pair[0], pair[1]
+
+
+def format_fraction(fraction: tuple[int, int]) -> str:
+    """Return "a/b" for (a, b)."""
+    return f"{fraction[0]}/{fraction[1]}"
+
+
+def equal_forms(
+    fraction: FractionLike, denominators: tuple[int, ...] = DECK_DENOMINATORS
+) -> list[str]:
+    """List the fraction's equal forms over the deck's denominators, smallest denominator first.
+
+    The fraction itself is included when its denominator is one of the deck's.
+    """
+    value = Fraction(*parse_fraction(fraction))
+    return [
+        f"{value.numerator * (d // value.denominator)}/{d}"
+        for d in sorted(denominators)
+        if d % value.denominator == 0
+    ]
+
+
+def _check_lang(lang: str) -> dict[str, str]:
+    if lang not in _TEXTS:
+        raise ValueError(f"unknown language {lang!r}; expected one of {LANGS}")
+    return _TEXTS[lang]
+
+
+def explain_wrong_play(reference: FractionLike, played: FractionLike, rule: str, lang: str) -> str:
+    """Explain why `played` does not fit `reference` under the rule the student claimed.
+
+    `rule` is the engine's word: "equal" or "denominator". A play that does fit raises
+    ValueError, as do unknown rules or languages and malformed fractions.
+    """
+    texts = _check_lang(lang)
+    if rule not in CLAIMS:
+        raise ValueError(f"unknown rule {rule!r}; expected one of {CLAIMS}")
+    a, b = parse_fraction(reference)
+    c, d = parse_fraction(played)
+    r, p = format_fraction((a, b)), format_fraction((c, d))
+    if rule == "denominator":
+        if b == d:
+            raise ValueError(f"{p} has the same denominator as {r}: the play fits")
+        lines = [texts["diff_den"].format(r=r, p=p, b=b, d=d)]
+        if a * d == b * c:
+            lines.append(texts["diff_den_equal"])
+        else:
+            lines.append(texts["diff_den_need"].format(b=b))
+        return " ".join(lines)
+    if a * d == b * c:
+        raise ValueError(f"{p} is equal to {r}: the play fits")
+    if b == d:
+        return " ".join((texts["same_den"].format(r=r, p=p), texts["same_den_tip"]))
+    return " ".join(_unequal_lines(texts, (a, b), (c, d)))
+
+
+def _unequal_lines(texts: dict[str, str], ref: tuple[int, int], card: tuple[int, int]) -> list[str]:
+    """Build the sentences for two unequal fractions with different denominators."""
+    (a, b), (c, d) = ref, card
+    r, p = format_fraction(ref), format_fraction(card)
+    common = lcm(b, d)
+    r2 = format_fraction((a * common // b, common))
+    p2 = format_fraction((c * common // d, common))
+    shown_ref_form = False
+    if common <= _MAX_COMMON_DENOMINATOR:
+        if b != common and d != common:
+            lines = [texts["both"].format(r=r, p=p, r2=r2, p2=p2)]
+            shown_ref_form = common in DECK_DENOMINATORS
+        elif b != common:
+            lines = [texts["ref_only"].format(r=r, p=p, r2=r2)]
+            shown_ref_form = common in DECK_DENOMINATORS
+        else:
+            lines = [texts["played_only"].format(r=r, p=p, p2=p2)]
+    else:
+        lines = [texts["plain"].format(r=r, p=p)]
+    ref_value, card_value = Fraction(a, b), Fraction(c, d)
+    if (ref_value - 1) * (card_value - 1) < 0:
+        big, small = (r, p) if ref_value > 1 else (p, r)
+        lines.append(texts["above_below"].format(big=big, small=small))
+    if not shown_ref_form:
+        others = [form for form in equal_forms(ref) if form != r]
+        if others:
+            lines.append(texts["equal_form"].format(r=r, form=others[0]))
+    return lines
+
+
+def explain_named_denominator(denominator: int, played: FractionLike, lang: str) -> str:
+    """Explain that a denominator was named (after a +2, Joker or +4) and `played` lacks it."""
+    texts = _check_lang(lang)
+    if isinstance(denominator, bool) or not isinstance(denominator, int) or denominator <= 0:
+        raise ValueError(f"not a denominator: {denominator!r}")
+    c, d = parse_fraction(played)
+    if d == denominator:
+        raise ValueError(f"{c}/{d} has the named denominator {denominator}: the play fits")
+    return texts["named_den"].format(n=denominator, p=format_fraction((c, d)), d=d)

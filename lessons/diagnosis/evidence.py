@@ -1,0 +1,300 @@
+"""Weigh a student's wrong claims against chance, and give each rule a status.
+
+A rule that fits one wrong play says little: many card pairs fit a rule by chance. So each
+attempt carries p0, the share of the cards the student could have played wrongly that would
+have fitted the rule too (from the hand snapshot). Per student and rule:
+
+- k: wrong claims that fit the rule; n: all wrong claims;
+- p0: mean of the per-attempt chance rates over those n claims; lift = (k / n) / p0;
+- status: "likely" (k >= 3, >= 2 distinct top cards, lift >= 3), else "emerging" (k >= 2), or
+  "resolved" once the rule has been "emerging" and then did not fit in the last 10 claims where
+  it could have fitted. One event is never enough for any status.
+
+Attempts must be given oldest first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from math import exp, lgamma, log
+from types import MappingProxyType
+from typing import Final
+
+from games.engine.explain import parse_fraction
+
+from .classifier import CLAIM_EQUAL, CLAIMS, RULE_IDS, classify
+
+Card = tuple[int, int]
+
+EMERGING_MIN_MATCHES: Final = 2
+LIKELY_MIN_MATCHES: Final = 3
+LIKELY_MIN_DISTINCT_REFERENCES: Final = 2
+LIKELY_MIN_LIFT: Final = 3.0
+RESOLVED_CLEAN_OPPORTUNITIES: Final = 10
+THRESHOLDS: Final[Mapping[str, float]] = MappingProxyType(
+    {
+        "emerging_min_matches": EMERGING_MIN_MATCHES,
+        "likely_min_matches": LIKELY_MIN_MATCHES,
+        "likely_min_distinct_references": LIKELY_MIN_DISTINCT_REFERENCES,
+        "likely_min_lift": LIKELY_MIN_LIFT,
+        "resolved_clean_opportunities": RESOLVED_CLEAN_OPPORTUNITIES,
+    }
+)
+
+STATUS_NONE: Final = "none"
+STATUS_EMERGING: Final = "emerging"
+STATUS_LIKELY: Final = "likely"
+STATUS_RESOLVED: Final = "resolved"
+STATUSES: Final = (STATUS_LIKELY, STATUS_EMERGING, STATUS_RESOLVED, STATUS_NONE)
+STATUS_LABELS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
+    {
+        STATUS_LIKELY: {"fr": "probable", "en": "likely"},
+        STATUS_EMERGING: {"fr": "émergente", "en": "emerging"},
+        STATUS_RESOLVED: {"fr": "résolue", "en": "resolved"},
+        STATUS_NONE: {"fr": "aucune", "en": "none"},
+    }
+)
+
+# The default deck's fraction cards (one of each; colours do not change any share): every form
+# of 1/2, 1/3 and 2/3 over 2 or 3, 6, 12, 24, 48, and of 1/6 and 5/6 over 6, 12, 24, 48.
+DEFAULT_DECK_CARDS: Final[tuple[Card, ...]] = tuple(
+    (num * (den // base), den)
+    for num, base in ((1, 2), (1, 3), (2, 3), (1, 6), (5, 6))
+    for den in (2, 3, 6, 12, 24, 48)
+    if den % base == 0
+)
+
+
+def _wrong(reference: Card, card: Card, claim: str) -> bool:
+    (a, b), (c, d) = reference, card
+    return a * d != b * c if claim == CLAIM_EQUAL else b != d
+
+
+def _hand_with_played(hand: Iterable[Card] | None, played: Card | None) -> list[Card]:
+    """Return the hand as checked cards; None means unknown: use the default deck instead."""
+    cards = list(DEFAULT_DECK_CARDS) if hand is None else [parse_fraction(c) for c in hand]
+    if played is not None and parse_fraction(played) not in cards:
+        # The snapshot should hold the played card; if it was taken after the play, add it back.
+        cards.append(parse_fraction(played))
+    return cards
+
+
+def chance_rates(
+    reference: Card, hand: Iterable[Card] | None, claim: str, played: Card | None = None
+) -> dict[str, float]:
+    """Return, per rule ID, the share of the hand's cards that would fit it under `claim`.
+
+    Only the cards for which `claim` would be wrong count (non-equal cards for "equal", cards
+    with another denominator for "denominator"), one per card held. `hand` holds the fraction
+    cards held when the card was played (special cards left out); the played card is added if
+    missing; None stands for the default deck. Rules no card fits are left out.
+    """
+    reference = parse_fraction(reference)
+    if claim not in CLAIMS:
+        raise ValueError(f"unknown claim {claim!r}; expected one of {CLAIMS}")
+    candidates = [c for c in _hand_with_played(hand, played) if _wrong(reference, c, claim)]
+    counts: dict[str, int] = {}
+    for card in candidates:
+        for rule_id in classify(reference, card, claim):
+            counts[rule_id] = counts.get(rule_id, 0) + 1
+    return {rule_id: counts[rule_id] / len(candidates) for rule_id in RULE_IDS if rule_id in counts}
+
+
+def reachable_rules(
+    reference: Card, hand: Iterable[Card] | None, played: Card | None = None
+) -> frozenset[str]:
+    """Return the rules some card in the hand would fit under either claim (the opportunities)."""
+    reference = parse_fraction(reference)
+    cards = _hand_with_played(hand, played)
+    return frozenset(
+        rule_id
+        for claim in CLAIMS
+        for card in cards
+        if _wrong(reference, card, claim)
+        for rule_id in classify(reference, card, claim)
+    )
+
+
+@dataclass(frozen=True)
+class AttemptEvidence:
+    """What one judged play tells about each rule (store it with the attempt)."""
+
+    reference: Card
+    played: Card
+    claim: str
+    tags: tuple[str, ...]
+    p0: Mapping[str, float] = field(default_factory=dict)
+    opportunities: frozenset[str] = frozenset()
+
+    @property
+    def wrong(self) -> bool:
+        """Tell whether the claim was wrong (only wrong claims are tagged)."""
+        return bool(self.tags)
+
+    def as_dict(self) -> dict[str, object]:
+        """Return JSON-ready data (fractions as "a/b", sets as sorted lists)."""
+        return {
+            "reference": f"{self.reference[0]}/{self.reference[1]}",
+            "played": f"{self.played[0]}/{self.played[1]}",
+            "claim": self.claim,
+            "tags": list(self.tags),
+            "p0": dict(self.p0),
+            "opportunities": [r for r in RULE_IDS if r in self.opportunities],
+        }
+
+
+def attempt_evidence(
+    reference: Card, played: Card, claim: str, hand: Iterable[Card] | None
+) -> AttemptEvidence:
+    """Tag one judged play and compute its chance rates and opportunities from the hand."""
+    reference, played = parse_fraction(reference), parse_fraction(played)
+    cards = _hand_with_played(hand, played)
+    tags = tuple(classify(reference, played, claim))
+    return AttemptEvidence(
+        reference=reference,
+        played=played,
+        claim=claim,
+        tags=tags,
+        p0=chance_rates(reference, cards, claim),
+        opportunities=reachable_rules(reference, cards),
+    )
+
+
+@dataclass(frozen=True)
+class RuleEvidence:
+    """One student's evidence for one rule."""
+
+    rule: str
+    k: int
+    n: int
+    p0: float
+    lift: float | None
+    distinct_references: int
+    clean_opportunities: int
+    p_value: float | None
+    status: str
+
+    def as_dict(self) -> dict[str, object]:
+        """Return JSON-ready data."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+def status_for(
+    k: int, distinct_references: int, lift: float | None, clean_opportunities: int
+) -> str:
+    """Apply the thresholds: likely, emerging, resolved or none."""
+    if k >= EMERGING_MIN_MATCHES and clean_opportunities >= RESOLVED_CLEAN_OPPORTUNITIES:
+        return STATUS_RESOLVED
+    if (
+        k >= LIKELY_MIN_MATCHES
+        and distinct_references >= LIKELY_MIN_DISTINCT_REFERENCES
+        and lift is not None
+        and lift >= LIKELY_MIN_LIFT
+    ):
+        return STATUS_LIKELY
+    if k >= EMERGING_MIN_MATCHES:
+        return STATUS_EMERGING
+    return STATUS_NONE
+
+
+def binomial_tail(k: int, n: int, p: float) -> float:
+    """Return P(X >= k) for X ~ Binomial(n, p): how often chance alone gives k matches."""
+    if k <= 0:
+        return 1.0
+    if p <= 0.0:
+        return 0.0
+    if p >= 1.0:
+        return 1.0
+    total = 0.0
+    for i in range(k, n + 1):
+        log_term = lgamma(n + 1) - lgamma(i + 1) - lgamma(n - i + 1)
+        total += exp(log_term + i * log(p) + (n - i) * log(1 - p))
+    return min(total, 1.0)
+
+
+def rule_evidence(attempts: Sequence[AttemptEvidence], rule: str) -> RuleEvidence:
+    """Aggregate one student's attempts (oldest first) for one rule."""
+    if rule not in RULE_IDS:
+        raise ValueError(f"unknown rule {rule!r}")
+    wrong = [a for a in attempts if a.wrong]
+    matches = [a for a in wrong if rule in a.tags]
+    k, n = len(matches), len(wrong)
+    p0 = sum(a.p0.get(rule, 0.0) for a in wrong) / n if n else 0.0
+    lift = (k / n) / p0 if n and p0 > 0 else None
+    clean = 0
+    for attempt in reversed(attempts):
+        if rule in attempt.tags:
+            break
+        if rule in attempt.opportunities:
+            clean += 1
+    distinct = len({a.reference for a in matches})
+    return RuleEvidence(
+        rule=rule,
+        k=k,
+        n=n,
+        p0=p0,
+        lift=lift,
+        distinct_references=distinct,
+        clean_opportunities=clean,
+        p_value=binomial_tail(k, n, p0) if n else None,
+        status=status_for(k, distinct, lift, clean),
+    )
+
+
+def student_evidence(attempts: Iterable[AttemptEvidence]) -> dict[str, RuleEvidence]:
+    """Aggregate one student's attempts (oldest first) for every rule, in RULE_IDS order."""
+    history = list(attempts)
+    return {rule: rule_evidence(history, rule) for rule in RULE_IDS}
+
+
+def deck_chance_rates(
+    cards: Iterable[Card] = DEFAULT_DECK_CARDS, *, different_denominators_only: bool = True
+) -> dict[str, float]:
+    """Return each rule's share over every wrong "equal" pair of distinct cards of a deck.
+
+    With different_denominators_only (the default) same-denominator pairs are left out, as in
+    the research guide's figures. The "how we diagnose" page shows these rates.
+    """
+    deck = sorted({parse_fraction(c) for c in cards})
+    counts: dict[str, int] = {}
+    total = 0
+    for reference in deck:
+        for card in deck:
+            if not _wrong(reference, card, CLAIM_EQUAL):
+                continue
+            if different_denominators_only and reference[1] == card[1]:
+                continue
+            total += 1
+            for rule_id in classify(reference, card, CLAIM_EQUAL):
+                counts[rule_id] = counts.get(rule_id, 0) + 1
+    if not total:
+        return {}
+    return {rule_id: counts[rule_id] / total for rule_id in RULE_IDS if rule_id in counts}
+
+
+__all__ = [
+    "DEFAULT_DECK_CARDS",
+    "EMERGING_MIN_MATCHES",
+    "LIKELY_MIN_DISTINCT_REFERENCES",
+    "LIKELY_MIN_LIFT",
+    "LIKELY_MIN_MATCHES",
+    "RESOLVED_CLEAN_OPPORTUNITIES",
+    "STATUSES",
+    "STATUS_EMERGING",
+    "STATUS_LABELS",
+    "STATUS_LIKELY",
+    "STATUS_NONE",
+    "STATUS_RESOLVED",
+    "THRESHOLDS",
+    "AttemptEvidence",
+    "RuleEvidence",
+    "attempt_evidence",
+    "binomial_tail",
+    "chance_rates",
+    "deck_chance_rates",
+    "reachable_rules",
+    "rule_evidence",
+    "status_for",
+    "student_evidence",
+]
