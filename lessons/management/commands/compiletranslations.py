@@ -1,4 +1,8 @@
-"""Compile every .po file under locale/ to .mo with polib (no GNU gettext needed)."""
+"""Compile every .po file of the project to .mo with polib (no GNU gettext needed).
+
+It reads LOCALE_PATHS (locale/) and the locale/ folder of each project app (games/locale/, ...),
+never the catalogs of installed packages, which ship their own .mo files.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import polib
+from django.apps import apps
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+
+def _project_locale_dirs() -> list[Path]:
+    base = Path(settings.BASE_DIR).resolve()
+    dirs = [Path(path) for path in settings.LOCALE_PATHS]
+    for app_config in apps.get_app_configs():
+        app_locale = Path(app_config.path).resolve() / "locale"
+        if app_locale.is_relative_to(base) and app_locale.is_dir():
+            dirs.append(app_locale)
+    return dirs
 
 
 class Command(BaseCommand):
@@ -18,11 +33,11 @@ class Command(BaseCommand):
             "--locale-dir",
             type=Path,
             default=None,
-            help="Directory to search (default: every directory in LOCALE_PATHS).",
+            help="Directory to search (default: LOCALE_PATHS and each project app's locale/).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        roots = [options["locale_dir"]] if options["locale_dir"] else settings.LOCALE_PATHS
+        roots = [options["locale_dir"]] if options["locale_dir"] else _project_locale_dirs()
         po_files = sorted(po for root in roots for po in Path(root).rglob("*.po"))
         if not po_files:
             raise CommandError(f"No .po file found under {', '.join(map(str, roots))}.")

@@ -1,0 +1,69 @@
+"""Fixtures shared by the whole suite: a cheap PIN hash, a clean cache, two classes.
+
+Two teachers each own one classroom with two students, so access tests can check that
+nobody reaches another class's data. Factories live in tests/factories.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from django.core.cache import cache
+from pytest_django.fixtures import Settings
+
+from lessons.models import Classroom, User
+from tests.factories import StudentLogin, make_classroom, make_student, make_teacher
+
+
+@pytest.fixture(autouse=True)
+def _fast_pin_hash(settings: Settings) -> None:
+    # The production cost (lessons.pins) would make roster tests slow; the scheme is the same.
+    settings.PIN_HASH_ITERATIONS = 1_000
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache() -> Iterator[None]:
+    # The per-address sign-in limit lives in the cache: every test starts from zero.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@dataclass(frozen=True)
+class ClassWorld:
+    """One teacher, their classroom and two of its students."""
+
+    teacher: User
+    classroom: Classroom
+    student: StudentLogin
+    other_student: StudentLogin
+
+
+def _class_world(suffix: str, language: str) -> ClassWorld:
+    teacher = make_teacher(username=f"teacher_{suffix}")
+    classroom = make_classroom(teacher=teacher, name=f"Classe {suffix}", language=language)
+    return ClassWorld(
+        teacher=teacher,
+        classroom=classroom,
+        student=make_student(classroom=classroom, display_name=f"Anaïs{suffix}", pin="1357"),
+        other_student=make_student(classroom=classroom, display_name=f"Basile{suffix}", pin="2468"),
+    )
+
+
+@pytest.fixture
+def class_a(db: None) -> ClassWorld:
+    """Teacher A's French classroom with students AnaïsA and BasileA."""
+    return _class_world("A", "fr")
+
+
+@pytest.fixture
+def class_b(db: None) -> ClassWorld:
+    """Teacher B's English classroom with students AnaïsB and BasileB."""
+    return _class_world("B", "en")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Silence whitenoise's notice that collectstatic has not run (tests never need it)."""
+    config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")

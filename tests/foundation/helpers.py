@@ -1,0 +1,36 @@
+"""Small helpers for the foundation tests: error texts in a page, counts, table snapshots."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from django.http import HttpResponse
+
+from lessons.models import Classroom, Student, User
+
+
+def page_text(response: HttpResponse) -> str:
+    """Return a response's HTML with entities decoded, for text assertions."""
+    return html.unescape(response.content.decode())
+
+
+def form_errors(response: HttpResponse) -> list[str]:
+    """Return every form error message shown on a page, as plain text."""
+    text = response.content.decode()
+    blocks = re.findall(r'class="(?:errorlist|form-errors)"[^>]*>(.*?)</(?:ul|div)>', text, re.S)
+    messages = []
+    for block in blocks:
+        for item in re.findall(r"<(?:li|p)>(.*?)</(?:li|p)>", block, re.S):
+            messages.append(html.unescape(re.sub(r"<[^>]+>", "", item)).strip())
+    return messages
+
+
+def snapshot() -> dict[str, Any]:
+    """Return the state of every lessons table, to check that a refused request changed nothing."""
+    return {
+        "users": sorted(User.objects.values_list("id", "username", "password", "role")),
+        "classrooms": sorted(Classroom.objects.values_list()),
+        "students": sorted(Student.objects.values_list()),
+    }
