@@ -1,0 +1,150 @@
+"""The authorisation matrix: who gets what on every URL of the project.
+
+Each Route names a URL, how to build its arguments from two classrooms (A and B), and what each
+of the five actors gets. Targets always belong to class A, so class B's people must never see
+class A's data. Other apps add their rows in `tests/<their package>/access_routes.py`, as a
+module-level `ROUTES: list[Route]`; test_access_matrix.py collects them and fails on any URL
+name that has no row.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+ACTORS = ("anonymous", "student_a", "student_b", "teacher_a", "teacher_b")
+
+
+class Outcome(enum.Enum):
+    """What an actor may get back from a URL."""
+
+    OK = "200 page"
+    REDIRECT = "302 elsewhere than sign-in"
+    LOGIN = "302 to the sign-in page"
+    FORBIDDEN = "403"
+    NOT_FOUND = "404"
+    NOT_ALLOWED = "405"
+
+
+# Short names keep each expectation row on one line: Page, Redirect, Login, Forbidden, Not found.
+P, R, L, F, N = Outcome.OK, Outcome.REDIRECT, Outcome.LOGIN, Outcome.FORBIDDEN, Outcome.NOT_FOUND
+
+
+def outcomes(anonymous: Outcome, student_a: Outcome, student_b: Outcome, teacher_a: Outcome,
+             teacher_b: Outcome) -> dict[str, Outcome]:  # fmt: skip
+    """Return an expectation row in ACTORS order."""
+    return dict(zip(ACTORS, (anonymous, student_a, student_b, teacher_a, teacher_b), strict=True))
+
+
+PUBLIC = outcomes(P, P, P, P, P)
+TEACHER_ANY = outcomes(L, F, F, P, P)
+TEACHER_OF_A = outcomes(L, F, F, P, N)
+TEACHER_OF_A_ACTION = outcomes(L, F, F, R, N)
+VISITOR_ONLY = outcomes(P, R, R, R, R)
+
+
+@dataclass(frozen=True)
+class Route:
+    """One URL with one method, and the outcome each actor must get."""
+
+    name: str
+    expect: dict[str, Outcome]
+    method: str = "get"
+    # Builds reverse() kwargs from the two worlds (class_a, class_b); may create objects.
+    kwargs: Callable[[Any, Any], dict[str, Any]] = lambda a, b: {}
+    data: Callable[[Any, Any], dict[str, Any]] = lambda a, b: {}
+    # Public-by-design pages may show class A's names to whoever has the join code.
+    shows_class_a_to_anyone: bool = False
+    label: str = field(default="")
+
+    @property
+    def id(self) -> str:
+        """Return a readable test id."""
+        return self.label or f"{self.method.upper()} {self.name}"
+
+
+def _classroom(a: Any, b: Any) -> dict[str, Any]:
+    return {"classroom_id": a.classroom.pk}
+
+
+def _student(a: Any, b: Any) -> dict[str, Any]:
+    return {"student_id": a.student.student.pk}
+
+
+ROUTES: list[Route] = [
+    Route("home", PUBLIC),
+    Route("signup", VISITOR_ONLY),
+    Route("login", VISITOR_ONLY),
+    Route("logout", outcomes(R, R, R, R, R), method="post"),
+    Route("password_change", TEACHER_ANY),
+    Route("password_change_done", TEACHER_ANY),
+    Route("classroom_create", TEACHER_ANY),
+    Route(
+        "classroom_create",
+        outcomes(L, F, F, R, R),
+        method="post",
+        data=lambda a, b: {"name": "Nouvelle", "grade": "CM1", "language": "fr"},
+    ),
+    Route("classroom_detail", TEACHER_OF_A, kwargs=_classroom),
+    Route("classroom_roster", TEACHER_OF_A, kwargs=_classroom),
+    Route(
+        "classroom_roster",
+        TEACHER_OF_A_ACTION,
+        method="post",
+        kwargs=_classroom,
+        data=lambda a, b: {"names": "Capucine"},
+    ),
+    Route("classroom_cards", TEACHER_OF_A, kwargs=_classroom),
+    Route(
+        "classroom_cards",
+        TEACHER_OF_A_ACTION,
+        method="post",
+        kwargs=_classroom,
+        data=lambda a, b: {"action": "reset"},
+    ),
+    Route("student_reset_pin", TEACHER_OF_A_ACTION, method="post", kwargs=_student),
+    Route("student_unlock", TEACHER_OF_A_ACTION, method="post", kwargs=_student),
+    Route("join", PUBLIC),
+    Route(
+        "join",
+        outcomes(R, R, R, R, R),
+        method="post",
+        data=lambda a, b: {"code": a.classroom.join_code},
+        shows_class_a_to_anyone=True,
+    ),
+    Route(
+        "join_name",
+        PUBLIC,
+        kwargs=lambda a, b: {"code": a.classroom.join_code},
+        shows_class_a_to_anyone=True,
+    ),
+    Route(
+        "join_pin",
+        PUBLIC,
+        kwargs=lambda a, b: {"code": a.classroom.join_code, "student_id": a.student.student.pk},
+        shows_class_a_to_anyone=True,
+    ),
+    Route(
+        "join_pin",
+        outcomes(P, P, P, P, P),
+        method="post",
+        kwargs=lambda a, b: {"code": a.classroom.join_code, "student_id": a.student.student.pk},
+        data=lambda a, b: {"pin": "0000" if a.student.pin != "0000" else "1111"},
+        shows_class_a_to_anyone=True,
+        label="POST join_pin (wrong PIN)",
+    ),
+    Route(
+        "join_pin",
+        outcomes(N, N, N, N, N),
+        kwargs=lambda a, b: {"code": a.classroom.join_code, "student_id": b.student.student.pk},
+        label="GET join_pin (class A code, class B student)",
+    ),
+    Route(
+        "set_language",
+        outcomes(R, R, R, R, R),
+        method="post",
+        data=lambda a, b: {"language": "en", "next": "/"},
+    ),
+]
