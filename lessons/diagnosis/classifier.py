@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from functools import lru_cache
 from typing import Final
 
 from games.engine.explain import parse_fraction
@@ -136,21 +137,28 @@ def classify(reference: tuple[int, int], played: tuple[int, int], claim: str) ->
     """Return every rule ID that fits the claim, in RULE_IDS order; [] when the claim is true.
 
     Wrong "equal" claims get the M rules that fit (plus M0 when an M0 member fits), or ["U"]
-    when none fits. Wrong "denominator" claims get ["D1"]. Bad input raises ValueError.
+    when none fits. Wrong "denominator" claims get ["D1"]. Fractions may also be given as
+    "a/b". Bad input raises ValueError.
     """
     a, b = parse_fraction(reference)
     c, d = parse_fraction(played)
     _check_claim(claim)
+    return list(tags_for(a, b, c, d, claim))
+
+
+@lru_cache(maxsize=1 << 16)
+def tags_for(a: int, b: int, c: int, d: int, claim: str) -> tuple[str, ...]:
+    """Classify checked numbers (a/b reference, c/d played); cached, as decks are small."""
     if claim == CLAIM_DENOMINATOR:
-        return [] if b == d else ["D1"]
+        return () if b == d else ("D1",)
     if a * d == b * c:
-        return []
+        return ()
     found = {rule_id for rule_id, test in _EQUAL_CLAIM_TESTS.items() if test(a, b, c, d)}
     if found & UMBRELLA_MEMBERS:
         found.add("M0")
     if not found:
         found.add("U")
-    return [rule_id for rule_id in RULE_IDS if rule_id in found]
+    return tuple(rule_id for rule_id in RULE_IDS if rule_id in found)
 
 
 def m1_readings(reference: tuple[int, int], played: tuple[int, int], lang: str) -> list[str]:

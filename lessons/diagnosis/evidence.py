@@ -23,7 +23,7 @@ from typing import Final
 
 from games.engine.explain import parse_fraction
 
-from .classifier import CLAIM_EQUAL, CLAIMS, RULE_IDS, classify
+from .classifier import CLAIM_EQUAL, CLAIMS, RULE_IDS, classify, tags_for
 
 Card = tuple[int, int]
 
@@ -56,6 +56,23 @@ STATUS_LABELS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
     }
 )
 
+STATUS_RULES_TEXT: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "fr": f"Émergente : la règle colle à au moins {EMERGING_MIN_MATCHES} coups faux. "
+        f"Probable : au moins {LIKELY_MIN_MATCHES} coups faux, sur au moins "
+        f"{LIKELY_MIN_DISTINCT_REFERENCES} cartes du dessus différentes, et au moins "
+        f"{LIKELY_MIN_LIFT:g} fois plus souvent que le hasard (d'après les cartes en main). "
+        f"Résolue : plus aucun coup qui colle lors des {RESOLVED_CLEAN_OPPORTUNITIES} dernières "
+        "occasions où la règle aurait pu coller. Un seul coup ne suffit jamais.",
+        "en": f"Emerging: the rule fits at least {EMERGING_MIN_MATCHES} wrong plays. "
+        f"Likely: at least {LIKELY_MIN_MATCHES} wrong plays, on at least "
+        f"{LIKELY_MIN_DISTINCT_REFERENCES} different top cards, and at least "
+        f"{LIKELY_MIN_LIFT:g} times more often than chance (from the cards in hand). "
+        f"Resolved: no fitting play in the last {RESOLVED_CLEAN_OPPORTUNITIES} chances the rule "
+        "had to fit. One play is never enough.",
+    }
+)
+
 # The default deck's fraction cards (one of each; colours do not change any share): every form
 # of 1/2, 1/3 and 2/3 over 2 or 3, 6, 12, 24, 48, and of 1/6 and 5/6 over 6, 12, 24, 48.
 DEFAULT_DECK_CARDS: Final[tuple[Card, ...]] = tuple(
@@ -80,40 +97,81 @@ def _hand_with_played(hand: Iterable[Card] | None, played: Card | None) -> list[
     return cards
 
 
+def _candidates(
+    reference: Card, cards: list[Card], claim: str, played: Card | None, claim_asked: bool
+) -> list[Card]:
+    """Keep the cards that would make `claim` wrong and that the play page lets through."""
+    kept = []
+    for card in cards:
+        if not _wrong(reference, card, claim):
+            continue
+        if claim == CLAIM_EQUAL and card[1] == reference[1] and not claim_asked and card != played:
+            # A page that infers the rule calls such a card "same denominator": never wrong.
+            continue
+        kept.append(card)
+    return kept
+
+
 def chance_rates(
-    reference: Card, hand: Iterable[Card] | None, claim: str, played: Card | None = None
+    reference: Card,
+    hand: Iterable[Card] | None,
+    claim: str,
+    played: Card | None = None,
+    *,
+    claim_asked: bool = False,
 ) -> dict[str, float]:
     """Return, per rule ID, the share of the hand's cards that would fit it under `claim`.
 
     Only the cards for which `claim` would be wrong count (non-equal cards for "equal", cards
     with another denominator for "denominator"), one per card held. `hand` holds the fraction
     cards held when the card was played (special cards left out); the played card is added if
-    missing; None stands for the default deck. Rules no card fits are left out.
+    missing; None stands for the default deck. Unless `claim_asked` (the play page made the
+    student name the rule for every play), same-denominator cards are left out of "equal"
+    claims, as the page would have inferred "same denominator" for them; the played card
+    always counts. Rules no card fits are left out.
     """
     reference = parse_fraction(reference)
     if claim not in CLAIMS:
         raise ValueError(f"unknown claim {claim!r}; expected one of {CLAIMS}")
-    candidates = [c for c in _hand_with_played(hand, played) if _wrong(reference, c, claim)]
+    checked = None if played is None else parse_fraction(played)
+    cards = _hand_with_played(hand, checked)
+    candidates = _candidates(reference, cards, claim, checked, claim_asked)
     counts: dict[str, int] = {}
     for card in candidates:
-        for rule_id in classify(reference, card, claim):
+        for rule_id in tags_for(*reference, *card, claim):
             counts[rule_id] = counts.get(rule_id, 0) + 1
     return {rule_id: counts[rule_id] / len(candidates) for rule_id in RULE_IDS if rule_id in counts}
 
 
 def reachable_rules(
-    reference: Card, hand: Iterable[Card] | None, played: Card | None = None
+    reference: Card,
+    hand: Iterable[Card] | None,
+    played: Card | None = None,
+    *,
+    claim_asked: bool = False,
 ) -> frozenset[str]:
-    """Return the rules some card in the hand would fit under either claim (the opportunities)."""
+    """Return the rules some card in the hand would fit under either claim (the opportunities).
+
+    `claim_asked` is as for chance_rates().
+    """
     reference = parse_fraction(reference)
-    cards = _hand_with_played(hand, played)
+    checked = None if played is None else parse_fraction(played)
+    cards = _hand_with_played(hand, checked)
     return frozenset(
         rule_id
         for claim in CLAIMS
-        for card in cards
-        if _wrong(reference, card, claim)
-        for rule_id in classify(reference, card, claim)
+        for card in _candidates(reference, cards, claim, checked, claim_asked)
+        for rule_id in tags_for(*reference, *card, claim)
     )
+
+
+def missed_equivalences(reference: Card, hand: Iterable[Card]) -> list[Card]:
+    """Return the hand's cards equal to the reference under another denominator.
+
+    A draw while holding one of them is a missed equivalence (the guide's omission signal).
+    """
+    a, b = parse_fraction(reference)
+    return [(c, d) for c, d in (parse_fraction(card) for card in hand) if a * d == b * c and d != b]
 
 
 @dataclass(frozen=True)
@@ -145,19 +203,26 @@ class AttemptEvidence:
 
 
 def attempt_evidence(
-    reference: Card, played: Card, claim: str, hand: Iterable[Card] | None
+    reference: Card,
+    played: Card,
+    claim: str,
+    hand: Iterable[Card] | None,
+    *,
+    claim_asked: bool = False,
 ) -> AttemptEvidence:
-    """Tag one judged play and compute its chance rates and opportunities from the hand."""
+    """Tag one judged play and compute its chance rates and opportunities from the hand.
+
+    `claim_asked` is as for chance_rates().
+    """
     reference, played = parse_fraction(reference), parse_fraction(played)
     cards = _hand_with_played(hand, played)
-    tags = tuple(classify(reference, played, claim))
     return AttemptEvidence(
         reference=reference,
         played=played,
         claim=claim,
-        tags=tags,
-        p0=chance_rates(reference, cards, claim),
-        opportunities=reachable_rules(reference, cards),
+        tags=tuple(classify(reference, played, claim)),
+        p0=chance_rates(reference, cards, claim, played, claim_asked=claim_asked),
+        opportunities=reachable_rules(reference, cards, played, claim_asked=claim_asked),
     )
 
 
@@ -286,6 +351,7 @@ __all__ = [
     "STATUS_LIKELY",
     "STATUS_NONE",
     "STATUS_RESOLVED",
+    "STATUS_RULES_TEXT",
     "THRESHOLDS",
     "AttemptEvidence",
     "RuleEvidence",
@@ -293,6 +359,7 @@ __all__ = [
     "binomial_tail",
     "chance_rates",
     "deck_chance_rates",
+    "missed_equivalences",
     "reachable_rules",
     "rule_evidence",
     "status_for",

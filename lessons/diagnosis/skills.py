@@ -147,6 +147,23 @@ SKILL_CUTOFFS: Final[Mapping[str, float]] = MappingProxyType(
     }
 )
 
+SKILL_CUTOFFS_TEXT: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "fr": f"Sur les {WINDOW} dernières occasions : Essayé sous "
+        f"{FAMILIAR_MIN_ACCURACY * 100:.0f} % de réussite ; Familiarisé à partir de "
+        f"{FAMILIAR_MIN_ACCURACY * 100:.0f} % ; Compétent à partir de "
+        f"{PROFICIENT_MIN_ACCURACY * 100:.0f} % "
+        f"avec les {PROFICIENT_MIN_STREAK} dernières réussies ; Maîtrisé : Compétent lors "
+        f"d'au moins {MASTERED_MIN_DAYS} séances, des jours différents. Une erreur fait "
+        "redescendre.",
+        "en": f"Over the last {WINDOW} chances: Attempted below {FAMILIAR_MIN_ACCURACY:.0%} "
+        f"correct; Familiar from {FAMILIAR_MIN_ACCURACY:.0%}; Proficient from "
+        f"{PROFICIENT_MIN_ACCURACY:.0%} with the last {PROFICIENT_MIN_STREAK} right; "
+        f"Mastered: Proficient in at least {MASTERED_MIN_DAYS} sessions on different days. "
+        "A miss moves the state down.",
+    }
+)
+
 NOT_STARTED: Final = "not_started"
 ATTEMPTED: Final = "attempted"
 FAMILIAR: Final = "familiar"

@@ -8,6 +8,7 @@ from lessons.diagnosis import (
     DEFAULT_DECK_CARDS,
     chance_rates,
     deck_chance_rates,
+    missed_equivalences,
     reachable_rules,
 )
 
@@ -51,8 +52,19 @@ def test_default_deck_rates_are_much_higher_so_hands_matter():
 
 def test_chance_rates_from_a_hand():
     hand = [(4, 12), (8, 12), (2, 12), (1, 2), (5, 6)]
-    # Non-equal cards: 4/12 (M0 M2 M2a M6), 2/12 (M0 M4), 1/2 (U), 5/6 (M0 M3).
+    # Non-equal cards: 4/12 (M0 M2 M2a M6), 2/12 (M0 M4), 1/2 (U); 5/6 has the reference's
+    # denominator, so a page that infers the rule would call it "same denominator".
+    third = 1 / 3
     assert chance_rates((4, 6), hand, "equal") == {
+        "M0": 2 * third,
+        "M2": third,
+        "M2a": third,
+        "M4": third,
+        "M6": third,
+        "U": third,
+    }
+    # A page that asks for the rule on every play: 5/6 could be a wrong "equal" claim (M3).
+    assert chance_rates((4, 6), hand, "equal", claim_asked=True) == {
         "M0": 0.75,
         "M2": 0.25,
         "M2a": 0.25,
@@ -62,7 +74,22 @@ def test_chance_rates_from_a_hand():
         "U": 0.25,
     }
     assert chance_rates((4, 6), hand, "denominator") == {"D1": 1.0}
-    assert reachable_rules((4, 6), hand) == {"M0", "M2", "M2a", "M3", "M4", "M6", "U", "D1"}
+    assert reachable_rules((4, 6), hand) == {"M0", "M2", "M2a", "M4", "M6", "U", "D1"}
+    assert "M3" in reachable_rules((4, 6), hand, claim_asked=True)
+
+
+def test_a_same_denominator_play_claimed_equal_always_counts():
+    hand = [(5, 6), (1, 2)]
+    rates = chance_rates((4, 6), hand, "equal", played=(5, 6))
+    assert rates == {"M0": 0.5, "M3": 0.5, "U": 0.5}
+    assert "M3" in reachable_rules((4, 6), hand, played=(5, 6))
+
+
+def test_missed_equivalences():
+    hand = [(8, 12), (4, 6), (1, 3), (16, 24)]
+    assert missed_equivalences((2, 3), hand) == [(8, 12), (4, 6), (16, 24)]
+    assert missed_equivalences((4, 6), hand) == [(8, 12), (16, 24)]
+    assert missed_equivalences((5, 6), hand) == []
 
 
 def test_the_played_card_counts_even_if_the_snapshot_lost_it():

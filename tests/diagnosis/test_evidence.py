@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from hypothesis import given
@@ -172,3 +173,37 @@ def test_evidence_is_json_ready():
 def test_unknown_rule_is_refused():
     with pytest.raises(ValueError):
         rule_evidence([], "M11")
+
+
+def _simulate(seed: int, prefers: str | None, turns: int = 300) -> list:
+    """Play `turns` claims from random 7-card hands of the default deck.
+
+    A student with a misconception plays a card that fits `prefers` whenever the hand has one;
+    otherwise (and always when `prefers` is None) any card at random.
+    """
+    rng = random.Random(seed)
+    history = []
+    for _ in range(turns):
+        hand = rng.sample(HAND, 7)
+        reference = rng.choice(HAND)
+        fitting = [c for c in hand if prefers in attempt_evidence(reference, c, "equal", []).tags]
+        played = rng.choice(fitting or hand)
+        # Like the play page, call a same-denominator card a "same denominator" claim.
+        claim = "denominator" if played[1] == reference[1] else "equal"
+        history.append(attempt_evidence(reference, played, claim, hand))
+    return history
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_random_player_is_never_likely_and_sits_at_chance(seed):
+    evidence = student_evidence(_simulate(seed, None))
+    assert all(e.status != "likely" for e in evidence.values())
+    lifts = [e.lift for e in evidence.values() if e.k >= 10]
+    assert lifts and all(0.5 < lift < 1.8 for lift in lifts)
+
+
+@pytest.mark.parametrize("rule", ["M1", "M2", "M2a"])
+def test_a_systematic_player_is_likely_on_their_rule(rule):
+    evidence = student_evidence(_simulate(7, rule))
+    assert evidence[rule].status == "likely"
+    assert evidence[rule].lift is not None and evidence[rule].lift >= 3
