@@ -1,5 +1,11 @@
 """WebSocket routes."""
 
-from django.urls import path  # noqa: F401
+from __future__ import annotations
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+]

@@ -1,3 +1,15 @@
 """URLs of the games app."""
 
-urlpatterns: list = []
+from __future__ import annotations
+
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+urlpatterns = [
+    path("practice/", views.practice, name="practice"),
+    path("tables/<int:table_id>/", views.play, name="play"),
+    path("tables/<int:table_id>/pause/", views.pause, name="pause"),
+    path("tables/<int:table_id>/seats/<int:seat_index>/bot/", views.seat_bot, name="seat_bot"),
+]

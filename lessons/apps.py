@@ -8,3 +8,9 @@ class LessonsConfig(AppConfig):
     name = "lessons"
     verbose_name = _("Classrooms")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Plug the lessons rules (names, watchers, attempt log) into the games app."""
+        from lessons import game_hooks
+
+        game_hooks.register()

@@ -5,5 +5,5 @@ from django.urls import include, path
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("lessons.urls")),
-    path("", include("games.urls")),
+    path("", include("games.urls", namespace="games")),
 ]

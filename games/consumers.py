@@ -1,0 +1,172 @@
+"""The table socket: parse a frame, call a service, send what the seat may see."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games import driver
+from games.broadcast import table_group
+from games.engine import Game
+from games.errors import TableError
+from games.protocol import (
+    MAX_FRAME_BYTES,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    error_frame,
+    event_frames,
+    state_frame,
+)
+from games.selectors import table_access
+from games.services import next_step_for, table_act
+
+# Close codes (4000–4999 are the application's own).
+CLOSE_SIGNED_OUT = 4401
+CLOSE_NO_ACCESS = 4403
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One player's (or a watching teacher's) socket on one table."""
+
+    table_id: int
+    seat: int | None
+    lang: str
+    last_state_id: int
+
+    async def connect(self) -> None:
+        """Accept a signed-in user who is seated at the table or may watch it."""
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_SIGNED_OUT)
+            return
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.lang = _language_of(self.scope)
+        try:
+            access = await database_sync_to_async(table_access)(table_id=self.table_id, user=user)
+        except TableError:
+            await self.close(code=CLOSE_NO_ACCESS)
+            return
+        self.seat = access.seat
+        self.last_state_id = -1
+        self.tokens = float(RATE_BURST)
+        self.refilled = time.monotonic()
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.accept()
+        await self.send_current_state()
+
+    async def disconnect(self, code: int) -> None:
+        """Leave the table's group; the seat stays the player's."""
+        if hasattr(self, "table_id"):
+            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Route a client frame by its type; anything malformed gets an error frame."""
+        if not self._take_token():
+            await self._send_error(TableError("rate_limited", _("Too many messages: slow down.")))
+            return
+        if text_data is None:
+            await self._send_error(TableError("bad_frame", _("Send JSON text frames only.")))
+            return
+        if len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+            await self._send_error(TableError("too_large", _("This message is too long.")))
+            return
+        try:
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self._send_error(TableError("bad_json", _("This message is not valid JSON.")))
+            return
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "action":
+            await self._action(content)
+        elif kind == "sync":
+            await self.send_current_state()
+        else:
+            await self._send_error(TableError("unknown_type", _("Unknown message type.")))
+
+    async def _action(self, content: dict[str, Any]) -> None:
+        if self.seat is None:
+            await self._send_error(TableError("not_seated", _("You are watching this table.")))
+            return
+        try:
+            outcome = await database_sync_to_async(table_act)(
+                table_id=self.table_id,
+                user=self.scope["user"],
+                action=content.get("action"),
+                state_id=content.get("state_id"),
+            )
+        except TableError as exc:
+            await self._send_error(exc)
+            if exc.code in {"stale_state", "not_equivalent", "wrong_denominator"}:
+                await self.send_current_state()
+            return
+        driver.schedule(outcome.next_step)
+
+    async def table_update(self, message: dict[str, Any]) -> None:
+        """Forward a committed change: the events, then this seat's new view."""
+        state_id = message["state_id"]
+        # Older states are dropped; at the same state only a change of seats or status (no
+        # events) is news, as the socket may already hold that state from the database.
+        if state_id < self.last_state_id or (state_id == self.last_state_id and message["events"]):
+            return
+        game = Game.from_dict(message["state"])
+        with translation.override(self.lang):
+            for frame in event_frames(message["events"], self.seat, message["info"], self.lang):
+                frame["state_id"] = state_id
+                await self.send(text_data=json.dumps(frame))
+            await self._send_state(game, state_id, message["info"])
+
+    async def send_current_state(self) -> None:
+        """Send the seat's view from the database and plan any server step that is due."""
+        table, info = await database_sync_to_async(_load)(self.table_id)
+        game = Game.from_dict(table.state)
+        await self._send_state(game, table.state_id, info)
+        driver.schedule(await database_sync_to_async(next_step_for)(table, game))
+
+    async def _send_state(self, game: Game, state_id: int, info: dict[str, Any]) -> None:
+        self.last_state_id = max(self.last_state_id, state_id)
+        frame = state_frame(game, self.seat, state_id, info)
+        await self.send(text_data=json.dumps(frame))
+
+    async def _send_error(self, exc: TableError) -> None:
+        with translation.override(self.lang):
+            await self.send(text_data=json.dumps(error_frame(exc, self.lang)))
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _load(table_id: int) -> tuple[Any, dict[str, Any]]:
+    from games.models import Table
+    from games.players import table_info
+
+    table = Table.objects.get(pk=table_id)
+    return table, table_info(table=table)
+
+
+def _language_of(scope: dict[str, Any]) -> str:
+    """Pick the user's language: the language cookie, else the browser's, else French."""
+    from django.conf import settings
+
+    supported = {code for code, _name in settings.LANGUAGES}
+    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    if cookie[:2] in supported:
+        return cookie[:2]
+    for name, value in scope.get("headers", []):
+        if name == b"accept-language":
+            for part in value.decode("latin-1").split(","):
+                code = part.strip()[:2].lower()
+                if code in supported:
+                    return code
+    return settings.LANGUAGE_CODE

@@ -1,0 +1,56 @@
+"""Forms of the games app: starting a practice table against bots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.rules import PLAYER_LIMITS
+
+RULESET_CHOICES = [
+    ("fractions", _("Uno Fractions")),
+    ("classic", _("Classic UNO")),
+    ("family_quick", _("UNO Family Quick")),
+]
+BOT_CHOICES = [("heuristic", _("Sensible bots")), ("random", _("Random bots"))]
+TOO_MANY_PLAYERS = _("%(ruleset)s is played by %(low)d to %(high)d players.")
+
+
+class PracticeForm(forms.Form):
+    """Choose a ruleset, the number of bots and a few table settings."""
+
+    ruleset = forms.ChoiceField(label=_("Game"), choices=RULESET_CHOICES, initial="fractions")
+    bots = forms.IntegerField(label=_("Number of bots"), min_value=1, max_value=9, initial=3)
+    bot = forms.ChoiceField(label=_("Bots"), choices=BOT_CHOICES, initial="heuristic")
+    accessible = forms.BooleanField(
+        label=_("Accessible mode (screen reader, no time limit)"), required=False
+    )
+    highlight_playable = forms.BooleanField(
+        label=_("Highlight playable cards (classic UNO only)"), required=False
+    )
+    stacking = forms.BooleanField(label=_("Stacking +2 and +4 (classic)"), required=False)
+    seven_o = forms.BooleanField(label=_("7-0: swap and pass hands (classic)"), required=False)
+    jump_in = forms.BooleanField(label=_("Jump-in (classic)"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        """Check the player count against the ruleset's limits."""
+        data = super().clean()
+        ruleset, bots = data.get("ruleset"), data.get("bots")
+        if ruleset in PLAYER_LIMITS and bots is not None:
+            low, high = PLAYER_LIMITS[ruleset]
+            if not low <= bots + 1 <= high:
+                label = dict(RULESET_CHOICES)[ruleset]
+                raise forms.ValidationError(
+                    TOO_MANY_PLAYERS, params={"ruleset": label, "low": low, "high": high}
+                )
+        return data
+
+    def engine_options(self) -> dict[str, Any]:
+        """Return the engine options the form asked for (classic variants only)."""
+        if self.cleaned_data["ruleset"] != "classic":
+            return {}
+        return {
+            key: True for key in ("stacking", "seven_o", "jump_in") if self.cleaned_data.get(key)
+        }

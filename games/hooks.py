@@ -1,0 +1,68 @@
+"""Extension points that let other apps react to tables without games importing them.
+
+`lessons` registers its attempt log and its access rules here at start-up (AppConfig.ready),
+so that the dependency goes one way only: lessons → games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class JudgedPlay:
+    """A fraction play the engine judged, right or wrong, before anything is broadcast."""
+
+    table_id: int
+    seat: int
+    user_id: int | None
+    action: dict[str, Any]
+    view_before: dict[str, Any]
+    accepted: bool
+    error_code: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+# Called inside the action's transaction: what they store commits with the action or not at all.
+judged_play_listeners: list[Callable[[JudgedPlay], None]] = []
+# Called inside the action's transaction for every applied action (seat, action, events).
+applied_action_listeners: list[
+    Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]
+] = []
+# Answer whether a user (not seated) may watch a table: teachers of the seated students.
+watch_rules: list[Callable[[Any, Any], bool]] = []
+
+
+def notify_judged_play(play: JudgedPlay) -> None:
+    """Pass a judged fraction play to every listener."""
+    for listener in judged_play_listeners:
+        listener(play)
+
+
+def notify_applied_action(
+    table_id: int, seat: int, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
+    """Pass an applied action to every listener."""
+    for listener in applied_action_listeners:
+        listener(table_id, seat, action, events)
+
+
+def may_watch(user: Any, table: Any) -> bool:
+    """Tell whether any registered rule lets this user watch the table."""
+    return any(rule(user, table) for rule in watch_rules)
+
+
+# Give the name a player is shown under at a table (lessons: the student's display name).
+name_rules: list[Callable[[Any], str | None]] = []
+
+
+def display_name(user: Any) -> str:
+    """Return the name a user is shown under at a table."""
+    for rule in name_rules:
+        name = rule(user)
+        if name:
+            return name
+    return str(user.get_full_name() or user.get_username())

@@ -1,0 +1,27 @@
+"""The public facts about a table that every player may see: seats, status, timer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.models import Table
+
+
+def table_info(*, table: Table) -> dict[str, Any]:
+    """Describe the table's seats, status and settings (nothing secret)."""
+    return {
+        "id": table.pk,
+        "ruleset": table.ruleset,
+        "status": table.status,
+        "deadline": table.deadline.isoformat() if table.deadline else None,
+        "settings": table.play_settings,
+        "players": [
+            {
+                "seat": seat.index,
+                "name": seat.name,
+                "bot": seat.user_id is None,
+                "takeover": seat.bot_takeover,
+            }
+            for seat in table.seats.all()
+        ],
+    }

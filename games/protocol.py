@@ -1,0 +1,67 @@
+"""The frames of the table socket (docs/protocol.md): what the server sends, and its limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.announce import announce, visible_event
+from games.engine import Game
+from games.engine.explain import explain_wrong_play
+from games.errors import TableError
+
+MAX_FRAME_BYTES = 4096
+# Per-connection limit: a steady 20 messages a second, bursts of 20.
+RATE_PER_SECOND = 20.0
+RATE_BURST = 20
+
+
+def state_frame(
+    game: Game, seat: int | None, state_id: int, info: dict[str, Any]
+) -> dict[str, Any]:
+    """Build the `state` frame: the seat's view, the state number and the table's public facts."""
+    view = game.view(seat)
+    frame: dict[str, Any] = {"type": "state", "state_id": state_id, "view": view, "table": info}
+    # Classic UNO may highlight playable cards (a table setting); Uno Fractions never does:
+    # there the student chooses and the server judges.
+    if (
+        seat is not None
+        and info.get("settings", {}).get("highlight_playable")
+        and game.view(None).get("ruleset") != "fractions"
+    ):
+        frame["playable"] = sorted(
+            {a["card"] for a in game.legal_actions(seat) if a.get("type") == "play"}
+        )
+    return frame
+
+
+def event_frames(
+    events: list[dict[str, Any]], seat: int | None, info: dict[str, Any], lang: str
+) -> list[dict[str, Any]]:
+    """Build one `event` frame per event, with only what the seat may see and its spoken text."""
+    names = {p["seat"]: p["name"] for p in info.get("players", [])}
+    frames = []
+    for event in events:
+        shown = visible_event(event, seat)
+        frames.append({"type": "event", "event": shown, "text": announce(shown, lang, names, seat)})
+    return frames
+
+
+def error_frame(exc: TableError, lang: str) -> dict[str, Any]:
+    """Build the `error` frame; a wrong fraction play carries a short explanation."""
+    details = dict(exc.details)
+    reference, played, rule = details.get("reference"), details.get("played"), details.get("rule")
+    if exc.code in {"not_equivalent", "wrong_denominator"} and played:
+        try:
+            details["explanation"] = explain_wrong_play(
+                reference or details.get("denominator_fraction") or played, played, rule, lang
+            )
+        except (ValueError, TypeError, KeyError):
+            details["explanation"] = exc.message_in(lang)
+    return {
+        "type": "error",
+        "code": exc.code,
+        "message": exc.message_in(lang) or _("This action is not allowed."),
+        "details": details,
+    }

@@ -1,0 +1,429 @@
+"""Write operations on tables: the only path that changes a game.
+
+Every change runs in one transaction: lock the table row, check the client's `state_id`,
+apply the action with the engine, store the event and the new state, commit, and only then
+broadcast (transaction.on_commit). Actions on one table are therefore applied one at a time,
+also across several server processes.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import hooks
+from games.broadcast import broadcast_table_update
+from games.engine import Game, IllegalAction
+from games.engine.bots import play_bot_step
+from games.errors import TableError
+from games.models import Seat, Table, TableEvent
+from games.players import table_info
+from games.rules import is_fraction_card
+
+Actor = TableEvent.Actor
+
+MAX_SEED = 2**62
+
+
+def bot_delay() -> float:
+    """Return the pause before a bot moves, so players can follow (setting GAMES_BOT_DELAY)."""
+    return float(getattr(settings, "GAMES_BOT_DELAY", 1.2))
+
+
+def round_pause() -> float:
+    """Return the pause before an unattended next round starts (setting GAMES_ROUND_PAUSE)."""
+    return float(getattr(settings, "GAMES_ROUND_PAUSE", 10.0))
+
+
+JUDGED_ERROR_CODES = frozenset({"not_equivalent", "wrong_denominator"})
+
+STALE_STATE = _("The game moved on before your action arrived. Here is the current state.")
+NOT_SEATED = _("You do not have a seat at this table.")
+TABLE_NOT_FOUND = _("This table does not exist.")
+TABLE_PAUSED = _("The teacher has paused this table.")
+TABLE_FINISHED = _("This game is over.")
+BAD_ACTION = _("This action is not understood.")
+NOT_ALLOWED = _("Only the teacher of this class can do that.")
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits on a seat when a table is created."""
+
+    name: str
+    user_id: int | None = None
+    bot: str = ""
+    bot_profile: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """When the server must act on a table by itself (a bot's move or a timer)."""
+
+    table_id: int
+    state_id: int
+    delay: float
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an applied action produced."""
+
+    table_id: int
+    state_id: int
+    events: list[dict[str, Any]]
+    next_step: NextStep | None
+
+
+def table_create(
+    *,
+    ruleset: str,
+    seats: list[SeatSpec],
+    kind: str = Table.Kind.PRACTICE,
+    options: dict[str, Any] | None = None,
+    table_settings: dict[str, Any] | None = None,
+    created_by: Any = None,
+    seed: int | None = None,
+    setup: dict[str, Any] | None = None,
+) -> Table:
+    """Create a table and deal its first round; raise TableError on bad rules or options."""
+    seed = random.SystemRandom().randrange(MAX_SEED) if seed is None else seed
+    try:
+        game = Game.new(ruleset, len(seats), options=options or None, seed=seed, setup=setup)
+    except IllegalAction as exc:
+        raise _refusal(exc) from exc
+    with transaction.atomic():
+        table = Table.objects.create(
+            ruleset=ruleset,
+            options=options or {},
+            play_settings=_clean_settings(table_settings or {}),
+            kind=kind,
+            seed=seed,
+            setup=setup,
+            state=game.to_dict(),
+            created_by=created_by,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                index=index,
+                user_id=spec.user_id,
+                bot=spec.bot,
+                bot_profile=spec.bot_profile,
+                name=spec.name,
+            )
+            for index, spec in enumerate(seats)
+        )
+        _arm_timer(table, game)
+        table.save(update_fields=["deadline"])
+    return table
+
+
+def _clean_settings(raw: dict[str, Any]) -> dict[str, Any]:
+    """Keep the known table settings; the accessible mode never runs a turn timer."""
+    accessible = bool(raw.get("accessible", False))
+    timer = 0 if accessible else max(0, min(int(raw.get("turn_timer", 0) or 0), 600))
+    return {
+        "turn_timer": timer,
+        "accessible": accessible,
+        "highlight_playable": bool(raw.get("highlight_playable", False)),
+    }
+
+
+def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcome:
+    """Apply a player's action; raise TableError (nothing changed) when it is refused.
+
+    A wrong fraction play is logged (through the judged-play listeners) even though the
+    engine refuses it: the attempt is committed, then the error is raised.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise TableError("bad_action", BAD_ACTION)
+    if not isinstance(state_id, int) or isinstance(state_id, bool):
+        raise TableError("bad_state_id", BAD_ACTION)
+    refused: TableError | None = None
+    with transaction.atomic():
+        table = _lock(table_id)
+        seat = _seat_of(table, user)
+        if table.status == Table.Status.PAUSED:
+            raise TableError("paused", TABLE_PAUSED)
+        if table.status == Table.Status.FINISHED:
+            raise TableError("finished", TABLE_FINISHED)
+        if state_id != table.state_id:
+            raise TableError("stale_state", STALE_STATE, {"state_id": table.state_id})
+        if seat.bot_takeover:
+            # The student is back: the seat is theirs again.
+            seat.bot_takeover = False
+            seat.save(update_fields=["bot_takeover"])
+        game = Game.from_dict(table.state)
+        judged = table.ruleset == "fractions" and _is_fraction_play(action)
+        view_before = game.view(seat.index) if judged else {}
+        try:
+            events = game.apply(seat.index, action)
+        except IllegalAction as exc:
+            if judged and exc.code in JUDGED_ERROR_CODES:
+                hooks.notify_judged_play(
+                    hooks.JudgedPlay(
+                        table_id=table.pk,
+                        seat=seat.index,
+                        user_id=getattr(user, "pk", None),
+                        action=action,
+                        view_before=view_before,
+                        accepted=False,
+                        error_code=exc.code,
+                        details=_details(exc),
+                    )
+                )
+                refused = _refusal(exc)
+            else:
+                raise _refusal(exc) from exc
+        if refused is None:
+            if judged:
+                hooks.notify_judged_play(
+                    hooks.JudgedPlay(
+                        table_id=table.pk,
+                        seat=seat.index,
+                        user_id=getattr(user, "pk", None),
+                        action=action,
+                        view_before=view_before,
+                        accepted=not _has_wrong_attempt(events),
+                        error_code="wrong_attempt" if _has_wrong_attempt(events) else None,
+                        events=events,
+                    )
+                )
+            return _commit(table, game, [(seat.index, action, events, Actor.PLAYER)], user)
+    raise refused
+
+
+def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> Outcome | None:
+    """Let the server act once on a table: a bot's move or an expired turn timer.
+
+    Does nothing (returns None) when the table moved on since `state_id` was scheduled, so
+    the same step scheduled twice, or in two processes, is applied at most once.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            table = Table.objects.select_for_update().get(pk=table_id)
+        except Table.DoesNotExist:
+            return None
+        if table.state_id != state_id or table.status != Table.Status.PLAYING:
+            return None
+        game = Game.from_dict(table.state)
+        seats = {seat.index: seat for seat in table.seats.all()}
+        public = game.view(None)
+        if public.get("winner") is not None:
+            return None
+        if public.get("round_over"):
+            events = game.apply(0, {"type": "next_round"})
+            return _commit(table, game, [(0, {"type": "next_round"}, events, Actor.TIMER)], None)
+        seat_index = due_seat(public)
+        if seat_index is None:
+            return None
+        seat = seats[seat_index]
+        if seat.is_automatic:
+            rng = random.Random(table.seed * 1_000_003 + table.state_id)
+            step = play_bot_step(game, seat_index, seat.bot, rng, seat.bot_profile or None)
+            if step is None:
+                return None
+            # A wrong attempt that cost a penalty changed the game: it is stored too.
+            applied = [(seat_index, w.action, w.events, Actor.BOT) for w in step.wrong if w.events]
+            applied.append((seat_index, step.action, step.events, Actor.BOT))
+            return _commit(table, game, applied, None)
+        if table.deadline is not None and table.deadline <= now:
+            action = timeout_action(game, seat_index)
+            events = game.apply(seat_index, action)
+            return _commit(table, game, [(seat_index, action, events, Actor.TIMER)], None)
+        return None
+
+
+def due_seat(public_view: dict[str, Any]) -> int | None:
+    """Name the seat the game waits on: the turn owner, or the seat that must answer."""
+    if public_view.get("turn") is not None:
+        return int(public_view["turn"])
+    awaiting = public_view.get("awaiting")
+    if isinstance(awaiting, dict) and awaiting.get("seat") is not None:
+        return int(awaiting["seat"])
+    return None
+
+
+def timeout_action(game: Game, seat: int) -> dict[str, Any]:
+    """Choose what the server plays for an absent seat: accept, else draw, else pass."""
+    legal = game.legal_actions(seat)
+    for wanted in ("accept", "draw", "pass"):
+        for candidate in legal:
+            if candidate.get("type") == wanted:
+                return candidate
+    return legal[0]
+
+
+def next_step_for(table: Table, game: Game | None = None) -> NextStep | None:
+    """Tell when the server must act next on this table, if ever."""
+    if table.status != Table.Status.PLAYING:
+        return None
+    game = game or Game.from_dict(table.state)
+    public = game.view(None)
+    if public.get("winner") is not None:
+        return None
+    if public.get("round_over"):
+        return NextStep(table.pk, table.state_id, round_pause())
+    seat_index = due_seat(public)
+    if seat_index is None:
+        return None
+    seat = next((s for s in table.seats.all() if s.index == seat_index), None)
+    if seat is not None and seat.is_automatic:
+        return NextStep(table.pk, table.state_id, bot_delay())
+    if table.deadline is not None:
+        delay = max(0.0, (table.deadline - timezone.now()).total_seconds())
+        return NextStep(table.pk, table.state_id, delay)
+    return None
+
+
+Applied = tuple[int, dict[str, Any], list[dict[str, Any]], str]
+
+
+def _commit(table: Table, game: Game, applied: list[Applied], user: Any) -> Outcome:
+    """Store the applied actions and the new state; broadcast after commit."""
+    first_seq = table.moves + 1
+    table.state = game.to_dict()
+    table.state_id += 1
+    table.moves += len(applied)
+    if game.view(None).get("winner") is not None:
+        table.status = Table.Status.FINISHED
+    _arm_timer(table, game)
+    table.save(update_fields=["state", "state_id", "moves", "status", "deadline", "updated_at"])
+    TableEvent.objects.bulk_create(
+        TableEvent(
+            table=table,
+            seq=first_seq + offset,
+            seat=seat_index,
+            actor=actor,
+            user=user if actor == Actor.PLAYER and getattr(user, "pk", None) else None,
+            action=action,
+            result=events,
+        )
+        for offset, (seat_index, action, events, actor) in enumerate(applied)
+    )
+    all_events = [event for _seat, _action, events, _actor in applied for event in events]
+    for seat_index, action, events, _actor in applied:
+        hooks.notify_applied_action(table.pk, seat_index, action, events)
+    table_id, state_id, state = table.pk, table.state_id, table.state
+    info = table_info(table=table)
+    transaction.on_commit(
+        lambda: broadcast_table_update(table_id, state_id, state, all_events, info)
+    )
+    return Outcome(table.pk, table.state_id, all_events, next_step_for(table, game))
+
+
+def _arm_timer(table: Table, game: Game) -> None:
+    """Set the turn deadline when a human must act and the table has a turn timer."""
+    timer = int(table.play_settings.get("turn_timer", 0) or 0)
+    table.deadline = None
+    if not timer or table.status != Table.Status.PLAYING:
+        return
+    public = game.view(None)
+    seat_index = due_seat(public)
+    if seat_index is None or public.get("round_over"):
+        return
+    seat = next((s for s in table.seats.all() if s.index == seat_index), None)
+    if seat is not None and not seat.is_automatic:
+        table.deadline = timezone.now() + timedelta(seconds=timer)
+
+
+def _lock(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist as exc:
+        raise TableError("table_not_found", TABLE_NOT_FOUND) from exc
+
+
+def _seat_of(table: Table, user: Any) -> Seat:
+    if not getattr(user, "is_authenticated", False):
+        raise TableError("not_seated", NOT_SEATED)
+    seat = table.seats.filter(user_id=user.pk).first()
+    if seat is None:
+        raise TableError("not_seated", NOT_SEATED)
+    return seat
+
+
+def _is_fraction_play(action: dict[str, Any]) -> bool:
+    return action.get("type") == "play" and is_fraction_card(action.get("card"))
+
+
+def _has_wrong_attempt(events: list[dict[str, Any]]) -> bool:
+    return any(event.get("type") == "wrong_attempt" for event in events)
+
+
+def _details(exc: IllegalAction) -> dict[str, Any]:
+    details = getattr(exc, "details", None)
+    return dict(details) if isinstance(details, dict) else {}
+
+
+def _refusal(exc: IllegalAction) -> TableError:
+    """Turn the engine's refusal into the web layer's, keeping its fr and en wording."""
+    messages = getattr(exc, "messages", None)
+    return TableError(
+        exc.code,
+        str(exc),
+        _details(exc),
+        dict(messages) if isinstance(messages, dict) else None,
+    )
+
+
+def seat_set_takeover(*, table_id: int, seat_index: int, by_bot: bool) -> Outcome | None:
+    """Let a bot play for an absent student (or give the seat back); callers check access."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        seat = table.seats.filter(index=seat_index, user__isnull=False).first()
+        if seat is None:
+            raise TableError("bad_seat", NOT_SEATED)
+        seat.bot_takeover = by_bot
+        if by_bot and not seat.bot:
+            seat.bot = Seat.Bot.HEURISTIC
+        seat.save(update_fields=["bot_takeover", "bot"])
+        game = Game.from_dict(table.state)
+        _arm_timer(table, game)
+        table.save(update_fields=["deadline"])
+        _broadcast_after_commit(table)
+        step = next_step_for(table, game)
+        state_id = table.state_id
+    return Outcome(table_id, state_id, [], step)
+
+
+def table_set_paused(*, table_id: int, paused: bool) -> None:
+    """Pause or resume a table; callers check access."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.status == Table.Status.FINISHED:
+            return
+        table.status = Table.Status.PAUSED if paused else Table.Status.PLAYING
+        _arm_timer(table, Game.from_dict(table.state))
+        table.save(update_fields=["status", "deadline"])
+        _broadcast_after_commit(table)
+
+
+def _broadcast_after_commit(table: Table) -> None:
+    """Send the table's unchanged game with its new seats or status, after commit."""
+    table_id, state_id, state = table.pk, table.state_id, table.state
+    info = table_info(table=table)
+    transaction.on_commit(lambda: broadcast_table_update(table_id, state_id, state, [], info))
+
+
+def table_replay(table: Table) -> Game:
+    """Replay a table from its seed and stored actions (the audit of what was played)."""
+    game = Game.new(
+        table.ruleset,
+        table.seats.count(),
+        options=table.options or None,
+        seed=table.seed,
+        setup=table.setup,
+    )
+    for event in table.events.order_by("seq"):
+        game.apply(event.seat, event.action)
+    return game

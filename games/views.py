@@ -1,0 +1,87 @@
+"""Pages of the games app: start a practice table, the play page, teacher controls."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games import hooks
+from games.errors import TableError
+from games.forms import PracticeForm
+from games.selectors import table_access
+from games.services import SeatSpec, seat_set_takeover, table_create, table_set_paused
+
+
+@login_required
+def practice(request: HttpRequest) -> HttpResponse:
+    """Start a practice table: the signed-in user against bots."""
+    form = PracticeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        seats = [SeatSpec(name=hooks.display_name(request.user), user_id=request.user.pk)]
+        seats += [
+            SeatSpec(name=f"Bot {number}", bot=data["bot"]) for number in range(1, data["bots"] + 1)
+        ]
+        try:
+            table = table_create(
+                ruleset=data["ruleset"],
+                seats=seats,
+                options=form.engine_options(),
+                table_settings={
+                    "accessible": data["accessible"],
+                    "highlight_playable": data["highlight_playable"],
+                },
+                created_by=request.user,
+            )
+        except TableError as exc:
+            form.add_error(None, str(exc.message))
+        else:
+            return redirect("games:play", table_id=table.pk)
+    return render(request, "games/practice.html", {"form": form})
+
+
+@login_required
+def play(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Show the play page of a table to its players and to the teacher who may watch it."""
+    try:
+        access = table_access(table_id=table_id, user=request.user)
+    except TableError as exc:
+        raise Http404 from exc
+    return render(
+        request,
+        "games/play.html",
+        {"table": access.table, "seat": access.seat, "watching": access.seat is None},
+    )
+
+
+@login_required
+@require_POST
+def seat_bot(request: HttpRequest, table_id: int, seat_index: int) -> HttpResponse:
+    """Let a bot play for an absent student, or give the seat back (teacher only)."""
+    access = _teacher_access(request, table_id)
+    seat_set_takeover(
+        table_id=access.table.pk, seat_index=seat_index, by_bot=request.POST.get("bot") == "on"
+    )
+    return redirect("games:play", table_id=table_id)
+
+
+@login_required
+@require_POST
+def pause(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Pause or resume a table (teacher only)."""
+    access = _teacher_access(request, table_id)
+    table_set_paused(table_id=access.table.pk, paused=request.POST.get("paused") == "on")
+    return redirect("games:play", table_id=table_id)
+
+
+def _teacher_access(request: HttpRequest, table_id: int):  # type: ignore[no-untyped-def]
+    try:
+        access = table_access(table_id=table_id, user=request.user)
+    except TableError as exc:
+        raise Http404 from exc
+    if access.seat is not None:
+        raise PermissionDenied
+    return access

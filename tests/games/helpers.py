@@ -1,0 +1,69 @@
+"""Helpers for the games tests: tables with scripted hands, sockets signed in as a user."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+from games.models import Table
+from games.services import SeatSpec, table_create
+from unoclass.asgi import application
+
+# Uno Fractions, two students: seat 1 plays first (left of dealer 0) on 1/3.
+FRACTIONS_SETUP: dict[str, Any] = {
+    "dealer": 0,
+    "hands": [
+        ["2/6r", "5/6v", "1/2b", "joker"],
+        ["4/12j", "2/3r", "10/12v", "1/6b"],
+    ],
+    "start": "1/3v",
+}
+
+
+def make_table(
+    users: list[Any], *, ruleset: str = "fractions", setup: Any = None, **kw: Any
+) -> Table:
+    """Seat the users (None = a bot) at a new table."""
+    seats = [
+        SeatSpec(name=f"Bot {i}", bot="heuristic")
+        if user is None
+        else SeatSpec(name=str(user.get_username()), user_id=user.pk)
+        for i, user in enumerate(users)
+    ]
+    return table_create(ruleset=ruleset, seats=seats, seed=7, setup=setup, **kw)
+
+
+def session_cookie(user: Any) -> bytes:
+    """Make a signed-in session for the user and return it as a Cookie header."""
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
+    return f"{settings.SESSION_COOKIE_NAME}={store.session_key}; django_language=en".encode()
+
+
+async def socket(
+    table_id: int, user: Any = None, *, path: str | None = None
+) -> WebsocketCommunicator:
+    """Open a communicator on a table's socket, signed in as `user` (anonymous when None)."""
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    if user is not None:
+        headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
+    return WebsocketCommunicator(application, path or f"/ws/table/{table_id}/", headers=headers)
+
+
+async def receive_until(
+    comm: WebsocketCommunicator, kind: str, timeout: float = 3
+) -> dict[str, Any]:
+    """Read frames until one of the given type arrives; return it."""
+    while True:
+        frame = json.loads(await comm.receive_from(timeout=timeout))
+        if frame["type"] == kind:
+            return frame

@@ -1,0 +1,240 @@
+"""The table socket: every message type, bad input, and what each seat may see."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import driver
+from games.models import Table, TableEvent
+from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _fast_bots(settings):  # type: ignore[no-untyped-def]
+    settings.GAMES_BOT_DELAY = 0.01
+    settings.GAMES_ROUND_PAUSE = 0.01
+    yield
+    driver.cancel_all()
+
+
+@pytest.fixture
+def pair(class_a):  # type: ignore[no-untyped-def]
+    return class_a.student.user, class_a.other_student.user
+
+
+async def _table(users, **kw):  # type: ignore[no-untyped-def]
+    return await database_sync_to_async(make_table)(users, **kw)
+
+
+async def _state(table_id):  # type: ignore[no-untyped-def]
+    table = await database_sync_to_async(Table.objects.get)(pk=table_id)
+    return table.state, table.state_id
+
+
+async def test_connect_sends_the_seat_view(pair):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, pair[1])
+    connected, _ = await comm.connect()
+    assert connected
+    frame = await receive_until(comm, "state")
+    assert frame["state_id"] == 0
+    assert frame["view"]["seat"] == 1
+    assert frame["view"]["hand"] == FRACTIONS_SETUP["hands"][1]
+    assert "playable" not in frame  # Uno Fractions never hints
+    await comm.disconnect()
+
+
+async def test_signed_out_socket_is_refused(pair):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, None)
+    connected, code = await comm.connect()
+    assert not connected and code == 4401
+
+
+async def test_another_table_is_refused(pair, class_b):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, class_b.student.user)
+    connected, code = await comm.connect()
+    assert not connected and code == 4403
+    missing = await socket(table.pk + 999, pair[0])
+    connected, code = await missing.connect()
+    assert not connected and code == 4403
+
+
+async def test_action_is_broadcast_to_every_seat(pair):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    a, b = await socket(table.pk, pair[0]), await socket(table.pk, pair[1])
+    await a.connect()
+    await b.connect()
+    await receive_until(a, "state")
+    await receive_until(b, "state")
+    await b.send_to(
+        text_data=json.dumps(
+            {"type": "action", "action": {"type": "play", "card": "4/12j"}, "state_id": 0}
+        )
+    )
+    event = await receive_until(a, "event")
+    assert event["event"]["type"] == "played" and event["event"]["card"] == "4/12j"
+    assert "4/12" in event["text"]
+    state = await receive_until(a, "state")
+    assert state["state_id"] == 1 and state["view"]["top"] == "4/12j"
+    assert (await receive_until(b, "state"))["view"]["hand_sizes"] == [4, 3]
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_sync_resends_the_state(pair):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, pair[0])
+    await comm.connect()
+    await receive_until(comm, "state")
+    await comm.send_to(text_data=json.dumps({"type": "sync"}))
+    assert (await receive_until(comm, "state"))["state_id"] == 0
+    await comm.disconnect()
+
+
+BAD_FRAMES = [
+    ("{not json", "bad_json"),
+    ("[1, 2]", "unknown_type"),
+    ('{"type": "dance"}', "unknown_type"),
+    ('{"type": "action", "action": "draw", "state_id": 0}', "bad_action"),
+    ('{"type": "action", "action": {"type": "draw"}}', "bad_state_id"),
+    ('{"type": "action", "action": {"type": "draw"}, "state_id": 9}', "stale_state"),
+    ('{"type": "action", "action": {"type": "draw"}, "state_id": 0}', "not_your_turn"),
+    ('{"type": "action", "action": {"type": "play", "card": "9/9z"}, "state_id": 0}', None),
+    (json.dumps({"type": "sync", "pad": "x" * 5000}), "too_large"),
+    ("[" * 3000 + "]" * 3000, "too_large"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), BAD_FRAMES)
+async def test_bad_frames_get_an_error_and_change_nothing(pair, text, code):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    before = await _state(table.pk)
+    comm = await socket(table.pk, pair[0])  # seat 0: not their turn
+    await comm.connect()
+    await receive_until(comm, "state")
+    await comm.send_to(text_data=text)
+    error = await receive_until(comm, "error")
+    if code is not None:
+        assert error["code"] == code
+    assert error["message"]
+    assert await _state(table.pk) == before
+    await comm.disconnect()
+
+
+async def test_binary_frames_are_refused(pair):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, pair[0])
+    await comm.connect()
+    await receive_until(comm, "state")
+    await comm.send_to(bytes_data=b"\x00\x01")
+    assert (await receive_until(comm, "error"))["code"] == "bad_frame"
+    await comm.disconnect()
+
+
+async def test_flood_is_rate_limited(pair):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, pair[0])
+    await comm.connect()
+    await receive_until(comm, "state")
+    for _ in range(40):
+        await comm.send_to(text_data='{"type": "dance"}')
+    codes = []
+    for _ in range(40):
+        codes.append((await receive_until(comm, "error"))["code"])
+    assert "rate_limited" in codes
+    await comm.disconnect()
+
+
+async def test_wrong_fraction_gets_an_explanation_in_the_user_language(pair):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, pair[1])
+    await comm.connect()
+    await receive_until(comm, "state")
+    await comm.send_to(
+        text_data=json.dumps(
+            {
+                "type": "action",
+                "action": {"type": "play", "card": "2/3r", "claim": "equal"},
+                "state_id": 0,
+            }
+        )
+    )
+    error = await receive_until(comm, "error")
+    assert error["code"] == "not_equivalent"
+    assert "2/3" in error["details"]["explanation"]
+    assert "equal" in error["message"]  # the cookie asks for English
+    assert (await receive_until(comm, "state"))["state_id"] == 0
+    await comm.disconnect()
+
+
+async def test_watching_teacher_sees_no_hand_and_cannot_act(pair, class_a):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, class_a.teacher)
+    connected, _ = await comm.connect()
+    assert connected
+    frame = await receive_until(comm, "state")
+    assert frame["view"]["hand"] == [] and frame["view"]["seat"] is None
+    await comm.send_to(
+        text_data=json.dumps({"type": "action", "action": {"type": "draw"}, "state_id": 0})
+    )
+    assert (await receive_until(comm, "error"))["code"] == "not_seated"
+    await comm.disconnect()
+
+
+async def test_bots_play_and_no_frame_leaks_another_hand(pair):  # type: ignore[no-untyped-def]
+    """Record every frame sent to the student through a whole game against bots."""
+    student = pair[0]
+    table = await _table([student, None, None], ruleset="classic")
+    comm = await socket(table.pk, student)
+    await comm.connect()
+    frames = []
+    for _ in range(3000):
+        frame = json.loads(await comm.receive_from(timeout=5))
+        frames.append(frame)
+        if frame["type"] != "state":
+            continue
+        view = frame["view"]
+        if view["game_over"] or (view["round_over"] and view["round"] >= 2):
+            break
+        acting = view["turn"] if view["turn"] is not None else (view["awaiting"] or {}).get("seat")
+        if acting == 0:
+            from games.engine import Game
+
+            state, state_id = await _state(table.pk)
+            if state_id != frame["state_id"]:
+                continue
+            legal = Game.from_dict(state).legal_actions(0)
+            plays = [a for a in legal if a["type"] == "play"]
+            action = plays[0] if plays else legal[0]
+            await comm.send_to(
+                text_data=json.dumps(
+                    {"type": "action", "action": action, "state_id": frame["state_id"]}
+                )
+            )
+    assert any(f["type"] == "event" and f["event"]["type"] == "round_over" for f in frames)
+    # What the student could have seen of the others: only counts, never codes.
+    stored = await database_sync_to_async(
+        lambda: list(TableEvent.objects.filter(table=table).values_list("result", flat=True))
+    )()
+    others_cards = {
+        card
+        for events in stored
+        for e in events
+        if e.get("type") == "drew" and e["seat"] != 0
+        for card in e.get("cards", [])
+    }
+    for frame in frames:
+        event = frame.get("event", {})
+        if event.get("type") == "drew" and event["seat"] != 0:
+            assert "cards" not in event
+        if frame["type"] == "state":
+            assert set(frame["view"]).isdisjoint({"hands", "pile", "deck"})
+    assert others_cards  # the bots did draw cards the student never saw
+    await comm.disconnect()
