@@ -141,3 +141,10 @@ def test_every_wrong_play_gets_a_short_explanation_naming_both_cards(ref, card, 
     text = explain_wrong_play(ref, card, rule, lang)
     assert f"{ref[0]}/{ref[1]}" in text and f"{card[0]}/{card[1]}" in text
     assert text.count(".") <= 3 and len(text) < 220
+
+
+def test_a_huge_common_denominator_is_not_shown():
+    assert explain_wrong_play("1/49", "1/50", "equal", "en") == "1/49 ≠ 1/50."
+    assert explain_wrong_play("2/3", "1/50", "equal", "fr") == (
+        "2/3 ≠ 1/50. Une fraction égale à 2/3 : 4/6."
+    )
