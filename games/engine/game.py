@@ -1,0 +1,924 @@
+"""The Game: deal, apply actions, list legal actions, score rounds."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .cards import (
+    CARD,
+    COLOUR,
+    COLOURS,
+    DECKS,
+    DEN,
+    DENOMINATORS,
+    FRACTION,
+    KIND,
+    KINDS_BY_RULESET,
+    POINTS,
+    RULESETS,
+    SYMBOL,
+    draw_rank,
+)
+from .errors import IllegalAction
+from .options import check_players, hand_size, validate_options
+from .rules import Rules
+from .view import build_view, events_for
+
+Event = dict[str, Any]
+Action = dict[str, Any]
+
+# Keys each action type may carry ("type" included).
+_ACTION_KEYS = {
+    "play": frozenset({"type", "card", "colour", "denominator", "target", "function", "claim"}),
+    "draw": frozenset({"type"}),
+    "pass": frozenset({"type"}),
+    "uno": frozenset({"type"}),
+    "catch": frozenset({"type", "target"}),
+    "challenge": frozenset({"type"}),
+    "accept": frozenset({"type"}),
+    "quickos": frozenset({"type"}),
+    "next_round": frozenset({"type"}),
+}
+_ROTATING_TEAMS = ([[0, 2], [1, 3]], [[0, 1], [2, 3]], [[0, 3], [1, 2]])
+_CLAIMS = (None, "equal", "denominator")
+_COLOUR_SET = frozenset(COLOURS)
+_COLOURED = frozenset({"n", "+2", "rev", "stop"})
+
+
+def _bad_action(fr: str, en: str) -> IllegalAction:
+    return IllegalAction("bad_action", why=(fr, en))
+
+
+class Game(Rules):
+    """One game of a ruleset: the state plus every rule; pure, seeded, JSON-serialisable."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: str,
+        players: int,
+        *,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        setup: dict[str, Any] | None = None,
+    ) -> Game:
+        """Start a game and deal its first round (``start_events`` tells what happened)."""
+        if ruleset not in RULESETS:
+            raise IllegalAction(
+                "bad_option", why=(f"jeu inconnu {ruleset!r}", f"unknown ruleset {ruleset!r}")
+            )
+        n = check_players(ruleset, players)
+        opts = validate_options(ruleset, n, options)
+        if seed is None:
+            seed = random.randrange(2**32)  # stored, so the game still replays exactly
+        elif type(seed) is not int:
+            raise IllegalAction(
+                "bad_option", why=("la graine est un entier", "seed must be an int")
+            )
+        g = cls.__new__(cls)
+        g.ruleset, g.n, g.opts, g.seed, g.rc = ruleset, n, opts, seed, 0
+        g.scores = [0] * n
+        g.out = [False] * n
+        g.n_active = n
+        fixed_teams = opts.get("teams") and not opts["rotating_partners"]
+        g.team_scores = [0] * (n // 2) if fixed_teams else None
+        g.round = 1
+        g.winner = None
+        g.over = False
+        g.start_events = g._start_round(setup)
+        return g
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        """Rebuild a game from ``to_dict()`` output."""
+        g = cls.__new__(cls)
+        g._load(d)
+        return g
+
+    def teams(self) -> list[list[int]] | None:
+        """Return the seats of each team this round, or None without teams."""
+        if self.opts.get("rotating_partners"):
+            return [list(t) for t in _ROTATING_TEAMS[(self.round - 1) % 3]]
+        if self.opts.get("teams"):
+            half = self.n // 2
+            return [[i, i + half] for i in range(half)]
+        return None
+
+    def _start_round(self, setup: dict[str, Any] | None) -> list[Event]:
+        """Deal a round (scripted by ``setup`` if given) and turn the start card."""
+        n, ruleset = self.n, self.ruleset
+        active = [s for s in range(n) if not self.out[s]]
+        deck = list(DECKS[ruleset])
+        rng = self._rng()
+        events: list[Event] = []
+        self.direction, self.aw, self.drawn = 1, None, None
+        self.uno_flag = self.uno_win = -1
+        self.round_over, self.round_winner = False, None
+        self.colour, self.ref, self.den = None, None, 0
+        s = _check_setup(setup, ruleset, n) if setup is not None else {}
+        dealer = s.get("dealer")
+        if dealer is None:
+            dealer, draws = _draw_dealer(rng, deck, active)
+            events.append({"type": "dealer_draw", "draws": draws, "dealer": dealer})
+        self.dealer = dealer
+        named: list[str] = [c for h in s.get("hands", []) for c in h]
+        named += s.get("pile", [])
+        if "start" in s:
+            named.append(s["start"])
+        for card in named:
+            deck.remove(card)  # counts were checked by _check_setup
+        rng.shuffle(deck)
+        if "hands" in s:
+            self.hands = [list(h) for h in s["hands"]]
+        else:
+            size = hand_size(ruleset, n)
+            self.hands = [[] for _ in range(n)]
+            for seat in active:
+                self.hands[seat] = deck[-size:]
+                del deck[-size:]
+        pile = deck + list(reversed(s.get("pile", [])))
+        if "start" in s:
+            pile.append(s["start"])
+        if not pile:
+            raise IllegalAction("bad_setup", why=("il ne reste aucune carte", "no card is left"))
+        self.pile, self.discard = pile, []
+        card = self._turn_start_card(rng, events)
+        events.append({"type": "round_started", "round": self.round, "dealer": dealer})
+        events.extend(self._start_effect(card))
+        return events
+
+    def _turn_start_card(self, rng: random.Random, events: list[Event]) -> str:
+        """Turn the start card, returning the ones the sheets send back into the pile."""
+        pile = self.pile
+        guard = len(pile)  # a scripted pile made only of such cards must still start
+        while True:
+            card = pile.pop()
+            kind = KIND[card]
+            if guard == 0:
+                break
+            guard -= 1
+            if self.ruleset == "family_quick" and kind in ("fq", "quickos"):
+                pile.insert(0, card)  # Family Quick: put under the pile, turn another
+                events.append({"type": "start_returned", "card": card, "to": "bottom"})
+            elif (kind == "+4" and self.ruleset != "family_quick") or (
+                kind == "wild" and self.ruleset == "fractions"
+            ):
+                pile.insert(rng.randrange(len(pile) + 1), card)
+                events.append({"type": "start_returned", "card": card, "to": "shuffled"})
+            else:
+                break
+        self.discard.append(card)
+        return card
+
+    def _start_effect(self, card: str) -> list[Event]:
+        """Apply the start card as the sheets say and choose the first player."""
+        kind = KIND[card]
+        self.colour = COLOUR[card]
+        if kind == "frac":
+            self.ref = FRACTION[card]
+            self.den = DEN[card]
+        first = self._nxt(self.dealer)
+        events: list[Event] = [{"type": "start", "card": card, "colour": self.colour}]
+        if kind == "+2" or kind == "+4":
+            events += self._draw(first, 2 if kind == "+2" else 4, "start")
+            events.append({"type": "skipped", "seat": first})
+            self.turn = self._nxt(first)
+        elif kind == "rev":
+            self.direction = -1
+            # Family Quick: the dealer starts; the other sheets: the player right of the dealer.
+            self.turn = self.dealer if self.ruleset == "family_quick" else self._nxt(self.dealer)
+            events.append({"type": "reversed", "direction": -1})
+        elif kind == "stop":
+            events.append({"type": "skipped", "seat": first})
+            self.turn = self._nxt(first)
+        else:
+            self.turn = first  # after a Joker the first player names the colour by playing
+        events.append({"type": "turn", "seat": self.turn})
+        return events
+
+    # ------------------------------------------------------------------ reading
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Return what ``seat`` may see; ``None`` is a spectator or the teacher."""
+        if seat is not None:
+            self._check_seat(seat)
+        return build_view(self, seat)
+
+    events_for = staticmethod(events_for)
+
+    def _check_seat(self, seat: object) -> None:
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction("bad_seat", {"seat": seat})
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Return every legal action of ``seat`` now (plays without a fractions claim)."""
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction("bad_seat", {"seat": seat})
+        if self.over:
+            return []
+        if self.round_over:
+            return [{"type": "next_round"}]
+        if self.out[seat]:
+            return []
+        acts: list[Action] = []
+        hand = self.hands[seat]
+        aw = self.aw
+        opts = self.opts
+        if aw is not None:
+            kind = aw["k"]
+            if aw["s"] == seat:
+                if kind == "challenge":
+                    acts.append({"type": "challenge"})
+                acts.append({"type": "accept"})
+                if opts.get("stacking") and kind != "quickos":
+                    top_kind = KIND[self.discard[-1]]
+                    for card in dict.fromkeys(hand):
+                        if KIND[card] == top_kind and self._plus4_ok(card, hand):
+                            self._variants(card, seat, hand, acts)
+                if len(hand) == 2 and self.uno_flag != seat:
+                    acts.append({"type": "uno"})
+            if kind == "quickos" and seat != aw["b"] and "quickos" in hand:
+                acts.append({"type": "quickos"})
+        elif self.turn == seat:
+            drawn = self.drawn
+            if drawn is not None:
+                if self._playable(drawn, hand):
+                    self._variants(drawn, seat, hand, acts)
+                acts.append({"type": "pass"})
+            else:
+                self._turn_plays(seat, hand, acts)
+                acts.append({"type": "draw"})
+            if len(hand) == 2 and self.uno_flag != seat:
+                acts.append({"type": "uno"})
+        if opts.get("jump_in") and seat != self.turn:
+            top = self.discard[-1]
+            stacking_reply = aw is not None and aw["s"] == seat and opts["stacking"]
+            if top in hand and not stacking_reply and self._plus4_ok(top, hand):
+                self._variants(top, seat, hand, acts)
+        if self.uno_win >= 0:
+            if self.uno_win == seat:
+                acts.append({"type": "uno"})
+            else:
+                acts.append({"type": "catch", "target": self.uno_win})
+        return acts
+
+    def _turn_plays(self, seat: int, hand: list[str], acts: list[Action]) -> None:
+        """Append the plays open to the turn player (before any draw)."""
+        opts = self.opts
+        if self.ruleset == "fractions":
+            for card in dict.fromkeys(hand):
+                if self._playable(card, hand):
+                    self._variants(card, seat, hand, acts)
+            return
+        # Classic and Family Quick, inlined: this runs at every step of a game.
+        colour = self.colour
+        top_sym = SYMBOL[self.discard[-1]]
+        seven = opts.get("seven_o", False)
+        bluff: bool | None = None
+        for card in dict.fromkeys(hand):
+            kind, card_colour, sym = CARD[card]
+            if kind in _COLOURED:
+                if colour is None or card_colour == colour or sym == top_sym:
+                    if seven and sym == "7":
+                        self._variants(card, seat, hand, acts)
+                    else:
+                        acts.append({"type": "play", "card": card})
+            elif kind == "wild":
+                acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
+            elif kind == "+4":
+                if bluff is None:
+                    bluff = not opts.get("plus4_bluffing", True) and self._is_bluff(hand)
+                if not bluff:
+                    acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
+            elif kind == "fq" and (colour is None or card_colour == colour):
+                self._variants(card, seat, hand, acts)
+
+    def _plus4_ok(self, card: str, hand: list[str]) -> bool:
+        """Tell whether a +4 may be played under the bluffing option (other cards: True)."""
+        if KIND[card] != "+4":
+            return self._finish_error(card, hand) is None
+        if not self.opts.get("plus4_bluffing", True) and self._is_bluff(hand):
+            return False
+        return self._finish_error(card, hand) is None
+
+    def _playable(self, card: str, hand: list[str]) -> bool:
+        """Tell whether ``card`` may be played on its owner's turn."""
+        return self._fits(card) and self._plus4_ok(card, hand)
+
+    def _variants(self, card: str, seat: int, hand: list[str], acts: list[Action]) -> None:
+        """Append the play actions of one card (colour, denominator, function, target)."""
+        kind = KIND[card]
+        if self.ruleset == "fractions":
+            acts.append({"type": "play", "card": card})
+            if kind in ("+2", "wild", "+4"):
+                acts.extend({"type": "play", "card": card, "denominator": d} for d in DENOMINATORS)
+            return
+        if kind == "wild" or kind == "+4":
+            acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
+        elif kind == "fq":
+            for fn in self.opts["family_quick_functions"]:
+                if fn == "swap" and len(hand) > 1:
+                    acts.extend(
+                        {"type": "play", "card": card, "function": fn, "target": t}
+                        for t in self._targets(seat)
+                    )
+                else:
+                    acts.append({"type": "play", "card": card, "function": fn})
+        elif (
+            self.opts.get("seven_o") and SYMBOL[card] == "7" and len(hand) > 1 and self.n_active > 1
+        ):
+            acts.extend({"type": "play", "card": card, "target": t} for t in self._targets(seat))
+        else:
+            acts.append({"type": "play", "card": card})
+
+    def _targets(self, seat: int) -> list[int]:
+        return [t for t in range(self.n) if t != seat and not self.out[t]]
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` by ``seat`` and return the events; on IllegalAction nothing changes.
+
+        The one exception: in fractions with ``wrong_attempt_penalty``, a wrong fraction
+        returns a ``wrong_attempt`` event and the penalty draw instead of raising.
+        """
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction("bad_seat", {"seat": seat})
+        if not isinstance(action, dict):
+            raise _bad_action("une action est un dictionnaire", "an action is a dict")
+        kind = action.get("type")
+        keys = _ACTION_KEYS.get(kind) if isinstance(kind, str) else None
+        if keys is None:
+            raise _bad_action(f"type d'action inconnu {kind!r}", f"unknown action type {kind!r}")
+        if not keys.issuperset(action):
+            extra = sorted(str(k) for k in action if k not in keys)
+            raise _bad_action(f"clés inconnues {extra}", f"unknown keys {extra}")
+        if self.over:
+            raise IllegalAction("game_over")
+        if kind == "next_round":
+            if not self.round_over:
+                raise _bad_action("la manche n'est pas finie", "the round is not over")
+            self.round += 1
+            return self._start_round(None)
+        if self.round_over:
+            raise IllegalAction("round_over")
+        if self.out[seat]:
+            raise IllegalAction("not_your_turn")
+        if kind == "play":
+            return self._play(seat, action)
+        if kind == "draw":
+            return self._draw_action(seat)
+        if kind == "pass":
+            return self._pass(seat)
+        if kind == "uno":
+            return self._uno(seat)
+        if kind == "catch":
+            return self._catch(seat, action.get("target"))
+        if kind == "challenge":
+            return self._challenge(seat)
+        if kind == "accept":
+            return self._accept(seat)
+        return self._quickos(seat)
+
+    def _must_answer(self, seat: int) -> IllegalAction:
+        """Return the error for a turn action while a reply is awaited."""
+        aw = self.aw
+        if aw is not None and aw["s"] == seat:
+            answers = {
+                "challenge": ("contester ou accepter", "challenge or accept"),
+                "stack": ("cumuler ou accepter", "stack or accept"),
+                "penalty": ("accepter", "accept"),
+                "quickos": ("accepter", "accept"),
+            }[aw["k"]]
+            return IllegalAction("must_answer", answers=answers)
+        return IllegalAction("not_your_turn")
+
+    def _play(self, seat: int, a: Action) -> list[Event]:
+        card = a.get("card")
+        kinds = KINDS_BY_RULESET[self.ruleset]
+        if not isinstance(card, str) or card not in kinds:
+            raise IllegalAction("unknown_card", {"card": card})
+        kind = kinds[card]
+        aw, opts, hand = self.aw, self.opts, self.hands[seat]
+        top = self.discard[-1]
+        stack = jump = False
+        if aw is None and self.turn == seat:
+            if card not in hand:
+                raise IllegalAction("card_not_in_hand", {"card": card}, card=card)
+            if self.drawn is not None and card != self.drawn:
+                raise IllegalAction("must_play_drawn", {"card": card, "drawn": self.drawn})
+        elif (
+            aw is not None
+            and aw["s"] == seat
+            and opts.get("stacking")
+            and aw["k"] != "quickos"
+            and kind == KIND[top]
+        ):
+            stack = True
+        elif opts.get("jump_in") and card == top and seat != self.turn:
+            jump = True
+        elif aw is not None and aw["s"] == seat:
+            raise self._must_answer(seat)
+        else:
+            raise IllegalAction("not_your_turn")
+        if (stack or jump) and card not in hand:
+            raise IllegalAction("card_not_in_hand", {"card": card}, card=card)
+
+        # Parameters.
+        colour = a.get("colour")
+        if colour is not None and colour not in _COLOUR_SET:
+            raise IllegalAction("bad_colour", {"colour": colour})
+        named = a.get("denominator")
+        if named is not None and (type(named) is not int or named not in DENOMINATORS):
+            raise IllegalAction("bad_denominator", {"denominator": named})
+        claim = a.get("claim")
+        if claim not in _CLAIMS:
+            raise _bad_action(
+                "« claim » vaut equal ou denominator", "'claim' must be equal or denominator"
+            )
+        effect = kind
+        if kind == "fq":
+            effect = a.get("function")  # type: ignore[assignment]
+            allowed = opts["family_quick_functions"]
+            if effect not in allowed:
+                raise IllegalAction("bad_function", functions=", ".join(allowed))
+        target = a.get("target")
+        needs_target = len(hand) > 1 and (
+            effect == "swap" or (kind == "n" and opts.get("seven_o") and SYMBOL[card] == "7")
+        )
+        if needs_target and (
+            type(target) is not int
+            or not 0 <= target < self.n
+            or target == seat
+            or self.out[target]
+        ):
+            raise IllegalAction("bad_target", {"target": target})
+
+        # Legality.
+        rule: str | None = None
+        if not stack and not jump:
+            if self.ruleset == "fractions" and kind == "frac":
+                try:
+                    rule = self._judge_fraction(card, claim)
+                except IllegalAction as err:
+                    penalty = opts["wrong_attempt_penalty"]
+                    if not penalty:
+                        raise
+                    return self._wrong_attempt(seat, card, err, penalty)
+            elif not (self._matches(card) if self.ruleset != "fractions" else self._fits(card)):
+                raise IllegalAction("no_match", {"card": card, "top": top}, card=card, top=top)
+        bluff = False
+        if kind == "+4":
+            bluff = self._is_bluff(hand)
+            if bluff and not opts.get("plus4_bluffing", True):
+                raise IllegalAction("plus4_not_allowed", {"card": card})
+        if len(hand) == 1 and self.ruleset == "fractions":
+            finish_error = self._finish_error(card, hand)
+            if finish_error is not None:
+                raise finish_error
+
+        # Every check passed: change the state.
+        called = self.uno_flag == seat
+        self.uno_flag = self.uno_win = -1
+        prev = (self.colour, self.ref, self.den)
+        hand.remove(card)
+        self.discard.append(card)
+        self.drawn = None
+        played: Event = {"type": "played", "seat": seat, "card": card}
+        card_colour = COLOUR[card]
+        if card_colour is not None:
+            self.colour = card_colour
+        elif colour is not None and self.ruleset != "fractions":
+            self.colour = colour
+        if self.ruleset == "fractions":
+            if kind == "frac":
+                self.ref = FRACTION[card]
+                self.den = DEN[card]
+                played["rule"] = rule
+                if claim is not None:
+                    played["claim"] = claim
+            elif named is not None and kind != "rev":
+                self.ref, self.den = None, named
+                played["denominator"] = named
+        elif kind == "wild" or kind == "+4":
+            played["colour"] = self.colour
+        if kind == "fq":
+            played["function"] = effect
+        if jump:
+            played["jump_in"] = True
+        total = self.aw["t"] if stack and self.aw is not None else 0
+        self.aw = None  # a stack takes the total over; a jump-in voids the covered penalty
+        events = [played]
+        if not hand:
+            self.turn = -1
+            if effect == "+2" or effect == "+4":
+                total += 2 if effect == "+2" else self._plus4_draws()
+                reason = "plus2" if effect == "+2" else "plus4"
+                events += self._draw(self._nxt(seat), total, reason)
+            events += self._end_round(seat)
+            return events
+        self._effect(seat, card, effect, total, bluff, prev, target, events)
+        if len(self.hands[seat]) == 1 and not called:
+            self.uno_win = seat
+        return events
+
+    def _plus4_draws(self) -> int:
+        return int(self.opts["fractions_plus4_draws"]) if self.ruleset == "fractions" else 4
+
+    def _effect(
+        self,
+        seat: int,
+        card: str,
+        effect: str,
+        total: int,
+        bluff: bool,
+        prev: tuple[str | None, str | None, int],
+        target: Any,
+        events: list[Event],
+    ) -> None:
+        """Apply a played card's effect and set whose turn it is (or who must answer)."""
+        opts = self.opts
+        if effect == "n":
+            if opts.get("seven_o"):
+                sym = SYMBOL[card]
+                if sym == "7":
+                    self._swap(seat, target, events)
+                elif sym == "0":
+                    self._rotate(events)
+            self.turn = self._nxt(seat)
+        elif effect == "rev":
+            if self.n_active == 2:
+                events.append({"type": "skipped", "seat": self._nxt(seat)})
+                self.turn = seat  # two players: a reverse means "play again"
+            else:
+                self.direction = -self.direction
+                events.append({"type": "reversed", "direction": self.direction})
+                self.turn = self._nxt(seat)
+        elif effect == "stop":
+            events.append({"type": "skipped", "seat": self._nxt(seat)})
+            self.turn = self._nxt(seat, 2)
+        elif effect == "swap":
+            self._swap(seat, target, events)
+            self.turn = self._nxt(seat)
+        elif effect == "+2" or effect == "+4":
+            victim = self._nxt(seat)
+            total += 2 if effect == "+2" else self._plus4_draws()
+            if effect == "+4" and opts.get("plus4_challenge"):
+                kind = "challenge"
+            elif effect == "+4" and self.ruleset == "family_quick":
+                kind = "quickos"
+            elif opts.get("stacking"):
+                kind = "stack"
+            elif opts.get("jump_in"):
+                kind = "penalty"
+            else:
+                events += self._draw(victim, total, "plus2" if effect == "+2" else "plus4")
+                events.append({"type": "skipped", "seat": victim})
+                self.turn = self._nxt(victim)
+                return
+            self.aw = {"s": victim, "k": kind, "t": total, "b": seat}
+            if kind == "challenge":
+                self.aw.update(f=bluff, pc=prev[0], pr=prev[1], pd=prev[2])
+            self.turn = -1
+            events.append({"type": "awaiting", "seat": victim, "kind": kind, "total": total})
+        else:  # number, fraction, Joker
+            self.turn = self._nxt(seat)
+
+    def _swap(self, seat: int, target: int, events: list[Event]) -> None:
+        hands = self.hands
+        hands[seat], hands[target] = hands[target], hands[seat]
+        events.append({"type": "swapped", "seat": seat, "target": target})
+
+    def _rotate(self, events: list[Event]) -> None:
+        """Pass every hand on to the next player in the current direction (7-0's zero)."""
+        active = [s for s in range(self.n) if not self.out[s]]
+        old = {s: self.hands[s] for s in active}
+        for s in active:
+            self.hands[self._nxt(s)] = old[s]
+        events.append({"type": "rotated", "direction": self.direction})
+
+    def _draw(self, seat: int, count: int, reason: str) -> list[Event]:
+        """Move ``count`` cards from the pile to a hand, reshuffling the discards if needed."""
+        events: list[Event] = []
+        pile = self.pile
+        if len(pile) >= count:
+            got = pile[len(pile) - count :]
+            del pile[len(pile) - count :]
+            got.reverse()
+        else:
+            got = []
+            for _ in range(count):
+                if not self.pile and not self._reshuffle(events):
+                    break
+                got.append(self.pile.pop())
+        self.hands[seat].extend(got)
+        events.append(
+            {
+                "type": "drew",
+                "seat": seat,
+                "count": len(got),
+                "reason": reason,
+                "cards": got,
+                "visible_to": [seat],
+            }
+        )
+        return events
+
+    def _reshuffle(self, events: list[Event]) -> bool:
+        """Shuffle the discards (less the top, and the card under a challengeable +4) into
+        a new pile; return False when there is nothing to shuffle."""
+        keep = 2 if self.aw is not None and self.aw["k"] == "challenge" else 1
+        if len(self.discard) <= keep:
+            return False
+        kept = self.discard[-keep:]
+        pile = self.discard[:-keep]
+        self._rng().shuffle(pile)
+        self.pile, self.discard = pile, kept
+        events.append({"type": "reshuffled", "count": len(pile)})
+        return True
+
+    def _wrong_attempt(self, seat: int, card: str, err: IllegalAction, n: int) -> list[Event]:
+        self.uno_flag = self.uno_win = -1
+        events: list[Event] = [
+            {
+                "type": "wrong_attempt",
+                "seat": seat,
+                "card": card,
+                "code": err.code,
+                "details": err.details,
+                "messages": err.messages,
+            }
+        ]
+        events += self._draw(seat, n, "wrong_attempt")
+        return events
+
+    def _draw_action(self, seat: int) -> list[Event]:
+        if self.aw is not None or self.turn != seat:
+            raise self._must_answer(seat)
+        if self.drawn is not None:
+            raise IllegalAction("already_drew")
+        self.uno_flag = self.uno_win = -1
+        events = self._draw(seat, 1, "draw")
+        got = events[-1]["cards"]
+        hand = self.hands[seat]
+        # Fractions keep the drawn card pending even when it does not fit: no hint is given.
+        if got and (self.ruleset == "fractions" or self._playable(got[0], hand)):
+            self.drawn = got[0]
+        else:
+            events.append({"type": "passed", "seat": seat})
+            self.turn = self._nxt(seat)
+        return events
+
+    def _pass(self, seat: int) -> list[Event]:
+        if self.aw is not None or self.turn != seat:
+            raise self._must_answer(seat)
+        if self.drawn is None:
+            raise _bad_action(
+                "on ne passe qu'après avoir pioché", "you may only pass after drawing"
+            )
+        self.uno_flag = self.uno_win = -1
+        self.drawn = None
+        self.turn = self._nxt(seat)
+        return [{"type": "passed", "seat": seat}]
+
+    def _uno(self, seat: int) -> list[Event]:
+        if self.uno_win == seat:
+            self.uno_win = -1
+        else:
+            aw = self.aw
+            on_turn = (aw is None and self.turn == seat) or (aw is not None and aw["s"] == seat)
+            if not on_turn or len(self.hands[seat]) != 2 or self.uno_flag == seat:
+                raise _bad_action(
+                    "UNO se dit avec deux cartes à son tour, ou une carte juste après avoir joué",
+                    "call UNO holding two cards on your turn, or one card just after playing",
+                )
+            self.uno_flag = seat
+        return [{"type": "uno", "seat": seat}]
+
+    def _catch(self, seat: int, target: object) -> list[Event]:
+        if self.uno_win < 0 or target != self.uno_win or seat == target:
+            raise _bad_action(
+                "personne n'est à prendre sans UNO", "nobody can be caught without UNO"
+            )
+        self.uno_win = -1
+        penalty = int(self.opts["uno_penalty"])
+        events: list[Event] = [{"type": "caught", "seat": seat, "target": target, "count": penalty}]
+        events += self._draw(target, penalty, "uno")
+        return events
+
+    def _challenge(self, seat: int) -> list[Event]:
+        aw = self.aw
+        if aw is None or aw["s"] != seat or aw["k"] != "challenge":
+            raise _bad_action("aucun +4 à contester", "there is no +4 to challenge")
+        self.aw = None
+        self.uno_flag = self.uno_win = -1
+        bluffer = aw["b"]
+        events: list[Event] = [
+            {
+                "type": "challenged",
+                "seat": seat,
+                "target": bluffer,
+                "bluff": aw["f"],
+                "cards": list(self.hands[bluffer]),  # the challenger sees the hand checked
+                "visible_to": [seat],
+            }
+        ]
+        if aw["f"]:
+            self.hands[bluffer].append(self.discard.pop())
+            self.colour, self.ref, self.den = aw["pc"], aw["pr"], aw["pd"]
+            count = 1 if self.ruleset == "fractions" else aw["t"]
+            events += self._draw(bluffer, count, "challenge")
+            self.turn = seat  # the challenger plays on the card below
+        else:
+            count = aw["t"] + (1 if self.ruleset == "fractions" else 2)
+            events += self._draw(seat, count, "challenge")
+            events.append({"type": "skipped", "seat": seat})
+            self.turn = self._nxt(seat)
+        return events
+
+    def _accept(self, seat: int) -> list[Event]:
+        aw = self.aw
+        if aw is None or aw["s"] != seat:
+            raise _bad_action("rien à accepter", "there is nothing to accept")
+        self.aw = None
+        self.uno_flag = self.uno_win = -1
+        reason = "plus4" if KIND[self.discard[-1]] == "+4" else "plus2"
+        events: list[Event] = [{"type": "accepted", "seat": seat, "count": aw["t"]}]
+        events += self._draw(seat, aw["t"], reason)
+        events.append({"type": "skipped", "seat": seat})
+        self.turn = self._nxt(seat)
+        return events
+
+    def _quickos(self, seat: int) -> list[Event]:
+        aw = self.aw
+        hand = self.hands[seat]
+        if aw is None or aw["k"] != "quickos" or seat == aw["b"] or "quickos" not in hand:
+            raise _bad_action(
+                "Quickos se joue, par qui le tient, juste après le +4 d'un autre",
+                "Quickos is played by its holder right after someone else's +4",
+            )
+        self.aw = None
+        self.uno_flag = self.uno_win = -1
+        hand.remove("quickos")
+        self.discard.append("quickos")
+        events: list[Event] = [{"type": "quickos", "seat": seat, "target": aw["b"]}]
+        events += self._draw(aw["b"], aw["t"], "quickos")
+        if not hand:
+            self.turn = -1
+            events += self._end_round(seat)
+            return events
+        self.turn = aw["s"]  # the +4's victim plays next, in the colour named with the +4
+        if len(hand) == 1:
+            self.uno_win = seat
+        return events
+
+    # ------------------------------------------------------------------ scoring
+
+    def _end_round(self, winner: int) -> list[Event]:
+        """Score the round won by ``winner`` and tell whether the game is over."""
+        self.round_over = True
+        self.turn = -1
+        self.aw, self.drawn = None, None
+        self.uno_flag = self.uno_win = -1
+        points_of = POINTS[self.ruleset]
+        pts = [sum(points_of[c] for c in h) for h in self.hands]
+        opts, scores, n = self.opts, self.scores, self.n
+        target, scoring = opts["target_score"], opts["scoring"]
+        active = [s for s in range(n) if not self.out[s]]
+        teams = self.teams()
+        events: list[Event] = []
+        game_winner: int | list[int] | None = None
+        if teams is not None:
+            ti = next(i for i, t in enumerate(teams) if winner in t)
+            self.round_winner = list(teams[ti])
+            others = sum(pts[s] for s in range(n) if s not in teams[ti])
+            if opts.get("rotating_partners"):
+                for s in teams[ti]:
+                    scores[s] += others
+                if self.round >= 3:
+                    best = max(scores)
+                    game_winner = [s for s in range(n) if scores[s] == best]
+            else:
+                ts = self.team_scores
+                assert ts is not None
+                if scoring == "winner_takes":
+                    ts[ti] += others
+                else:
+                    for i, t in enumerate(teams):
+                        ts[i] += sum(pts[s] for s in t)
+                for i, t in enumerate(teams):
+                    for s in t:
+                        scores[s] = ts[i]
+                if target == 0 or max(ts) >= target:
+                    if scoring == "winner_takes" or target == 0:
+                        game_winner = list(teams[ti])
+                    else:
+                        low = min(ts)
+                        best_i = ti if ts[ti] == low else ts.index(low)
+                        game_winner = list(teams[best_i])
+        else:
+            self.round_winner = winner
+            if scoring == "winner_takes":
+                scores[winner] += sum(pts)
+            else:
+                for s in active:
+                    if s != winner or scoring == "lowest_wins":
+                        scores[s] += pts[s]
+            if target == 0:
+                game_winner = winner
+            elif scoring == "winner_takes":
+                if scores[winner] >= target:
+                    game_winner = winner
+            elif scoring == "lowest_wins":
+                if max(scores[s] for s in active) >= target:
+                    low = min(scores[s] for s in active)
+                    game_winner = winner if scores[winner] == low else scores.index(low)
+            else:
+                gone = [s for s in active if s != winner and scores[s] >= target]
+                for s in gone:
+                    self.out[s] = True
+                self.n_active -= len(gone)
+                if gone:
+                    events.append({"type": "eliminated", "seats": gone})
+                if self.n_active == 1:
+                    game_winner = winner
+        round_over: Event = {
+            "type": "round_over",
+            "winner": _copy(self.round_winner),
+            "points": pts,
+            "scores": list(scores),
+        }
+        if self.team_scores is not None:
+            round_over["team_scores"] = list(self.team_scores)
+        events.insert(0, round_over)
+        if game_winner is not None:
+            self.over = True
+            self.winner = game_winner
+            events.append({"type": "game_over", "winner": _copy(game_winner)})
+        return events
+
+
+def _copy(w: int | list[int] | None) -> int | list[int] | None:
+    return list(w) if isinstance(w, list) else w
+
+
+def _draw_dealer(rng: random.Random, deck: list[str], seats: list[int]) -> tuple[int, list[Any]]:
+    """Choose the dealer: each seat draws a card, highest number deals, ties draw again."""
+    draws: list[Any] = []
+    while True:
+        cards = rng.sample(deck, len(seats))
+        draws.append([[s, c] for s, c in zip(seats, cards, strict=True)])
+        ranks = [draw_rank(c) for c in cards]
+        best = max(ranks)
+        tied = [s for s, r in zip(seats, ranks, strict=True) if r == best]
+        if len(tied) == 1:
+            return tied[0], draws
+        seats = tied
+
+
+def _check_setup(setup: object, ruleset: str, n: int) -> dict[str, Any]:
+    """Return a valid ``setup`` or raise ``bad_setup``: known keys, cards of the deck."""
+
+    def bad(fr: str, en: str) -> IllegalAction:
+        return IllegalAction("bad_setup", why=(fr, en))
+
+    if not isinstance(setup, dict):
+        raise bad("la préparation est un dictionnaire", "setup must be a dict")
+    unknown = set(setup) - {"dealer", "hands", "start", "pile"}
+    if unknown:
+        raise bad(f"clés inconnues {sorted(unknown)}", f"unknown keys {sorted(unknown)}")
+    dealer = setup.get("dealer")
+    if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
+        raise bad("donneur hors des sièges", "dealer is not a seat")
+    named: list[Any] = []
+    hands = setup.get("hands")
+    if hands is not None:
+        if not isinstance(hands, list) or len(hands) != n:
+            raise bad(f"il faut {n} mains", f"{n} hands are needed")
+        for h in hands:
+            if not isinstance(h, list):
+                raise bad("une main est une liste de cartes", "a hand is a list of cards")
+            named.extend(h)
+    pile = setup.get("pile")
+    if pile is not None:
+        if not isinstance(pile, list):
+            raise bad("la pioche est une liste de cartes", "pile must be a list of cards")
+        named.extend(pile)
+    if "start" in setup:
+        named.append(setup["start"])
+    counts: dict[Any, int] = {}
+    for c in DECKS[ruleset]:
+        counts[c] = counts.get(c, 0) + 1
+    for c in named:
+        if not isinstance(c, str) or counts.get(c, 0) <= 0:
+            raise bad(
+                f"la carte {c!r} n'est pas (ou plus) dans le paquet",
+                f"card {c!r} is not (or no longer) in the deck",
+            )
+        counts[c] -= 1
+    return {k: v for k, v in setup.items() if v is not None}

@@ -1,0 +1,148 @@
+"""Rule options: defaults per ruleset, player limits and validation (errors: ``bad_option``)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .errors import IllegalAction
+
+FQ_FUNCTIONS: Final = ("rev", "stop", "+2", "swap")
+SCORINGS: Final = ("winner_takes", "lowest_wins", "elimination")
+
+DEFAULTS: Final[dict[str, dict[str, Any]]] = {
+    "classic": {
+        "target_score": 500,
+        "scoring": "winner_takes",
+        "teams": False,
+        "rotating_partners": False,
+        "stacking": False,
+        "seven_o": False,
+        "jump_in": False,
+        "plus4_challenge": True,
+        "plus4_bluffing": True,
+        "uno_penalty": 2,
+    },
+    "fractions": {
+        "target_score": 0,
+        "scoring": "winner_takes",
+        "plus4_challenge": True,
+        "plus4_bluffing": True,
+        "uno_penalty": 1,
+        "fractions_plus4_draws": 2,
+        "wrong_attempt_penalty": 0,
+        "no_finish_on_plus4": False,
+    },
+    "family_quick": {
+        "target_score": 500,
+        "scoring": "winner_takes",
+        "plus4_challenge": False,
+        "uno_penalty": 2,
+        "family_quick_functions": list(FQ_FUNCTIONS),
+    },
+}
+
+PLAYER_LIMITS: Final = {"fractions": (2, 5), "classic": (2, 10), "family_quick": (2, 10)}
+
+# Integer options: (lowest, highest) accepted.
+_INT_RANGES: Final = {
+    "target_score": (0, 100_000),
+    "uno_penalty": (0, 10),
+    "fractions_plus4_draws": (1, 10),
+    "wrong_attempt_penalty": (0, 10),
+}
+
+
+def hand_size(ruleset: str, players: int) -> int:
+    """Return the cards dealt to each player (Family Quick deals 6 at 10 players)."""
+    return 6 if ruleset == "family_quick" and players >= 10 else 7
+
+
+def _bad(fr: str, en: str) -> IllegalAction:
+    return IllegalAction("bad_option", why=(fr, en))
+
+
+def check_players(ruleset: str, players: object) -> int:
+    """Return the player count, or raise ``bad_option`` when outside the ruleset's limits."""
+    low, high = PLAYER_LIMITS[ruleset]
+    if type(players) is not int or not low <= players <= high:
+        raise _bad(
+            f"de {low} à {high} joueurs pour ce jeu (reçu : {players!r})",
+            f"{low} to {high} players for this game (got {players!r})",
+        )
+    return players
+
+
+def validate_options(ruleset: str, players: int, options: object) -> dict[str, Any]:
+    """Return the full option set in force: defaults updated with valid ``options``."""
+    defaults = DEFAULTS[ruleset]
+    opts: dict[str, Any] = {k: (list(v) if isinstance(v, list) else v) for k, v in defaults.items()}
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise _bad("les options forment un dictionnaire", "options must be a dict")
+    for key, value in options.items():
+        if key not in defaults:
+            raise _bad(
+                f"« {key} » n'existe pas pour ce jeu", f"'{key}' does not exist for this game"
+            )
+        default = defaults[key]
+        if isinstance(default, bool):
+            if type(value) is not bool:
+                raise _bad(f"« {key} » vaut vrai ou faux", f"'{key}' must be true or false")
+        elif isinstance(default, int):
+            low, high = _INT_RANGES[key]
+            if type(value) is not int or not low <= value <= high:
+                raise _bad(
+                    f"« {key} » est un entier de {low} à {high}",
+                    f"'{key}' must be an integer from {low} to {high}",
+                )
+        elif key == "scoring":
+            if value not in SCORINGS:
+                raise _bad(
+                    "« scoring » vaut winner_takes, lowest_wins ou elimination",
+                    "'scoring' must be winner_takes, lowest_wins or elimination",
+                )
+        elif key == "family_quick_functions":
+            if (
+                not isinstance(value, list)
+                or not value
+                or len(set(value)) != len(value)
+                or not all(isinstance(f, str) and f in FQ_FUNCTIONS for f in value)
+            ):
+                raise _bad(
+                    "« family_quick_functions » est une liste non vide parmi rev, stop, +2, swap",
+                    "'family_quick_functions' must be a non-empty list from rev, stop, +2, swap",
+                )
+            value = list(value)
+        opts[key] = value
+    _check_combinations(ruleset, players, opts)
+    return opts
+
+
+def _check_combinations(ruleset: str, players: int, opts: dict[str, Any]) -> None:
+    if ruleset == "family_quick" and opts["plus4_challenge"]:
+        raise _bad(
+            "le +4 de Family Quick ne se conteste pas (Quickos le renvoie)",
+            "the Family Quick +4 cannot be challenged (Quickos turns it back)",
+        )
+    if opts.get("teams"):
+        if players < 4 or players % 2:
+            raise _bad(
+                "les équipes demandent un nombre pair de joueurs, au moins 4",
+                "teams need an even number of players, at least 4",
+            )
+        if opts["scoring"] == "elimination":
+            raise _bad(
+                "les équipes ne se jouent pas en élimination",
+                "teams cannot be played with elimination",
+            )
+    if opts.get("rotating_partners"):
+        if players != 4:
+            raise _bad(
+                "les partenaires tournants se jouent à 4", "rotating partners need 4 players"
+            )
+        if opts["scoring"] != "winner_takes":
+            raise _bad(
+                "les partenaires tournants se comptent en winner_takes",
+                "rotating partners are scored with winner_takes",
+            )

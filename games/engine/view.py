@@ -1,0 +1,73 @@
+"""What one seat (or a spectator) may see: no other hand, no pile order, ever."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def build_view(g: Game, seat: int | None) -> dict[str, Any]:
+    """Return the view of ``seat``; ``None`` is a spectator (the teacher) and sees no hand."""
+    aw = g.aw
+    if aw is not None:
+        awaiting: dict[str, Any] | None = {"seat": aw["s"], "kind": aw["k"]}
+        if aw["k"] in ("stack", "penalty"):
+            awaiting["total"] = aw["t"]  # type: ignore[index]
+    elif g.uno_win >= 0:
+        awaiting = {"seat": g.uno_win, "kind": "uno"}
+    else:
+        awaiting = None
+    turn = g.turn
+    view: dict[str, Any] = {
+        "ruleset": g.ruleset,
+        "players": g.n,
+        "seat": seat,
+        "hand": list(g.hands[seat]) if seat is not None else [],
+        "hand_sizes": [len(h) for h in g.hands],
+        "turn": turn if turn >= 0 else None,
+        "awaiting": awaiting,
+        "uno_window": g.uno_win if g.uno_win >= 0 else None,
+        "direction": g.direction,
+        "dealer": g.dealer,
+        "top": g.discard[-1] if g.discard else None,
+        "colour": g.colour,
+        "denominator": g.den or None,
+        "draw_pile_size": len(g.pile),
+        "discard_size": len(g.discard),
+        "drawn": g.drawn if seat is not None and seat == turn else None,
+        "round": g.round,
+        "scores": list(g.scores),
+        "round_over": g.round_over,
+        "round_winner": _copy(g.round_winner),
+        "winner": _copy(g.winner),
+        "game_over": g.over,
+        "eliminated": [s for s, o in enumerate(g.out) if o] if g.n_active != g.n else [],
+        "options": dict(g.opts),
+    }
+    if "family_quick_functions" in g.opts:
+        view["options"]["family_quick_functions"] = list(g.opts["family_quick_functions"])
+    if g.ruleset == "fractions":
+        view["reference"] = g.ref
+    teams = g.teams() if g.opts.get("teams") or g.opts.get("rotating_partners") else None
+    if teams is not None:
+        view["teams"] = teams
+        view["team_scores"] = list(g.team_scores) if g.team_scores is not None else None
+    return view
+
+
+def _copy(w: int | list[int] | None) -> int | list[int] | None:
+    return list(w) if isinstance(w, list) else w
+
+
+def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Return the events as ``seat`` may see them: secret ``cards`` only for ``visible_to``."""
+    out = []
+    for e in events:
+        if "visible_to" in e:
+            e = dict(e)
+            if seat is None or seat not in e.pop("visible_to"):
+                e.pop("cards", None)
+        out.append(e)
+    return out
