@@ -181,3 +181,13 @@ def _literal_text(source: str) -> list[str]:
 )
 def test_templates_have_no_literal_text_outside_translate_tags(template: Path) -> None:
     assert _literal_text(template.read_text()) == []
+
+
+def test_compiletranslations_never_touches_installed_packages() -> None:
+    from lessons.management.commands.compiletranslations import _project_locale_dirs
+
+    base = Path(settings.BASE_DIR).resolve()
+    for directory in _project_locale_dirs():
+        relative = directory.resolve().relative_to(base)
+        assert not relative.parts[0].startswith(".")
+        assert "site-packages" not in relative.parts

@@ -20,7 +20,15 @@ def _project_locale_dirs() -> list[Path]:
     dirs = [Path(path) for path in settings.LOCALE_PATHS]
     for app_config in apps.get_app_configs():
         app_locale = Path(app_config.path).resolve() / "locale"
-        if app_locale.is_relative_to(base) and app_locale.is_dir():
+        # The virtualenv may live inside the project: its packages are not project apps.
+        relative = app_locale.relative_to(base) if app_locale.is_relative_to(base) else None
+        if (
+            relative is None
+            or relative.parts[0].startswith(".")
+            or "site-packages" in relative.parts
+        ):
+            continue
+        if app_locale.is_dir():
             dirs.append(app_locale)
     return dirs
 
