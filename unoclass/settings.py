@@ -181,3 +181,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# Game pace: how long a bot waits before moving (so players can follow), and how long a
+# finished round stays on screen before the server deals the next one if nobody does.
+GAMES_BOT_DELAY = float(os.environ.get("GAMES_BOT_DELAY", "1.2"))
+GAMES_ROUND_PAUSE = float(os.environ.get("GAMES_ROUND_PAUSE", "10"))
