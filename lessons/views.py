@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse, reverse_lazy
@@ -236,16 +236,19 @@ def join(request: HttpRequest) -> HttpResponse:
     return render(request, "lessons/join_code.html", {"form": form})
 
 
-def _join_classroom(code: str) -> Classroom:
-    classroom = selectors.classroom_by_join_code(code=code)
-    if classroom is None:
-        raise Http404
-    return classroom
+def _join_classroom(request: HttpRequest, code: str) -> Classroom:
+    # A code in the URL counts like a typed one, so guessing codes by URL is rate-limited too.
+    try:
+        return services.join_classroom_find(code=code, address=_client_address(request))
+    except ValidationError as error:
+        if error.code == "address_blocked":
+            raise PermissionDenied(error.messages[0]) from error
+        raise Http404 from error
 
 
 def join_name(request: HttpRequest, code: str) -> HttpResponse:
     """Step 2 of student sign-in: pick your name."""
-    classroom = _join_classroom(code)
+    classroom = _join_classroom(request, code)
     students = selectors.students_of_classroom(classroom=classroom).only("id", "display_name")
     return render(request, "lessons/join_name.html", {"classroom": classroom, "students": students})
 
@@ -253,7 +256,7 @@ def join_name(request: HttpRequest, code: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
     """Step 3 of student sign-in: the PIN; success signs the student in, in the class language."""
-    classroom = _join_classroom(code)
+    classroom = _join_classroom(request, code)
     student = classroom.students.filter(pk=student_id).first()
     if student is None:
         raise Http404

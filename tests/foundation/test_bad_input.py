@@ -257,9 +257,8 @@ def test_per_address_limit_blocks_after_many_failures(class_a: ClassWorld) -> No
         client.post(url, {"pin": "0000" if failures % 2 else "9999"})
         failures += 1
     response = client.post(_pin_url(class_a), {"pin": class_a.student.pin})
-    assert form_errors(response) == [
-        "Too many failed attempts from this network. Wait a few minutes."
-    ]
+    assert response.status_code == 403
+    assert "Too many failed attempts from this network. Wait a few minutes." in page_text(response)
     assert "_auth_user_id" not in client.session
     response = client.post(reverse("join"), {"code": class_a.classroom.join_code})
     assert form_errors(response) == [
@@ -286,3 +285,14 @@ def test_other_teacher_cannot_touch_class_a(class_a: ClassWorld, class_b: ClassW
     assert teacher_b.post(url, {"names": "Intrus"}).status_code == 404
     assert snapshot() == before
     assert Classroom.objects.filter(teacher=class_b.teacher).count() == 1
+
+
+def test_guessing_codes_in_the_url_is_limited_per_address(class_a: ClassWorld) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en", REMOTE_ADDR="203.0.113.9")
+    for n in range(services.ADDRESS_FAILURE_LIMIT):
+        assert client.get(reverse("join_name", args=[f"QQQ{n:03d}"])).status_code == 404
+    response = client.get(reverse("join_name", args=[class_a.classroom.join_code]))
+    assert response.status_code == 403
+    text = page_text(response)
+    assert "Too many failed attempts from this network. Wait a few minutes." in text
+    assert class_a.student.student.display_name not in text
