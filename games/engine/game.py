@@ -240,7 +240,7 @@ class Game(Rules):
                     for card in dict.fromkeys(hand):
                         if KIND[card] == top_kind and self._plus4_ok(card, hand):
                             self._variants(card, seat, hand, acts)
-                if len(hand) == 2 and self.uno_flag != seat:
+                if self._may_stack(seat) and len(hand) == 2 and self.uno_flag != seat:
                     acts.append({"type": "uno"})
             if kind == "quickos" and seat != aw["b"] and "quickos" in hand:
                 acts.append({"type": "quickos"})
@@ -297,6 +297,11 @@ class Game(Rules):
                     acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
             elif kind == "fq" and (colour is None or card_colour == colour):
                 self._variants(card, seat, hand, acts)
+
+    def _may_stack(self, seat: int) -> bool:
+        """Tell whether ``seat`` is awaited and may answer by stacking a card."""
+        aw = self.aw
+        return aw is not None and aw["s"] == seat and bool(self.opts.get("stacking"))
 
     def _plus4_ok(self, card: str, hand: list[str]) -> bool:
         """Tell whether a +4 may be played under the bluffing option (other cards: True)."""
@@ -691,7 +696,7 @@ class Game(Rules):
             self.uno_win = -1
         else:
             aw = self.aw
-            on_turn = (aw is None and self.turn == seat) or (aw is not None and aw["s"] == seat)
+            on_turn = (aw is None and self.turn == seat) or self._may_stack(seat)
             if not on_turn or len(self.hands[seat]) != 2 or self.uno_flag == seat:
                 raise _bad_action(
                     "UNO se dit avec deux cartes à son tour, ou une carte juste après avoir joué",

@@ -57,3 +57,42 @@ def assert_conserved(g: Game) -> None:
     """Assert that the cards make up exactly the ruleset's deck."""
     held = sorted([c for h in g.hands for c in h] + g.pile + g.discard)
     assert held == sorted(DECKS[g.ruleset])
+
+
+def rest_of_deck(ruleset: str, *used: list[str] | str) -> list[str]:
+    """Return the deck less the named cards (to give a seat "everything else")."""
+    deck = list(DECKS[ruleset])
+    for group in used:
+        for card in [group] if isinstance(group, str) else group:
+            deck.remove(card)
+    return deck
+
+
+def turn_or_awaited(g: Game) -> int:
+    """Return the seat that must act next (turn player or awaited seat)."""
+    v = g.view(None)
+    if v["turn"] is not None:
+        return int(v["turn"])
+    return int(v["awaiting"]["seat"])
+
+
+def play_out(g: Game, seed: int = 0, *, rounds: int | None = None, max_steps: int = 50_000) -> None:
+    """Play on with a simple random bot (plays first) until the game (or ``rounds``) ends."""
+    import random
+
+    rng = random.Random(seed)
+    start_round = g.round
+    for _ in range(max_steps):
+        v = g.view(None)
+        if v["game_over"]:
+            return
+        if v["round_over"]:
+            if rounds is not None and g.round - start_round + 1 >= rounds:
+                return
+            seat = next(s for s in range(g.n) if s not in v["eliminated"])
+        else:
+            seat = turn_or_awaited(g)
+        acts = g.legal_actions(seat)
+        plays = [a for a in acts if a["type"] == "play"]
+        g.apply(seat, rng.choice(plays or acts))
+    raise AssertionError("the game did not end")
