@@ -24,14 +24,28 @@ class JudgedPlay:
     error_code: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list)
+    # Milliseconds between the state the player saw being committed and this play.
+    response_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerAction:
+    """Any action a player (not a bot or a timer) had applied, with the view they acted on."""
+
+    table_id: int
+    ruleset: str
+    seat: int
+    user_id: int | None
+    action: dict[str, Any]
+    view_before: dict[str, Any]
+    events: list[dict[str, Any]]
+    response_ms: int | None = None
 
 
 # Called inside the action's transaction: what they store commits with the action or not at all.
 judged_play_listeners: list[Callable[[JudgedPlay], None]] = []
-# Called inside the action's transaction for every applied action (seat, action, events).
-applied_action_listeners: list[
-    Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]
-] = []
+# Called inside the action's transaction for every action a player had applied.
+player_action_listeners: list[Callable[[PlayerAction], None]] = []
 # Answer whether a user (not seated) may watch a table: teachers of the seated students.
 watch_rules: list[Callable[[Any, Any], bool]] = []
 
@@ -42,12 +56,10 @@ def notify_judged_play(play: JudgedPlay) -> None:
         listener(play)
 
 
-def notify_applied_action(
-    table_id: int, seat: int, action: dict[str, Any], events: list[dict[str, Any]]
-) -> None:
-    """Pass an applied action to every listener."""
-    for listener in applied_action_listeners:
-        listener(table_id, seat, action, events)
+def notify_player_action(record: PlayerAction) -> None:
+    """Pass a player's applied action to every listener."""
+    for listener in player_action_listeners:
+        listener(record)
 
 
 def may_watch(user: Any, table: Any) -> bool:

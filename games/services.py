@@ -162,8 +162,10 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
             seat.bot_takeover = False
             seat.save(update_fields=["bot_takeover"])
         game = Game.from_dict(table.state)
-        judged = table.ruleset == "fractions" and _is_fraction_play(action)
-        view_before = game.view(seat.index) if judged else {}
+        fractions = table.ruleset == "fractions"
+        judged = fractions and _is_fraction_play(action)
+        view_before = game.view(seat.index) if fractions else {}
+        response_ms = int((timezone.now() - table.updated_at).total_seconds() * 1000)
         try:
             events = game.apply(seat.index, action)
         except IllegalAction as exc:
@@ -178,6 +180,7 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
                         accepted=False,
                         error_code=exc.code,
                         details=_details(exc),
+                        response_ms=response_ms,
                     )
                 )
                 refused = _refusal(exc)
@@ -195,8 +198,21 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
                         accepted=not _has_wrong_attempt(events),
                         error_code="wrong_attempt" if _has_wrong_attempt(events) else None,
                         events=events,
+                        response_ms=response_ms,
                     )
                 )
+            hooks.notify_player_action(
+                hooks.PlayerAction(
+                    table_id=table.pk,
+                    ruleset=table.ruleset,
+                    seat=seat.index,
+                    user_id=getattr(user, "pk", None),
+                    action=action,
+                    view_before=view_before,
+                    events=events,
+                    response_ms=response_ms,
+                )
+            )
             return _commit(table, game, [(seat.index, action, events, Actor.PLAYER)], user)
     raise refused
 
@@ -311,8 +327,6 @@ def _commit(table: Table, game: Game, applied: list[Applied], user: Any) -> Outc
         for offset, (seat_index, action, events, actor) in enumerate(applied)
     )
     all_events = [event for _seat, _action, events, _actor in applied for event in events]
-    for seat_index, action, events, _actor in applied:
-        hooks.notify_applied_action(table.pk, seat_index, action, events)
     table_id, state_id, state = table.pk, table.state_id, table.state
     info = table_info(table=table)
     transaction.on_commit(
