@@ -99,3 +99,206 @@ class Student(models.Model):
         """Tell whether too many wrong PINs keep this student out right now."""
         moment = now or timezone.now()
         return self.locked_until is not None and self.locked_until > moment
+
+
+class ClassSession(models.Model):
+    """A lesson: the teacher's class plays at tables under one set of rules, for a while."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("In progress")
+        PAUSED = "paused", _("Paused")
+        ENDED = "ended", _("Ended")
+
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="sessions", verbose_name=_("classroom")
+    )
+    ruleset = models.CharField(_("game"), max_length=20, default="fractions")
+    options = models.JSONField(_("rule options"), default=dict, blank=True)
+    table_size = models.PositiveSmallIntegerField(_("players per table"), default=4)
+    play_settings = models.JSONField(_("table settings"), default=dict, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    started_at = models.DateTimeField(_("started at"), default=timezone.now)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        verbose_name = _("class session")
+        verbose_name_plural = _("class sessions")
+
+    def __str__(self) -> str:
+        return f"{self.classroom} {self.started_at:%Y-%m-%d %H:%M}"
+
+
+class SessionTable(models.Model):
+    """A table of a class session (the game itself lives in games.Table)."""
+
+    session = models.ForeignKey(
+        ClassSession, on_delete=models.CASCADE, related_name="tables", verbose_name=_("session")
+    )
+    table = models.OneToOneField(
+        "games.Table",
+        on_delete=models.CASCADE,
+        related_name="lesson_table",
+        verbose_name=_("table"),
+    )
+    number = models.PositiveSmallIntegerField(_("table number"))
+
+    class Meta:
+        ordering = ["session", "number"]
+        verbose_name = _("session table")
+        verbose_name_plural = _("session tables")
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="session_table_number")
+        ]
+
+
+class SessionMember(models.Model):
+    """A student who joined a class session: seated at a table, or waiting for one."""
+
+    session = models.ForeignKey(
+        ClassSession, on_delete=models.CASCADE, related_name="members", verbose_name=_("session")
+    )
+    student = models.ForeignKey(
+        Student,
+        on_delete=models.CASCADE,
+        related_name="session_memberships",
+        verbose_name=_("student"),
+    )
+    table = models.ForeignKey(
+        SessionTable,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="members",
+        verbose_name=_("table"),
+    )
+    joined_at = models.DateTimeField(_("joined at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["session", "joined_at", "id"]
+        verbose_name = _("session member")
+        verbose_name_plural = _("session members")
+        constraints = [
+            models.UniqueConstraint(fields=["session", "student"], name="session_member_unique")
+        ]
+
+
+class Attempt(models.Model):
+    """One judged fraction play: the evidence every dashboard and report is built from."""
+
+    class Claim(models.TextChoices):
+        EQUAL = "equal", _("equal fraction")
+        DENOMINATOR = "denominator", _("same denominator")
+
+    class ClaimSource(models.TextChoices):
+        ASKED = "asked", _("asked")
+        INFERRED = "inferred", _("inferred")
+
+    class Outcome(models.TextChoices):
+        EQUAL = "equal", _("equal ✓")
+        DENOMINATOR = "denominator", _("denominator ✓")
+        WRONG = "wrong", _("wrong")
+
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="attempts", verbose_name=_("classroom")
+    )
+    student = models.ForeignKey(
+        Student, on_delete=models.CASCADE, related_name="attempts", verbose_name=_("student")
+    )
+    session = models.ForeignKey(
+        ClassSession,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="attempts",
+        verbose_name=_("session"),
+    )
+    table = models.ForeignKey(
+        "games.Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
+    )
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+    # The reference fraction (None after a +2/Joker/+4 named a denominator).
+    reference_num = models.PositiveSmallIntegerField(_("reference numerator"), null=True)
+    reference_den = models.PositiveSmallIntegerField(_("reference denominator"), null=True)
+    named_denominator = models.PositiveSmallIntegerField(_("named denominator"), null=True)
+    played_num = models.PositiveSmallIntegerField(_("played numerator"))
+    played_den = models.PositiveSmallIntegerField(_("played denominator"))
+    card = models.CharField(_("card"), max_length=12)
+    claim = models.CharField(_("claimed rule"), max_length=12, choices=Claim.choices)
+    claim_source = models.CharField(
+        _("claim"), max_length=10, choices=ClaimSource.choices, default=ClaimSource.INFERRED
+    )
+    outcome = models.CharField(_("outcome"), max_length=12, choices=Outcome.choices)
+    # Every misconception ID that fits (M0–M10, M2a, M3a, D1, U); empty for a right play.
+    tags = models.JSONField(_("misconceptions"), default=list, blank=True)
+    # Chance rate of each rule from this hand, and the rules that could have fired.
+    p0 = models.JSONField(_("chance rates"), default=dict, blank=True)
+    opportunities = models.JSONField(_("rules that could fire"), default=list, blank=True)
+    skills = models.JSONField(_("skills"), default=list, blank=True)
+    hand = models.JSONField(_("fraction cards in hand"), default=list, blank=True)
+    response_ms = models.PositiveIntegerField(_("response time (ms)"), null=True, blank=True)
+    rules_version = models.CharField(_("rules version"), max_length=20)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("attempt")
+        verbose_name_plural = _("attempts")
+        indexes = [
+            models.Index(fields=["classroom", "created_at"], name="attempt_class_time"),
+            models.Index(fields=["student", "created_at"], name="attempt_student_time"),
+            models.Index(fields=["session", "student"], name="attempt_session_student"),
+        ]
+
+    @property
+    def correct(self) -> bool:
+        """Tell whether the claimed rule was right."""
+        return self.outcome != self.Outcome.WRONG
+
+
+class MissedEquivalence(models.Model):
+    """A student drew while holding a fraction equal to the reference (an omission signal)."""
+
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="+", verbose_name=_("classroom")
+    )
+    student = models.ForeignKey(
+        Student,
+        on_delete=models.CASCADE,
+        related_name="missed_equivalences",
+        verbose_name=_("student"),
+    )
+    session = models.ForeignKey(
+        ClassSession,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="missed_equivalences",
+        verbose_name=_("session"),
+    )
+    table = models.ForeignKey(
+        "games.Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("table"),
+    )
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+    reference = models.CharField(_("reference fraction"), max_length=8)
+    equal_cards = models.JSONField(_("equal cards held"), default=list)
+    rules_version = models.CharField(_("rules version"), max_length=20)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("missed equivalence")
+        verbose_name_plural = _("missed equivalences")
+        indexes = [
+            models.Index(fields=["student", "created_at"], name="missed_student_time"),
+        ]
