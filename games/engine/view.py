@@ -67,7 +67,8 @@ def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str,
     for e in events:
         if "visible_to" in e:
             e = dict(e)
-            if seat is None or seat not in e.pop("visible_to"):
+            allowed = e.pop("visible_to")
+            if seat is None or seat not in allowed:
                 e.pop("cards", None)
         out.append(e)
     return out
