@@ -24,7 +24,7 @@ from games.protocol import (
     state_frame,
 )
 from games.selectors import table_access
-from games.services import next_step_for, table_act
+from games.services import JUDGED_ERROR_CODES, next_step_for, table_act
 
 # Close codes (4000–4999 are the application's own).
 CLOSE_SIGNED_OUT = 4401
@@ -102,7 +102,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         except TableError as exc:
             await self._send_error(exc)
-            if exc.code in {"stale_state", "not_equivalent", "wrong_denominator"}:
+            if exc.code == "stale_state" or exc.code in JUDGED_ERROR_CODES:
                 await self.send_current_state()
             return
         driver.schedule(outcome.next_step)

@@ -8,8 +8,9 @@ from django.utils.translation import gettext as _
 
 from games.announce import announce, visible_event
 from games.engine import Game
-from games.engine.explain import explain_wrong_play
+from games.engine.explain import explain_named_denominator, explain_wrong_play
 from games.errors import TableError
+from games.services import JUDGED_ERROR_CODES
 
 MAX_FRAME_BYTES = 4096
 # Per-connection limit: a steady 20 messages a second, bursts of 20.
@@ -48,17 +49,23 @@ def event_frames(
     return frames
 
 
+def _explanation(details: dict[str, Any], lang: str) -> str | None:
+    """Explain a refused fraction: against the reference, or the denominator that was named."""
+    reference, played = details.get("reference"), details["played"]
+    rule = "denominator" if details.get("rule") == "denominator" else "equal"
+    try:
+        if reference is None:
+            return explain_named_denominator(int(details["denominator"]), played, lang)
+        return explain_wrong_play(reference, played, rule, lang)
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
 def error_frame(exc: TableError, lang: str) -> dict[str, Any]:
     """Build the `error` frame; a wrong fraction play carries a short explanation."""
     details = dict(exc.details)
-    reference, played, rule = details.get("reference"), details.get("played"), details.get("rule")
-    if exc.code in {"not_equivalent", "wrong_denominator"} and played:
-        try:
-            details["explanation"] = explain_wrong_play(
-                reference or details.get("denominator_fraction") or played, played, rule, lang
-            )
-        except (ValueError, TypeError, KeyError):
-            details["explanation"] = exc.message_in(lang)
+    if exc.code in JUDGED_ERROR_CODES and details.get("played"):
+        details["explanation"] = _explanation(details, lang) or exc.message_in(lang)
     return {
         "type": "error",
         "code": exc.code,

@@ -42,7 +42,8 @@ def round_pause() -> float:
     return float(getattr(settings, "GAMES_ROUND_PAUSE", 10.0))
 
 
-JUDGED_ERROR_CODES = frozenset({"not_equivalent", "wrong_denominator"})
+# Refusals that are a judgement of a fraction play (logged as attempts), not a slip.
+JUDGED_ERROR_CODES = frozenset({"not_equivalent", "wrong_denominator", "no_match"})
 
 STALE_STATE = _("The game moved on before your action arrived. Here is the current state.")
 NOT_SEATED = _("You do not have a seat at this table.")

@@ -6,9 +6,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.views.decorators.http import require_POST
 
 from games import hooks
+from games.engine import card_name
+from games.engine.cards import DECKS
 from games.errors import TableError
 from games.forms import PracticeForm
 from games.selectors import table_access
@@ -50,10 +53,19 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
         access = table_access(table_id=table_id, user=request.user)
     except TableError as exc:
         raise Http404 from exc
+    lang = (translation.get_language() or "fr")[:2]
+    card_names = {
+        code: card_name(code, lang) for code in dict.fromkeys(DECKS[access.table.ruleset])
+    }
     return render(
         request,
         "games/play.html",
-        {"table": access.table, "seat": access.seat, "watching": access.seat is None},
+        {
+            "table": access.table,
+            "seat": access.seat,
+            "watching": access.seat is None,
+            "card_names": card_names,
+        },
     )
 
 
