@@ -1,0 +1,581 @@
+// The play page: one socket per tab, the server is the only judge (docs/protocol.md).
+// No framework: render the latest `state` frame, log `event` frames, show `error` frames.
+
+const root = document.getElementById("play");
+const TABLE = Number(root.dataset.table);
+const SEAT = root.dataset.seat === "" ? null : Number(root.dataset.seat);
+const RULESET = root.dataset.ruleset;
+const DENOMINATORS = [2, 3, 6, 12, 24, 48];
+const COLOURS = ["r", "j", "v", "b"];
+const SHAPES = { r: "▲", j: "●", v: "■", b: "◆" };
+const FQ_NAMES = ["hugo", "manon", "marco", "cathy"];
+const MAX_LOG = 60;
+const MAX_RETRY_DELAY = 15000;
+
+const S = Object.fromEntries(
+  [...document.querySelectorAll("#play-strings [data-s]")].map((el) => [
+    el.dataset.s,
+    el.textContent.trim(),
+  ]),
+);
+const namesElement = document.getElementById("card-names");
+const CARD_NAMES = namesElement ? JSON.parse(namesElement.textContent) : {};
+
+const $ = (id) => document.getElementById(id);
+const fmt = (text, values) =>
+  text.replace(/%\((\w+)\)[sd]/g, (whole, key) => (key in values ? String(values[key]) : whole));
+
+const game = {
+  stateId: -1,
+  view: null,
+  table: null,
+  playable: null,
+  unoSaidAt: -1, // state_id at which this seat said UNO (the view does not carry it)
+  handKey: "",
+};
+
+// ------------------------------------------------------------------ cards
+
+/** Split a card code (the UNO Braille marking) into kind, colour and face value. */
+export function parseCard(code) {
+  if (code === "couleur" || code === "joker") return { kind: "wild", colour: null, face: code };
+  if (code === "+04") return { kind: "+4", colour: null, face: "+4" };
+  if (code === "quickos") return { kind: "quickos", colour: null, face: "Quickos" };
+  const colour = code.slice(-1);
+  const body = code.slice(0, -1).trim();
+  if (body === "+02") return { kind: "+2", colour, face: "+2" };
+  if (body === "rev" || body === "stop") return { kind: body, colour, face: body };
+  if (FQ_NAMES.includes(body)) return { kind: "fq", colour, face: body };
+  if (body.includes("/")) {
+    const [num, den] = body.split("/").map(Number);
+    return { kind: "frac", colour, face: body, num, den };
+  }
+  return { kind: "n", colour, face: body };
+}
+
+/** Return the spoken name of a card: the server's when the page has it, else built here. */
+function cardName(code) {
+  if (CARD_NAMES[code]) return CARD_NAMES[code];
+  const card = parseCard(code);
+  const fixed = S[`name_${code}`];
+  if (card.colour === null) return fixed || code;
+  let label = card.face;
+  if (card.kind === "+2" || card.kind === "rev" || card.kind === "stop") {
+    label = S[`name_${card.kind === "+2" ? "+2" : card.kind}`];
+  } else if (card.kind === "fq") {
+    label = card.face[0].toUpperCase() + card.face.slice(1);
+  }
+  return fmt(S.card_name, { colour: S[`colour_${card.colour}`], label });
+}
+
+/** Build the face of a card: value, marking, colour letter and shape (never colour alone). */
+function cardFace(code, element) {
+  const card = parseCard(code);
+  element.classList.add("card", `card--${card.colour || "none"}`);
+  element.dataset.card = code;
+  const face = document.createElement("span");
+  face.className = "card__face";
+  face.setAttribute("aria-hidden", "true");
+  const corner = document.createElement("span");
+  corner.className = "card__corner";
+  corner.textContent = card.colour ? `${SHAPES[card.colour]} ${card.colour}` : "★";
+  const value = document.createElement("span");
+  value.className = card.face.length > 4 ? "card__value card__value--long" : "card__value";
+  value.textContent = card.face;
+  const mark = document.createElement("span");
+  mark.className = "card__mark";
+  mark.textContent = code;
+  face.append(corner, value, mark);
+  element.append(face);
+  return element;
+}
+
+// ------------------------------------------------------------------ socket
+
+let socket = null;
+let retries = 0;
+let everOpened = false;
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${location.host}/ws/table/${TABLE}/`);
+  socket = ws;
+  ws.addEventListener("open", () => {
+    retries = 0;
+    everOpened = true;
+    setConnection("connected");
+  });
+  ws.addEventListener("message", (message) => {
+    let frame;
+    try {
+      frame = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    onFrame(frame);
+  });
+  ws.addEventListener("close", (closing) => {
+    if (socket !== ws) return;
+    if (closing.code === 4401 || closing.code === 4403) {
+      setConnection(closing.code === 4401 ? "signed_out" : "no_access");
+      return;
+    }
+    // 1 s, 2 s, 4 s… at most 15 s; the server sends the state again on reconnect.
+    const delay = Math.min(1000 * 2 ** retries, MAX_RETRY_DELAY);
+    retries += 1;
+    setConnection(everOpened ? "reconnecting" : "offline");
+    setTimeout(connect, delay);
+  });
+}
+
+function setConnection(status) {
+  const element = $("play-connection");
+  element.dataset.status = status;
+  element.textContent = S[status];
+}
+
+function send(frame) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(frame));
+  return true;
+}
+
+function act(action, stateId = game.stateId) {
+  send({ type: "action", action, state_id: stateId });
+}
+
+function onFrame(frame) {
+  if (frame.type === "state") {
+    if (typeof frame.state_id !== "number" || frame.state_id < game.stateId) return;
+    if (frame.state_id > game.stateId) clearError();
+    game.stateId = frame.state_id;
+    game.view = frame.view;
+    game.table = frame.table;
+    game.playable = Array.isArray(frame.playable) ? new Set(frame.playable) : null;
+    render();
+  } else if (frame.type === "event") {
+    const event = frame.event || {};
+    if (event.type === "uno" && event.seat === SEAT) game.unoSaidAt = frame.state_id;
+    if (frame.text) logLine(frame.text, event.type);
+  } else if (frame.type === "error") {
+    showError(frame);
+  }
+}
+
+// ------------------------------------------------------------------ log and errors
+
+function logLine(text, kind) {
+  const log = $("play-log");
+  const item = document.createElement("li");
+  item.textContent = text;
+  if (kind) item.dataset.kind = kind;
+  log.append(item);
+  while (log.children.length > MAX_LOG) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+  const announcer = $("play-announcer");
+  const line = document.createElement("p");
+  line.textContent = text;
+  announcer.append(line);
+  while (announcer.children.length > 5) announcer.firstElementChild.remove();
+}
+
+function showError(frame) {
+  const box = $("play-error");
+  if (!box) return;
+  $("play-error-message").textContent = frame.message || "";
+  const explanation = (frame.details && frame.details.explanation) || "";
+  $("play-error-explanation").textContent = explanation === frame.message ? "" : explanation;
+  $("play-error-explanation").hidden = !$("play-error-explanation").textContent;
+  box.dataset.code = frame.code || "";
+  box.hidden = false;
+}
+
+function clearError() {
+  const box = $("play-error");
+  if (box) box.hidden = true;
+}
+
+// ------------------------------------------------------------------ rendering
+
+function playerName(seat) {
+  const player = ((game.table && game.table.players) || []).find((p) => p.seat === seat);
+  return player ? player.name : `#${seat + 1}`;
+}
+
+function winnerName(winner) {
+  if (Array.isArray(winner)) return winner.map(playerName).join(" & ");
+  return playerName(winner);
+}
+
+function countText(count) {
+  const lang = root.dataset.lang;
+  const one = lang === "fr" ? count <= 1 : count === 1;
+  return fmt(one ? S.cards_one : S.cards_other, { count });
+}
+
+function render() {
+  const view = game.view;
+  root.dataset.stateId = String(game.stateId);
+  root.dataset.turn = view.turn === null ? "" : String(view.turn);
+  root.dataset.gameOver = view.game_over ? "1" : "0";
+  renderBanner(view);
+  renderPile(view);
+  renderPlayers(view);
+  if (SEAT !== null) {
+    renderActions(view);
+    renderHand(view);
+  } else {
+    renderTeacher();
+  }
+}
+
+function actingSeat(view) {
+  if (view.turn !== null) return view.turn;
+  return view.awaiting && view.awaiting.kind !== "uno" ? view.awaiting.seat : null;
+}
+
+function renderBanner(view) {
+  const banner = $("play-banner");
+  let text = "";
+  if (view.game_over && view.winner !== null) {
+    text = fmt(S.game_over, { name: winnerName(view.winner) });
+  } else if (view.round_over && view.round_winner !== null) {
+    text = fmt(S.round_over, { name: winnerName(view.round_winner) });
+  } else if (game.table && game.table.status === "paused") {
+    text = S.paused;
+  }
+  banner.textContent = text;
+  banner.hidden = !text;
+
+  const turn = $("play-turn");
+  const acting = actingSeat(view);
+  let turnText = "";
+  if (!view.round_over && acting !== null) {
+    const answering = view.turn === null;
+    if (acting === SEAT) turnText = answering ? S.you_answer : S.your_turn;
+    else turnText = answering ? fmt(S.answer_of, { name: playerName(acting) }) : fmt(S.turn_of, { name: playerName(acting) });
+  }
+  turn.textContent = turnText;
+  turn.classList.toggle("play-turn--mine", acting === SEAT && SEAT !== null);
+}
+
+function renderPile(view) {
+  const top = $("play-top");
+  top.replaceChildren();
+  if (view.top) {
+    const card = cardFace(view.top, document.createElement("div"));
+    card.classList.add("card--big");
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", fmt(S.top_card, { card: cardName(view.top) }));
+    top.append(card);
+  }
+  const parts = [];
+  if (RULESET === "fractions") {
+    if (view.reference) parts.push(fmt(S.reference_is, { fraction: view.reference }));
+    else if (view.denominator) parts.push(fmt(S.denominator_is, { denominator: view.denominator }));
+  }
+  if (view.colour) {
+    parts.push(fmt(S.colour_is, { colour: `${S[`colour_${view.colour}`]} (${SHAPES[view.colour]} ${view.colour})` }));
+  }
+  $("play-match").textContent = parts.length ? parts.join(" · ") : S.nothing_to_match;
+  $("play-direction").textContent = view.direction === 1 ? S.clockwise : S.anticlockwise;
+  $("play-pile-size").textContent = countText(view.draw_pile_size);
+  renderTimer();
+}
+
+function renderTimer() {
+  const deadline = game.table && game.table.deadline;
+  $("play-timer-row").hidden = !deadline;
+  if (!deadline) return;
+  const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
+  $("play-timer").textContent = fmt(S.seconds, { count: left });
+}
+
+function renderPlayers(view) {
+  const list = $("play-players");
+  list.replaceChildren();
+  const players = (game.table && game.table.players) || [];
+  const acting = actingSeat(view);
+  for (let seat = 0; seat < view.players; seat += 1) {
+    const info = players.find((p) => p.seat === seat) || { name: `#${seat + 1}` };
+    const item = document.createElement("li");
+    item.className = "player";
+    item.dataset.seat = String(seat);
+    if (seat === acting) item.classList.add("player--acting");
+    if (seat === SEAT) item.classList.add("player--me");
+    const name = document.createElement("span");
+    name.className = "player__name";
+    name.textContent = seat === SEAT ? `${info.name} (${S.you})` : info.name;
+    const count = document.createElement("span");
+    count.className = "player__count";
+    count.textContent = countText(view.hand_sizes[seat]);
+    item.append(name, count);
+    const badges = [];
+    if (seat === acting) badges.push([view.turn === null ? S.answering : S.playing, "turn"]);
+    if (view.uno_window === seat) badges.push([S.uno_uncalled, "uncalled"]);
+    else if (view.hand_sizes[seat] === 1) badges.push([S.uno, "uno"]);
+    if (info.bot) badges.push([S.bot, "bot"]);
+    if (info.takeover) badges.push([S.takeover, "bot"]);
+    if (view.scores && (view.scores[seat] || view.round > 1)) {
+      badges.push([fmt(S.points, { score: view.scores[seat] }), "score"]);
+    }
+    for (const [text, kind] of badges) {
+      const badge = document.createElement("span");
+      badge.className = `badge player__badge player__badge--${kind}`;
+      badge.textContent = text;
+      item.append(badge);
+    }
+    list.append(item);
+  }
+}
+
+function show(id, visible, label) {
+  const button = $(id);
+  button.hidden = !visible;
+  if (label !== undefined) button.textContent = label;
+}
+
+function renderActions(view) {
+  const hand = view.hand;
+  const myTurn = view.turn === SEAT && !view.round_over;
+  const awaiting = view.awaiting;
+  const answering = awaiting && awaiting.kind !== "uno" && awaiting.seat === SEAT;
+  const holdingTwo = hand.length === 2 && (myTurn || answering) && game.unoSaidAt !== game.stateId;
+  show("act-draw", myTurn && view.drawn === null);
+  show("act-pass", myTurn && view.drawn !== null);
+  show("act-uno", holdingTwo || view.uno_window === SEAT);
+  const catchable = view.uno_window !== null && view.uno_window !== SEAT;
+  show("act-catch", catchable, catchable ? fmt(S.catch, { name: playerName(view.uno_window) }) : undefined);
+  show("act-challenge", Boolean(answering && awaiting.kind === "challenge"));
+  const total = awaiting && awaiting.total;
+  show("act-accept", Boolean(answering), total ? fmt(S.take, { count: total }) : S.accept);
+  const quickos = awaiting && awaiting.kind === "quickos" && hand.includes("quickos");
+  show("act-quickos", Boolean(quickos));
+  show("act-next", view.round_over && !view.game_over);
+
+  let hint = "";
+  if (myTurn && view.drawn) hint = fmt(S.hint_drawn, { card: cardName(view.drawn) });
+  else if (answering && awaiting.kind === "stack") hint = S.hint_stack;
+  else if (answering && awaiting.kind === "challenge") hint = S.hint_challenge;
+  else if (quickos) hint = S.hint_quickos;
+  $("play-hint").textContent = hint;
+  $("play-hint").hidden = !hint;
+  // A button that just disappeared had the focus: give it to the first visible action or card.
+  if (document.activeElement && document.activeElement.hidden) focusSomewhere();
+}
+
+function focusSomewhere() {
+  const target =
+    document.querySelector(".play-actions button:not([hidden])") ||
+    document.querySelector("#play-hand button");
+  if (target) target.focus();
+}
+
+function renderHand(view) {
+  const playable = game.playable;
+  const key = `${view.hand.join("|")}#${playable ? [...playable].join("|") : ""}#${view.drawn}`;
+  $("hand-count").textContent = `(${countText(view.hand.length)})`;
+  if (key === game.handKey) return;
+  game.handKey = key;
+  const list = $("play-hand");
+  const focused = list.contains(document.activeElement) ? document.activeElement : null;
+  const focusIndex = focused ? Number(focused.dataset.index) : -1;
+  list.replaceChildren();
+  view.hand.forEach((code, index) => {
+    const item = document.createElement("li");
+    const button = cardFace(code, document.createElement("button"));
+    button.type = "button";
+    button.dataset.index = String(index);
+    let label = cardName(code);
+    if (playable && playable.has(code)) {
+      button.classList.add("card--playable");
+      label += `, ${S.playable}`;
+      const flag = document.createElement("span");
+      flag.className = "card__playable";
+      flag.setAttribute("aria-hidden", "true");
+      flag.textContent = `✓ ${S.playable}`;
+      button.append(flag);
+    }
+    if (view.drawn === code) button.classList.add("card--drawn");
+    button.setAttribute("aria-label", label);
+    button.addEventListener("click", () => playCard(code, button));
+    item.append(button);
+    list.append(item);
+  });
+  if (!view.hand.length) {
+    const empty = document.createElement("li");
+    empty.className = "hand__empty";
+    empty.textContent = S.hand_empty;
+    list.append(empty);
+  }
+  if (focusIndex >= 0) {
+    const buttons = list.querySelectorAll("button");
+    const next = buttons[Math.min(focusIndex, buttons.length - 1)];
+    if (next) next.focus();
+    else focusSomewhere();
+  }
+}
+
+function renderTeacher() {
+  const status = game.table && game.table.status;
+  const pauseInput = document.querySelector("[data-pause-input]");
+  const pauseButton = document.querySelector("[data-pause-button]");
+  if (pauseInput && status) {
+    pauseInput.value = status === "paused" ? "off" : "on";
+    pauseButton.textContent = status === "paused" ? S.resume : S.pause;
+    pauseButton.hidden = status === "finished";
+  }
+  for (const player of (game.table && game.table.players) || []) {
+    const input = document.querySelector(`[data-bot-input="${player.seat}"]`);
+    const button = document.querySelector(`[data-bot-button="${player.seat}"]`);
+    if (!input || !button) continue;
+    input.value = player.takeover ? "off" : "on";
+    button.textContent = fmt(player.takeover ? S.give_back : S.let_bot, { name: player.name });
+  }
+}
+
+// ------------------------------------------------------------------ choosing and playing
+
+let chooserDone = null;
+
+/** Ask one question with buttons; resolve with the chosen value, reject on Cancel/Escape. */
+function choose(title, options) {
+  closeChooser();
+  const panel = $("play-chooser");
+  $("chooser-title").textContent = title;
+  const box = $("chooser-options");
+  box.replaceChildren();
+  return new Promise((resolve, reject) => {
+    chooserDone = reject;
+    options.forEach((option, index) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = `button chooser__option${option.colour ? ` chooser__option--${option.colour}` : ""}`;
+      button.textContent = option.label;
+      button.dataset.value = option.value === null ? "" : String(option.value);
+      button.addEventListener("click", () => {
+        chooserDone = null;
+        panel.hidden = true;
+        resolve(option.value);
+      });
+      box.append(button);
+      if (index === 0) queueMicrotask(() => button.focus());
+    });
+    panel.hidden = false;
+  });
+}
+
+function closeChooser() {
+  const panel = $("play-chooser");
+  if (!panel || panel.hidden) return;
+  panel.hidden = true;
+  if (chooserDone) {
+    const reject = chooserDone;
+    chooserDone = null;
+    reject(new Error("cancelled"));
+  }
+}
+
+function colourOptions() {
+  return COLOURS.map((c) => ({ label: `${SHAPES[c]} ${S[`colour_${c}`]} (${c})`, value: c, colour: c }));
+}
+
+function targetOptions(view) {
+  const out = view.eliminated || [];
+  const seats = [];
+  for (let seat = 0; seat < view.players; seat += 1) {
+    if (seat !== SEAT && !out.includes(seat)) seats.push({ label: playerName(seat), value: seat });
+  }
+  return seats;
+}
+
+/** Say which fraction rule a play uses: asked only when both could apply by their looks. */
+async function fractionClaim(card, view) {
+  if (view.reference) {
+    const referenceDen = Number(view.reference.split("/")[1]);
+    if (card.den !== referenceDen) return "equal";
+    return choose(S.choose_rule, [
+      { label: S.rule_equal, value: "equal" },
+      { label: S.rule_denominator, value: "denominator" },
+    ]);
+  }
+  return view.denominator ? "denominator" : null;
+}
+
+async function playCard(code, button) {
+  const view = game.view;
+  if (!view || SEAT === null) return;
+  const stateId = game.stateId;
+  const card = parseCard(code);
+  const action = { type: "play", card: code };
+  try {
+    if (RULESET === "fractions") {
+      if (card.kind === "frac") {
+        const claim = await fractionClaim(card, view);
+        if (claim) action.claim = claim;
+      } else if (card.kind === "+2" || card.kind === "wild" || card.kind === "+4") {
+        const options = DENOMINATORS.map((d) => ({ label: String(d), value: d }));
+        options.push({ label: S.no_denominator, value: null });
+        const denominator = await choose(S.choose_denominator, options);
+        if (denominator !== null) action.denominator = denominator;
+      }
+    } else if (card.kind === "wild" || card.kind === "+4") {
+      action.colour = await choose(S.choose_colour, colourOptions());
+    } else if (card.kind === "fq") {
+      const functions = (view.options && view.options.family_quick_functions) || [];
+      action.function = await choose(
+        S.choose_function,
+        functions.map((f) => ({ label: S[`fn_${f}`] || f, value: f })),
+      );
+      if (action.function === "swap" && view.hand.length > 1) {
+        action.target = await choose(S.choose_target, targetOptions(view));
+      }
+    } else if (card.kind === "n" && card.face === "7" && view.options && view.options.seven_o && view.hand.length > 1) {
+      action.target = await choose(S.choose_target, targetOptions(view));
+    }
+  } catch {
+    if (button.isConnected) button.focus();
+    return;
+  }
+  if (button.isConnected) button.focus(); // the chooser is gone: keep the keyboard in the hand
+  act(action, stateId);
+}
+
+function onAction(kind) {
+  const view = game.view;
+  if (!view) return;
+  if (kind === "catch") act({ type: "catch", target: view.uno_window });
+  else act({ type: kind });
+}
+
+// ------------------------------------------------------------------ start
+
+if (SEAT !== null) {
+  for (const button of document.querySelectorAll(".play-actions [data-action]")) {
+    button.addEventListener("click", () => onAction(button.dataset.action));
+  }
+  $("chooser-cancel").addEventListener("click", closeChooser);
+  const shortcuts = { d: "act-draw", u: "act-uno", p: "act-pass" };
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      closeChooser();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const tag = event.target && event.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    const id = shortcuts[event.key.toLowerCase()];
+    if (!id) return;
+    const button = $(id);
+    if (button && !button.hidden) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+}
+setInterval(() => game.table && game.table.deadline && renderTimer(), 1000);
+setConnection("connecting");
+connect();
+
+// For the browser tests and the curious: the live socket and the latest state.
+window.unoclassPlay = { socket: () => socket, state: () => ({ ...game }) };
