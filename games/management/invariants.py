@@ -1,0 +1,123 @@
+"""Check a game's invariants from the outside: cards conserved, one actor, views that hide.
+
+Used by the ``selfplay`` command and the property tests. Every check returns a list of
+problems (empty when the game is sound), so a caller can report them all at once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from games.engine import Game
+from games.engine.bots import acting_seat
+
+DECK_SIZES = {"fractions": 116, "classic": 108, "family_quick": 68}
+REPLY_KINDS = frozenset({"challenge", "stack", "penalty", "quickos"})
+# Words that, in a view key, would name hidden cards (the draw pile, other hands).
+SECRET_KEY_WORDS = ("deck", "pile", "hands", "stock")
+
+
+def check_conservation(ruleset: str, view: dict[str, Any]) -> list[str]:
+    """Check that hands + draw pile + discard pile hold the whole deck."""
+    total = sum(view["hand_sizes"]) + view["draw_pile_size"] + view["discard_size"]
+    if total != DECK_SIZES[ruleset]:
+        return [
+            f"card count {total} != deck size {DECK_SIZES[ruleset]} (hands "
+            f"{view['hand_sizes']}, draw pile {view['draw_pile_size']}, "
+            f"discard {view['discard_size']})"
+        ]
+    return []
+
+
+def check_actor(game: Game, view: dict[str, Any]) -> list[str]:
+    """Check that one seat owns the turn or is awaited (and may act), or the round is over."""
+    turn, awaiting, n = view["turn"], view["awaiting"], view["players"]
+    legal = [game.legal_actions(s) for s in range(n)]
+    if view["winner"] is not None:
+        if turn is not None or awaiting is not None or any(legal):
+            return [f"game over (winner {view['winner']}) yet turn {turn}, awaiting {awaiting}"]
+        return []
+    if view["round_over"]:
+        if turn is not None or any(acts != [{"type": "next_round"}] for acts in legal):
+            return [f"round over yet turn {turn} or actions other than next_round"]
+        return []
+    problems = []
+    if turn is not None:
+        if awaiting is not None and awaiting["kind"] != "uno":
+            problems.append(f"turn {turn} and a reply awaited at once: {awaiting}")
+    elif awaiting is None or awaiting["kind"] not in REPLY_KINDS:
+        problems.append(f"no turn owner and no reply awaited: awaiting {awaiting}")
+    actor = acting_seat(view)
+    if actor is not None:
+        if not 0 <= actor < n or actor in view["eliminated"]:
+            problems.append(f"actor {actor} is not a seat in play")
+        elif not legal[actor]:
+            problems.append(f"actor {actor} has no legal action")
+    return problems
+
+
+def _walk(value: Any, path: str = "") -> list[tuple[str, Any]]:
+    found = [(path, value)]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found.extend(_walk(v, f"{path}.{k}"))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found.extend(_walk(v, f"{path}[{i}]"))
+    return found
+
+
+def check_view_shape(view: dict[str, Any], seat: int | None, hand: list[str] | None) -> list[str]:
+    """Check that a view shows its own hand only, and no card list under a secret name."""
+    problems = []
+    if seat is None and view["hand"]:
+        problems.append(f"spectator view shows a hand: {view['hand']}")
+    if seat is not None and hand is not None and Counter(view["hand"]) != Counter(hand):
+        problems.append(f"view({seat}) hand {view['hand']} != the seat's hand {hand}")
+    for path, value in _walk(view):
+        key = path.rsplit(".", 1)[-1].lower()
+        holds_cards = isinstance(value, list) and any(isinstance(v, str) for v in value)
+        if holds_cards and any(w in key for w in SECRET_KEY_WORDS):
+            problems.append(f"view({seat}) lists cards at {path}")
+    return problems
+
+
+def shuffle_hidden(state: dict[str, Any], seat: int | None, rng: random.Random) -> dict[str, Any]:
+    """Return a copy of ``to_dict()`` output with every card ``seat`` cannot see redealt.
+
+    The other hands and the draw pile are shuffled together and dealt back in the same sizes:
+    the seat's information is the same, so its view must be too.
+    """
+    hands = [list(h) for h in state["hands"]]
+    hidden = [c for s, h in enumerate(hands) if s != seat for c in h] + list(state["pile"])
+    rng.shuffle(hidden)
+    for s, h in enumerate(hands):
+        if s != seat:
+            hands[s] = [hidden.pop() for _ in h]
+    return {**state, "hands": hands, "pile": hidden}
+
+
+def check_views_hide(game: Game, rng: random.Random) -> list[str]:
+    """Check that no view changes when the cards its seat cannot see are redealt."""
+    state = game.to_dict()
+    problems = []
+    for seat in [None, *range(state["n"])]:
+        other = Game.from_dict(shuffle_hidden(state, seat, rng))
+        if other.view(seat) != game.view(seat):
+            problems.append(f"view({seat}) depends on cards that seat cannot see")
+    return problems
+
+
+def check_game(game: Game, ruleset: str, rng: random.Random | None = None) -> list[str]:
+    """Run every check on a game; with ``rng``, also redeal hidden cards to test the views."""
+    spectator = game.view(None)
+    problems = check_conservation(ruleset, spectator) + check_actor(game, spectator)
+    problems += check_view_shape(spectator, None, None)
+    hands = game.to_dict()["hands"]
+    for seat in range(spectator["players"]):
+        problems += check_view_shape(game.view(seat), seat, hands[seat])
+    if rng is not None:
+        problems += check_views_hide(game, rng)
+    return problems
