@@ -1,0 +1,268 @@
+"""A scripted player for real servers: a WebSocket seat client that picks legal moves.
+
+The client sees only what a browser sees (its seat's `state` frames). To choose a legal move
+it rebuilds a *shadow* game from its view: its own hand, the pile's top card and the public
+facts are exact; the hidden cards (other hands, the draw pile) are filled in arbitrarily, which
+is enough for the engine to list the seat's legal actions. The load benchmark uses it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+
+from games.engine import Game
+from games.engine.cards import DECKS, KIND
+from games.engine.state import STATE_VERSION
+
+# Reconnection: waits double from BACKOFF_FIRST up to BACKOFF_MAX, for RECONNECT_SECONDS at most.
+BACKOFF_FIRST = 0.05
+BACKOFF_MAX = 1.0
+RECONNECT_SECONDS = 30.0
+
+
+def acting_seat(view: dict[str, Any]) -> int | None:
+    """Return the seat the game waits on: the turn owner, else the seat that must answer."""
+    if view.get("turn") is not None:
+        return int(view["turn"])
+    awaiting = view.get("awaiting")
+    if awaiting and awaiting.get("kind") != "uno":
+        return int(awaiting["seat"])
+    return None
+
+
+def shadow_game(view: dict[str, Any]) -> Game:
+    """Rebuild a game consistent with one seat's view (hidden cards are arbitrary)."""
+    seat = int(view["seat"])
+    ruleset = view["ruleset"]
+    rest = Counter(DECKS[ruleset])
+    rest.subtract(view["hand"])
+    top = view["top"]
+    rest.subtract([top])
+    pool = sorted(rest.elements())
+    hands: list[list[str]] = []
+    for index, size in enumerate(view["hand_sizes"]):
+        if index == seat:
+            hands.append(list(view["hand"]))
+        else:
+            hands.append(pool[:size])
+            del pool[:size]
+    discard = pool[: view["discard_size"] - 1] + [top]
+    del pool[: view["discard_size"] - 1]
+    awaiting = view.get("awaiting")
+    aw = None
+    if awaiting and awaiting.get("kind") != "uno":
+        aw = {"s": awaiting["seat"], "k": awaiting["kind"], "t": awaiting.get("total", 0)}
+        aw.update({"b": -1, "f": False, "pc": view["colour"], "pr": None, "pd": 0})
+    uno_window = view.get("uno_window")
+    state = {
+        "v": STATE_VERSION,
+        "ruleset": ruleset,
+        "n": view["players"],
+        "opts": view["options"],
+        "seed": 0,
+        "rc": 0,
+        "hands": hands,
+        "pile": pool,
+        "discard": discard,
+        "dealer": view["dealer"],
+        "turn": view["turn"] if view["turn"] is not None else -1,
+        "dir": view["direction"],
+        "colour": view["colour"],
+        "ref": view.get("reference"),
+        "den": view["denominator"] or 0,
+        "aw": aw,
+        "drawn": view.get("drawn"),
+        "uf": -1,
+        "uw": uno_window if uno_window is not None else -1,
+        "round": view["round"],
+        "ro": view["round_over"],
+        "rw": view["round_winner"],
+        "w": view["winner"],
+        "over": view["game_over"],
+        "scores": view["scores"],
+        "ts": view.get("team_scores"),
+        "out": view.get("eliminated", []),
+    }
+    return Game.from_dict(state)
+
+
+def choose_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """Pick the seat's move, or None when the game does not wait on this seat.
+
+    Plays a card when one fits (fractions before specials), else accepts, draws or passes.
+    Never calls UNO, catches or challenges: the scripted players stay on the main path.
+    """
+    if view.get("winner") is not None or view.get("game_over"):
+        return None
+    if view.get("round_over"):
+        return {"type": "next_round"}
+    if acting_seat(view) != view.get("seat"):
+        return None
+    legal = shadow_game(view).legal_actions(int(view["seat"]))
+    plays = [a for a in legal if a["type"] == "play" and "denominator" not in a]
+    if plays:
+        fractions = [a for a in plays if KIND[a["card"]] == "frac"]
+        return dict(rng.choice(fractions or plays))
+    for kind in ("accept", "draw", "pass"):
+        for action in legal:
+            if action["type"] == kind:
+                return dict(action)
+    return None
+
+
+@dataclass
+class SeatLog:
+    """Everything one seat received: state numbers per connection, errors, the last view."""
+
+    connections: list[list[int]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    view: dict[str, Any] = field(default_factory=dict)
+    state_id: int = -1
+    frames: int = 0
+    reconnects: int = 0
+
+    def problems(self) -> list[str]:
+        """List ordering faults: within one connection, state numbers go up by exactly one."""
+        found = []
+        for number, ids in enumerate(self.connections):
+            for before, after in zip(ids, ids[1:], strict=False):
+                if after != before + 1:
+                    kind = "duplicate" if after == before else "gap" if after > before else "back"
+                    found.append(f"connection {number}: {kind} {before} -> {after}")
+        return found
+
+
+class SeatClient:
+    """One player's socket: reconnects with backoff, records every state frame it gets."""
+
+    def __init__(self, ws_base: str, table: int, session: str, origin: str) -> None:
+        self.url = f"{ws_base}/ws/table/{table}/"
+        self.headers = {"Cookie": f"sessionid={session}; django_language=en", "Origin": origin}
+        self.sock: Any = None
+        self.log = SeatLog()
+
+    async def connect(self, deadline_seconds: float = RECONNECT_SECONDS) -> None:
+        """Open the socket, retrying with exponential backoff until the deadline."""
+        wait, deadline = BACKOFF_FIRST, time.monotonic() + deadline_seconds
+        while True:
+            try:
+                self.sock = await websockets.connect(
+                    self.url, additional_headers=self.headers, open_timeout=5, max_size=2**22
+                )
+                self.log.connections.append([])
+                return
+            except (OSError, websockets.InvalidHandshake, TimeoutError):
+                if time.monotonic() + wait > deadline:
+                    raise
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, BACKOFF_MAX)
+
+    async def reconnect(self) -> None:
+        """Close what is left of the socket and connect again (with backoff)."""
+        if self.sock is not None:
+            await self.sock.close()
+        self.log.reconnects += 1
+        await self.connect()
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        """Send one JSON frame."""
+        await self.sock.send(json.dumps(frame))
+
+    async def act(self, action: dict[str, Any]) -> None:
+        """Send an action for the last state seen."""
+        await self.send({"type": "action", "action": action, "state_id": self.log.state_id})
+
+    async def next_frame(self, timeout: float = 10) -> dict[str, Any]:
+        """Receive one frame and record it."""
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(self.sock.recv(), timeout))
+        self.log.frames += 1
+        if frame["type"] == "state":
+            self.log.connections[-1].append(frame["state_id"])
+            self.log.state_id = frame["state_id"]
+            self.log.view = frame["view"]
+        elif frame["type"] == "error":
+            self.log.errors.append(frame)
+        return frame
+
+    async def next_state(self, timeout: float = 10) -> dict[str, Any]:
+        """Receive frames until a `state` frame arrives; return it."""
+        while True:
+            frame = await self.next_frame(timeout)
+            if frame["type"] == "state":
+                return frame
+
+    async def close(self) -> None:
+        """Close the socket."""
+        if self.sock is not None:
+            await self.sock.close()
+
+
+@dataclass
+class Table:
+    """The clients of one table and which state each has already answered."""
+
+    clients: list[SeatClient]
+    rng: random.Random = field(default_factory=lambda: random.Random(5))
+    answered: dict[int, int] = field(default_factory=dict)
+    moves: int = 0
+
+    @property
+    def over(self) -> bool:
+        """Tell whether a client has seen the game end."""
+        return any(c.log.view.get("winner") is not None for c in self.clients)
+
+    async def _answer(self, index: int) -> bool:
+        client = self.clients[index]
+        if self.answered.get(index) == client.log.state_id or not client.log.view:
+            return False
+        self.answered[index] = client.log.state_id
+        action = choose_action(client.log.view, self.rng)
+        if action is None:
+            return False
+        await client.act(action)
+        self.moves += 1
+        return True
+
+    async def play(self, *, max_moves: int = 600, seconds: float = 120) -> None:
+        """Let every client answer its state frames until the game is over or `max_moves`
+        more moves were sent (then stop at once, leaving later frames unread)."""
+        stop_at = self.moves + max_moves
+        deadline = time.monotonic() + seconds
+        pending: dict[int, asyncio.Task[dict[str, Any]]] = {}
+        try:
+            for index in range(len(self.clients)):
+                if self.moves < stop_at:
+                    await self._answer(index)
+            while self.moves < stop_at and not self.over:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"game not over after {seconds} s, {self.moves} moves")
+                for index, client in enumerate(self.clients):
+                    if index not in pending:
+                        pending[index] = asyncio.ensure_future(client.next_frame(timeout=15))
+                done, _ = await asyncio.wait(
+                    pending.values(), timeout=15, return_when=asyncio.FIRST_COMPLETED
+                )
+                if not done:
+                    raise TimeoutError("no frame for 15 s: the table is frozen")
+                for index in [i for i, task in pending.items() if task in done]:
+                    frame = pending.pop(index).result()
+                    if frame["type"] == "state" and self.moves < stop_at:
+                        await self._answer(index)
+        finally:
+            for task in pending.values():
+                task.cancel()
+            await asyncio.gather(*pending.values(), return_exceptions=True)
+
+    async def settle(self, state_id: int, seconds: float = 15) -> None:
+        """Read frames until every client has seen `state_id`."""
+        for client in self.clients:
+            while client.log.state_id < state_id:
+                await client.next_frame(timeout=seconds)
