@@ -1,4 +1,4 @@
-"""What lessons tells the games app: student names at tables, and who may watch a table."""
+"""What lessons tells the games app: names, who may watch a table, and the attempt log."""
 
 from __future__ import annotations
 
@@ -21,7 +21,13 @@ def teacher_may_watch(user: Any, table: Any) -> bool:
 
 
 def register() -> None:
-    """Plug the lessons rules into the games app (called once at start-up)."""
+    """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
+    from lessons.attempt_log import log_judged_play, log_missed_equivalence
+
+    if log_judged_play not in hooks.judged_play_listeners:
+        hooks.judged_play_listeners.append(log_judged_play)
+    if log_missed_equivalence not in hooks.player_action_listeners:
+        hooks.player_action_listeners.append(log_missed_equivalence)
     if student_name not in hooks.name_rules:
         hooks.name_rules.append(student_name)
     if teacher_may_watch not in hooks.watch_rules:
