@@ -51,14 +51,14 @@ def _student_of(user_id: int | None) -> Student | None:
 
 
 def _session_id_of(table_id: int) -> int | None:
-    return SessionTable.objects.filter(table_id=table_id).values_list("session_id", flat=True).first()
+    return (
+        SessionTable.objects.filter(table_id=table_id).values_list("session_id", flat=True).first()
+    )
 
 
 def _hand_fractions(hand: list[Any]) -> list[str]:
     """Keep the fraction cards of a hand, as plain fractions ("2/6r" -> "2/6")."""
-    return [
-        "{}/{}".format(*parse_fraction(card)) for card in hand if is_fraction_card(card)
-    ]
+    return ["{}/{}".format(*parse_fraction(card)) for card in hand if is_fraction_card(card)]
 
 
 def inferred_claim(reference: Fraction | None, denominator: int | None, played: Fraction) -> str:
@@ -138,7 +138,9 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
     outcome = _outcome(play, claim)
     hand = _hand_fractions(view.get("hand") or [])
     wrong = outcome == Attempt.Outcome.WRONG
-    tags, p0, opportunities, skills = _diagnosis(reference, int(denominator or 0), played, claim, hand, wrong)
+    tags, p0, opportunities, skills = _diagnosis(
+        reference, int(denominator or 0), played, claim, hand, wrong
+    )
     session_id = _session_id_of(play.table_id)
     Attempt.objects.create(
         classroom_id=student.classroom_id,
