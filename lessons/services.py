@@ -6,11 +6,10 @@ message when the input is refused; a refused call changes nothing.
 
 from __future__ import annotations
 
-import math
 import secrets
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
@@ -256,10 +255,6 @@ def join_classroom_find(*, code: str, address: str) -> Classroom:
     return classroom
 
 
-def _minutes_left(until: datetime) -> int:
-    return max(1, math.ceil((until - timezone.now()).total_seconds() / 60))
-
-
 def student_sign_in_check(
     *, classroom: Classroom, student_id: int, pin: str, address: str
 ) -> Student:
@@ -296,10 +291,3 @@ def student_sign_in_check(
             student.save(update_fields=["failed_attempts", "locked_until"])
     address_record_failure(address=address)
     raise refusal
-
-
-def student_lock_minutes_left(*, student: Student) -> int:
-    """Return how many whole minutes a locked student still has to wait (at least 1)."""
-    if student.locked_until is None:
-        return 0
-    return _minutes_left(student.locked_until)
