@@ -106,6 +106,19 @@ CARD: Final[dict[str, tuple[str, str | None, str]]] = {c: p[:3] for c, p in _PAR
 # Fraction cards: "3/6r" -> "3/6" (the reference the view shows).
 FRACTION: Final[dict[str, str]] = {c: c[:-1] for c, p in _PARSED.items() if p[0] == "frac"}
 
+# Coloured cards of the simple kinds that fit on a pile of (colour, top symbol): same colour or
+# same symbol (colour None, after a start Joker: any). Precomputed so matching is one lookup.
+_SIMPLE = ("n", "+2", "rev", "stop")
+MATCHING: Final[dict[tuple[str | None, str], frozenset[str]]] = {
+    (colour, sym): frozenset(
+        c
+        for c in ALL_CODES
+        if KIND[c] in _SIMPLE and (colour is None or COLOUR[c] == colour or SYMBOL[c] == sym)
+    )
+    for colour in (None, *COLOURS)
+    for sym in set(SYMBOL.values())
+}
+
 _ACTION_POINTS = {"+2": 20, "rev": 20, "stop": 20, "wild": 50, "+4": 50, "fq": 50, "quickos": 50}
 
 
@@ -121,9 +134,9 @@ def _points(ruleset: str, code: str) -> int:
 POINTS: Final[dict[str, dict[str, int]]] = {
     r: {c: _points(r, c) for c in dict.fromkeys(DECKS[r])} for r in RULESETS
 }
-# Kind lookup restricted to one ruleset's deck: a code outside it is unknown there.
-KINDS_BY_RULESET: Final[dict[str, dict[str, str]]] = {
-    r: {c: KIND[c] for c in dict.fromkeys(DECKS[r])} for r in RULESETS
+# (kind, colour, symbol) restricted to one ruleset's deck: a code outside it is unknown there.
+CARDS_BY_RULESET: Final[dict[str, dict[str, tuple[str, str | None, str]]]] = {
+    r: {c: CARD[c] for c in dict.fromkeys(DECKS[r])} for r in RULESETS
 }
 
 

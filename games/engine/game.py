@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from .cards import (
-    CARD,
+    CARDS_BY_RULESET,
     COLOUR,
     COLOURS,
     DECKS,
@@ -14,7 +14,7 @@ from .cards import (
     DENOMINATORS,
     FRACTION,
     KIND,
-    KINDS_BY_RULESET,
+    MATCHING,
     POINTS,
     RULESETS,
     SYMBOL,
@@ -23,6 +23,7 @@ from .cards import (
 from .errors import IllegalAction
 from .options import check_players, hand_size, validate_options
 from .rules import Rules
+from .state import shuffle
 from .view import build_view, events_for
 
 Event = dict[str, Any]
@@ -132,7 +133,7 @@ class Game(Rules):
             named.append(s["start"])
         for card in named:
             deck.remove(card)  # counts were checked by _check_setup
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         if "hands" in s:
             self.hands = [list(h) for h in s["hands"]]
         else:
@@ -277,25 +278,25 @@ class Game(Rules):
             return
         # Classic and Family Quick, inlined: this runs at every step of a game.
         colour = self.colour
-        top_sym = SYMBOL[self.discard[-1]]
+        match = MATCHING[colour, SYMBOL[self.discard[-1]]]
         seven = opts.get("seven_o", False)
         bluff: bool | None = None
         for card in dict.fromkeys(hand):
-            kind, card_colour, sym = CARD[card]
-            if kind in _COLOURED:
-                if colour is None or card_colour == colour or sym == top_sym:
-                    if seven and sym == "7":
-                        self._variants(card, seat, hand, acts)
-                    else:
-                        acts.append({"type": "play", "card": card})
-            elif kind == "wild":
+            if card in match:
+                if seven and card[0] == "7":
+                    self._variants(card, seat, hand, acts)
+                else:
+                    acts.append({"type": "play", "card": card})
+                continue
+            kind = KIND[card]
+            if kind == "wild":
                 acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
             elif kind == "+4":
                 if bluff is None:
                     bluff = not opts.get("plus4_bluffing", True) and self._is_bluff(hand)
                 if not bluff:
                     acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
-            elif kind == "fq" and (colour is None or card_colour == colour):
+            elif kind == "fq" and (colour is None or COLOUR[card] == colour):
                 self._variants(card, seat, hand, acts)
 
     def _may_stack(self, seat: int) -> bool:
@@ -357,7 +358,7 @@ class Game(Rules):
         if not isinstance(action, dict):
             raise _bad_action("une action est un dictionnaire", "an action is a dict")
         kind = action.get("type")
-        keys = _ACTION_KEYS.get(kind) if isinstance(kind, str) else None
+        keys = _ACTION_KEYS.get(kind) if type(kind) is str else None
         if keys is None:
             raise _bad_action(f"type d'action inconnu {kind!r}", f"unknown action type {kind!r}")
         if not keys.issuperset(action):
@@ -405,84 +406,49 @@ class Game(Rules):
 
     def _play(self, seat: int, a: Action) -> list[Event]:
         card = a.get("card")
-        kinds = KINDS_BY_RULESET[self.ruleset]
-        if not isinstance(card, str) or card not in kinds:
+        cards = CARDS_BY_RULESET[self.ruleset]
+        if type(card) is not str or card not in cards:
             raise IllegalAction("unknown_card", {"card": card})
-        kind = kinds[card]
-        aw, opts, hand = self.aw, self.opts, self.hands[seat]
-        top = self.discard[-1]
+        kind, card_colour, sym = cards[card]
+        aw, hand = self.aw, self.hands[seat]
         stack = jump = False
         if aw is None and self.turn == seat:
             if card not in hand:
                 raise IllegalAction("card_not_in_hand", {"card": card}, card=card)
             if self.drawn is not None and card != self.drawn:
                 raise IllegalAction("must_play_drawn", {"card": card, "drawn": self.drawn})
-        elif (
-            aw is not None
-            and aw["s"] == seat
-            and opts.get("stacking")
-            and aw["k"] != "quickos"
-            and kind == KIND[top]
-        ):
-            stack = True
-        elif opts.get("jump_in") and card == top and seat != self.turn:
-            jump = True
-        elif aw is not None and aw["s"] == seat:
-            raise self._must_answer(seat)
         else:
-            raise IllegalAction("not_your_turn")
-        if (stack or jump) and card not in hand:
-            raise IllegalAction("card_not_in_hand", {"card": card}, card=card)
+            stack, jump = self._out_of_turn_mode(seat, card, kind)
+            if card not in hand:
+                raise IllegalAction("card_not_in_hand", {"card": card}, card=card)
 
-        # Parameters.
-        colour = a.get("colour")
-        if colour is not None and colour not in _COLOUR_SET:
-            raise IllegalAction("bad_colour", {"colour": colour})
-        named = a.get("denominator")
-        if named is not None and (type(named) is not int or named not in DENOMINATORS):
-            raise IllegalAction("bad_denominator", {"denominator": named})
-        claim = a.get("claim")
-        if claim not in _CLAIMS:
-            raise _bad_action(
-                "« claim » vaut equal ou denominator", "'claim' must be equal or denominator"
-            )
+        # Parameters (a bare {"type", "card"} has none).
+        colour = named = claim = target = None
         effect = kind
-        if kind == "fq":
-            effect = a.get("function")  # type: ignore[assignment]
-            allowed = opts["family_quick_functions"]
-            if effect not in allowed:
-                raise IllegalAction("bad_function", functions=", ".join(allowed))
-        target = a.get("target")
-        needs_target = len(hand) > 1 and (
-            effect == "swap" or (kind == "n" and opts.get("seven_o") and SYMBOL[card] == "7")
-        )
-        if needs_target and (
-            type(target) is not int
-            or not 0 <= target < self.n
-            or target == seat
-            or self.out[target]
-        ):
-            raise IllegalAction("bad_target", {"target": target})
+        if len(a) > 2 or kind == "fq" or sym == "7":
+            colour, named, claim, target, effect = self._parameters(seat, a, kind, sym, hand)
 
         # Legality.
+        fractions = self.ruleset == "fractions"
         rule: str | None = None
         if not stack and not jump:
-            if self.ruleset == "fractions" and kind == "frac":
+            if kind == "frac":
                 try:
                     rule = self._judge_fraction(card, claim)
                 except IllegalAction as err:
-                    penalty = opts["wrong_attempt_penalty"]
+                    penalty = self.opts["wrong_attempt_penalty"]
                     if not penalty:
                         raise
                     return self._wrong_attempt(seat, card, err, penalty)
-            elif not (self._matches(card) if self.ruleset != "fractions" else self._fits(card)):
+            elif not (self._fits(card) if fractions else self._matches(card)):
+                top = self.discard[-1]
                 raise IllegalAction("no_match", {"card": card, "top": top}, card=card, top=top)
         bluff = False
         if kind == "+4":
             bluff = self._is_bluff(hand)
-            if bluff and not opts.get("plus4_bluffing", True):
+            if bluff and not self.opts.get("plus4_bluffing", True):
                 raise IllegalAction("plus4_not_allowed", {"card": card})
-        if len(hand) == 1 and self.ruleset == "fractions":
+        if fractions and len(hand) == 1:
             finish_error = self._finish_error(card, hand)
             if finish_error is not None:
                 raise finish_error
@@ -490,35 +456,39 @@ class Game(Rules):
         # Every check passed: change the state.
         called = self.uno_flag == seat
         self.uno_flag = self.uno_win = -1
-        prev = (self.colour, self.ref, self.den)
+        prev_colour = self.colour
         hand.remove(card)
         self.discard.append(card)
         self.drawn = None
         played: Event = {"type": "played", "seat": seat, "card": card}
-        card_colour = COLOUR[card]
+        events = [played]
         if card_colour is not None:
             self.colour = card_colour
-        elif colour is not None and self.ruleset != "fractions":
-            self.colour = colour
-        if self.ruleset == "fractions":
+        elif fractions:
+            pass  # a Joker or +4 keeps the colour of the last coloured card
+        else:
+            if colour is not None:
+                self.colour = colour
+            played["colour"] = self.colour
+        if fractions:
+            prev_ref, prev_den = self.ref, self.den
             if kind == "frac":
-                self.ref = FRACTION[card]
-                self.den = DEN[card]
+                self.ref, self.den = FRACTION[card], DEN[card]
                 played["rule"] = rule
                 if claim is not None:
                     played["claim"] = claim
             elif named is not None and kind != "rev":
                 self.ref, self.den = None, named
                 played["denominator"] = named
-        elif kind == "wild" or kind == "+4":
-            played["colour"] = self.colour
         if kind == "fq":
             played["function"] = effect
         if jump:
             played["jump_in"] = True
-        total = self.aw["t"] if stack and self.aw is not None else 0
-        self.aw = None  # a stack takes the total over; a jump-in voids the covered penalty
-        events = [played]
+        total = 0
+        if aw is not None:
+            if stack:
+                total = aw["t"]
+            self.aw = None  # a stack takes the total over; a jump-in voids the covered penalty
         if not hand:
             self.turn = -1
             if effect == "+2" or effect == "+4":
@@ -527,30 +497,85 @@ class Game(Rules):
                 events += self._draw(self._nxt(seat), total, reason)
             events += self._end_round(seat)
             return events
-        self._effect(seat, card, effect, total, bluff, prev, target, events)
+        if (effect == "n" and sym != "7" and sym != "0") or effect == "frac" or effect == "wild":
+            self.turn = self._nxt(seat)  # the common case, kept short
+        elif effect == "+4" and self.opts.get("plus4_challenge"):
+            victim = self._nxt(seat)
+            total += self._plus4_draws()
+            self.aw = {"s": victim, "k": "challenge", "t": total, "b": seat, "f": bluff}
+            self.aw["pc"] = prev_colour
+            self.aw["pr"], self.aw["pd"] = (prev_ref, prev_den) if fractions else (None, 0)
+            self.turn = -1
+            events.append({"type": "awaiting", "seat": victim, "kind": "challenge", "total": total})
+        else:
+            self._effect(seat, effect, sym, total, target, events)
         if len(self.hands[seat]) == 1 and not called:
             self.uno_win = seat
         return events
+
+    def _out_of_turn_mode(self, seat: int, card: str, kind: str) -> tuple[bool, bool]:
+        """Return (stack, jump_in) for a play off one's turn, or raise why it is refused."""
+        aw, opts = self.aw, self.opts
+        top = self.discard[-1]
+        if (
+            aw is not None
+            and aw["s"] == seat
+            and opts.get("stacking")
+            and aw["k"] != "quickos"
+            and kind == KIND[top]
+        ):
+            return True, False
+        if opts.get("jump_in") and card == top and seat != self.turn:
+            return False, True
+        if aw is not None and aw["s"] == seat:
+            raise self._must_answer(seat)
+        raise IllegalAction("not_your_turn")
+
+    def _parameters(
+        self, seat: int, a: Action, kind: str, sym: str, hand: list[str]
+    ) -> tuple[Any, Any, Any, Any, str]:
+        """Check a play's colour, denominator, claim, target and function."""
+        colour = a.get("colour")
+        if colour is not None and (type(colour) is not str or colour not in _COLOUR_SET):
+            raise IllegalAction("bad_colour", {"colour": colour})
+        named = a.get("denominator")
+        if named is not None and (type(named) is not int or named not in DENOMINATORS):
+            raise IllegalAction("bad_denominator", {"denominator": named})
+        claim = a.get("claim")
+        if claim is not None and claim not in _CLAIMS:
+            raise _bad_action(
+                "« claim » vaut equal ou denominator", "'claim' must be equal or denominator"
+            )
+        effect = kind
+        opts = self.opts
+        if kind == "fq":
+            effect = a.get("function")  # type: ignore[assignment]
+            allowed = opts["family_quick_functions"]
+            if type(effect) is not str or effect not in allowed:
+                raise IllegalAction("bad_function", functions=", ".join(allowed))
+        target = a.get("target")
+        needs_target = len(hand) > 1 and (
+            effect == "swap" or (kind == "n" and sym == "7" and opts.get("seven_o"))
+        )
+        if needs_target and (
+            type(target) is not int
+            or not 0 <= target < self.n
+            or target == seat
+            or self.out[target]
+        ):
+            raise IllegalAction("bad_target", {"target": target})
+        return colour, named, claim, target, effect
 
     def _plus4_draws(self) -> int:
         return int(self.opts["fractions_plus4_draws"]) if self.ruleset == "fractions" else 4
 
     def _effect(
-        self,
-        seat: int,
-        card: str,
-        effect: str,
-        total: int,
-        bluff: bool,
-        prev: tuple[str | None, str | None, int],
-        target: Any,
-        events: list[Event],
+        self, seat: int, effect: str, sym: str, total: int, target: Any, events: list[Event]
     ) -> None:
         """Apply a played card's effect and set whose turn it is (or who must answer)."""
         opts = self.opts
         if effect == "n":
             if opts.get("seven_o"):
-                sym = SYMBOL[card]
                 if sym == "7":
                     self._swap(seat, target, events)
                 elif sym == "0":
@@ -570,12 +595,10 @@ class Game(Rules):
         elif effect == "swap":
             self._swap(seat, target, events)
             self.turn = self._nxt(seat)
-        elif effect == "+2" or effect == "+4":
+        else:  # +2, or a +4 that is not challengeable
             victim = self._nxt(seat)
             total += 2 if effect == "+2" else self._plus4_draws()
-            if effect == "+4" and opts.get("plus4_challenge"):
-                kind = "challenge"
-            elif effect == "+4" and self.ruleset == "family_quick":
+            if effect == "+4" and self.ruleset == "family_quick":
                 kind = "quickos"
             elif opts.get("stacking"):
                 kind = "stack"
@@ -587,12 +610,8 @@ class Game(Rules):
                 self.turn = self._nxt(victim)
                 return
             self.aw = {"s": victim, "k": kind, "t": total, "b": seat}
-            if kind == "challenge":
-                self.aw.update(f=bluff, pc=prev[0], pr=prev[1], pd=prev[2])
             self.turn = -1
             events.append({"type": "awaiting", "seat": victim, "kind": kind, "total": total})
-        else:  # number, fraction, Joker
-            self.turn = self._nxt(seat)
 
     def _swap(self, seat: int, target: int, events: list[Event]) -> None:
         hands = self.hands
@@ -642,7 +661,7 @@ class Game(Rules):
             return False
         kept = self.discard[-keep:]
         pile = self.discard[:-keep]
-        self._rng().shuffle(pile)
+        shuffle(self._rng(), pile)
         self.pile, self.discard = pile, kept
         events.append({"type": "reshuffled", "count": len(pile)})
         return True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import COLOUR, DEN, FRACTION, KIND, NUM, SYMBOL
+from .cards import COLOUR, DEN, FRACTION, KIND, MATCHING, NUM, SYMBOL
 from .errors import IllegalAction
 from .state import State
 
@@ -33,17 +33,15 @@ class Rules(State):
 
         +4 legality (bluffs) and finishing rules are checked apart.
         """
+        colour = self.colour
+        if card in MATCHING[colour, SYMBOL[self.discard[-1]]]:
+            return True
         kind = KIND[card]
         if kind == "wild" or kind == "+4":
             return True
-        if kind == "quickos":
-            return False  # Quickos is only played against a +4, with the "quickos" action
-        colour = self.colour
-        if colour is None or COLOUR[card] == colour:
-            return True
-        if kind == "fq":
-            return False  # a Family Quick card goes on its own colour only
-        return SYMBOL[card] == SYMBOL[self.discard[-1]]
+        # A Family Quick card goes on its own colour only; Quickos is only played against a
+        # +4, with the "quickos" action.
+        return kind == "fq" and (colour is None or COLOUR[card] == colour)
 
     def _fraction_fits(self, card: str) -> bool:
         """Tell whether a fraction card fits by either rule (fractions)."""

@@ -160,5 +160,13 @@ class State:
             raise IllegalAction("bad_state", why=str(exc)) from exc
 
 
+def shuffle(rng: random.Random, cards: list[str]) -> None:
+    """Shuffle in place (Fisher-Yates on rng.random(): about twice as fast as rng.shuffle)."""
+    rand = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def _copy_winner(w: int | list[int] | None) -> int | list[int] | None:
     return list(w) if isinstance(w, list) else w

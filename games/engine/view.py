@@ -20,12 +20,13 @@ def build_view(g: Game, seat: int | None) -> dict[str, Any]:
     else:
         awaiting = None
     turn = g.turn
+    rw, w = g.round_winner, g.winner
     view: dict[str, Any] = {
         "ruleset": g.ruleset,
         "players": g.n,
         "seat": seat,
         "hand": list(g.hands[seat]) if seat is not None else [],
-        "hand_sizes": [len(h) for h in g.hands],
+        "hand_sizes": list(map(len, g.hands)),
         "turn": turn if turn >= 0 else None,
         "awaiting": awaiting,
         "uno_window": g.uno_win if g.uno_win >= 0 else None,
@@ -40,25 +41,21 @@ def build_view(g: Game, seat: int | None) -> dict[str, Any]:
         "round": g.round,
         "scores": list(g.scores),
         "round_over": g.round_over,
-        "round_winner": _copy(g.round_winner),
-        "winner": _copy(g.winner),
+        "round_winner": list(rw) if type(rw) is list else rw,
+        "winner": list(w) if type(w) is list else w,
         "game_over": g.over,
         "eliminated": [s for s, o in enumerate(g.out) if o] if g.n_active != g.n else [],
         "options": dict(g.opts),
     }
-    if "family_quick_functions" in g.opts:
-        view["options"]["family_quick_functions"] = list(g.opts["family_quick_functions"])
-    if g.ruleset == "fractions":
-        view["reference"] = g.ref
-    teams = g.teams() if g.opts.get("teams") or g.opts.get("rotating_partners") else None
-    if teams is not None:
-        view["teams"] = teams
+    if g.ruleset != "classic":
+        if g.ruleset == "fractions":
+            view["reference"] = g.ref
+        else:
+            view["options"]["family_quick_functions"] = list(g.opts["family_quick_functions"])
+    elif g.opts["teams"] or g.opts["rotating_partners"]:
+        view["teams"] = g.teams()
         view["team_scores"] = list(g.team_scores) if g.team_scores is not None else None
     return view
-
-
-def _copy(w: int | list[int] | None) -> int | list[int] | None:
-    return list(w) if isinstance(w, list) else w
 
 
 def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
