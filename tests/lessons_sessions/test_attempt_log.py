@@ -87,9 +87,7 @@ def test_wrong_play_is_logged_though_refused(pair):  # type: ignore[no-untyped-d
 
 
 def test_wrong_play_with_a_penalty_is_logged_once(pair):  # type: ignore[no-untyped-def]
-    table = make_table(
-        list(pair), setup=FRACTIONS_SETUP, options={"wrong_attempt_penalty": 2}
-    )
+    table = make_table(list(pair), setup=FRACTIONS_SETUP, options={"wrong_attempt_penalty": 2})
     _act(table, pair[1], {"type": "play", "card": "10/12v", "claim": "equal"})
     table.refresh_from_db()
     assert table.state_id == 1  # the penalty changed the game
