@@ -41,6 +41,13 @@ def page_asks_rule(game: Game, card: str) -> bool:
     )
 
 
+def page_asks(game: Game, move: Move) -> bool:
+    """Tell whether the page asks a question for this move (rule, or optional denominator)."""
+    if move.kind != "card" or move.card is None:
+        return False
+    return page_asks_rule(game, move.card) or KIND[move.card] in ("+2", "wild", "+4")
+
+
 def next_move(game: Game, seat: int) -> Move:
     """Choose a legal move: say UNO first, then play a card, else draw, pass or accept."""
     legal = game.legal_actions(seat)
