@@ -21,7 +21,7 @@ $(VENV)/.installed: pyproject.toml
 install: $(VENV)/.installed
 
 translations: install
-	$(PY) manage.py compiletranslations
+	DEBUG=$${DEBUG:-1} $(PY) manage.py compiletranslations
 
 run: install translations
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
