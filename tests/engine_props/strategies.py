@@ -48,10 +48,12 @@ def configs(draw: st.DrawFn, rulesets: tuple[str, ...] = tuple(DECK_SIZES)) -> C
             value = draw(st.sampled_from([None, True, False]))
             if value is not None:
                 options[key] = value
-        if players >= 4 and players % 2 == 0 and draw(st.booleans()):
+        # Teams: even counts from 4, not with elimination; rotating partners: 4 players,
+        # winner_takes scoring (with or without the teams flag).
+        if players >= 4 and players % 2 == 0 and scoring != "elimination" and draw(st.booleans()):
             options["teams"] = True
-            if players == 4 and draw(st.booleans()):
-                options["rotating_partners"] = True
+        if players == 4 and scoring in (None, "winner_takes") and draw(st.booleans()):
+            options["rotating_partners"] = True
     elif ruleset == "fractions":
         for key in ("plus4_challenge", "plus4_bluffing", "no_finish_on_plus4"):
             value = draw(st.sampled_from([None, True, False]))
