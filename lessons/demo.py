@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
+from django.utils import timezone
 
 from lessons import services
-from lessons.models import Classroom, Student, User
+from lessons.models import (
+    Attempt,
+    Classroom,
+    ClassSession,
+    MissedEquivalence,
+    SessionMember,
+    Student,
+    User,
+)
 from lessons.pins import pin_hash
+from lessons.reporting.history import PlannedSession, insert_rows, session_rows
 
 DEMO_TEACHER_USERNAME = "demo-prof"
 DEMO_TEACHER_PASSWORD = "fractions-en-classe"
@@ -65,3 +76,67 @@ def demo_classroom_ensure() -> DemoClassroom:
         student.locked_until = None
         student.save(update_fields=["pin_hash", "failed_attempts", "locked_until"])
     return DemoClassroom(teacher=teacher, classroom=classroom, pins=pins)
+
+
+# Past lessons of the demo class: days ago, and the error profile of each student (by name
+# order), so the dashboards show likely, emerging and resolved misconceptions on first run.
+DEMO_SESSION_DAYS_AGO = (9, 6, 2)
+DEMO_TURNS_PER_STUDENT = 22
+DEMO_PROFILES = (
+    "secure", "additive", "numerators", "rules_mixup", "scaling", "improving",
+    "guessing", "secure", "additive", "struggling", "secure", "improving",
+)  # fmt: skip
+_HISTORY_SEED = 5
+DEMO_MARK = "demo_history"
+
+
+@transaction.atomic
+def demo_history_ensure(demo: DemoClassroom) -> list[ClassSession]:
+    """Replace the demo class's past sessions with three freshly simulated ones (idempotent).
+
+    Only sessions marked as demo history are replaced; lessons really played are kept.
+    """
+    classroom = demo.classroom
+    old = ClassSession.objects.filter(
+        pk__in=[
+            s.pk
+            for s in ClassSession.objects.filter(classroom=classroom)
+            if (s.play_settings or {}).get(DEMO_MARK)
+        ]
+    )
+    Attempt.objects.filter(session__in=old).delete()
+    MissedEquivalence.objects.filter(session__in=old).delete()
+    old.delete()
+    rng = random.Random(_HISTORY_SEED)
+    students = list(classroom.students.order_by("display_name", "id"))
+    cast = [
+        (student, DEMO_PROFILES[index % len(DEMO_PROFILES)])
+        for index, student in enumerate(students)
+    ]
+    today = timezone.localtime()
+    sessions = []
+    for index, days_ago in enumerate(DEMO_SESSION_DAYS_AGO):
+        start = (today - timedelta(days=days_ago)).replace(
+            hour=10, minute=0, second=0, microsecond=0
+        )
+        session = ClassSession.objects.create(
+            classroom=classroom,
+            status=ClassSession.Status.ENDED,
+            started_at=start,
+            ended_at=start + timedelta(minutes=40),
+            play_settings={DEMO_MARK: True},
+        )
+        # One or two students are away from each lesson.
+        present = [pair for pair in cast if rng.random() > 0.06]
+        SessionMember.objects.bulk_create(
+            SessionMember(session=session, student=student, joined_at=start)
+            for student, _profile in present
+        )
+        plan = PlannedSession(
+            session, present, DEMO_TURNS_PER_STUDENT, progress=index / len(DEMO_SESSION_DAYS_AGO)
+        )
+        attempts, misses = session_rows(plan, rng)
+        insert_rows(Attempt, attempts)
+        insert_rows(MissedEquivalence, misses)
+        sessions.append(session)
+    return sessions

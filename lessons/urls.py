@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import path
 
 from lessons import views
+from lessons.reporting.urls import urlpatterns as reporting_urlpatterns
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,3 +28,5 @@ urlpatterns = [
     path("join/<str:code>/", views.join_name, name="join_name"),
     path("join/<str:code>/<int:student_id>/", views.join_pin, name="join_pin"),
 ]
+
+urlpatterns += reporting_urlpatterns

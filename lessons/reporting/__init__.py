@@ -1,0 +1,1 @@
+"""Dashboards, progress reports and exports built from the attempt log."""

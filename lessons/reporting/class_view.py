@@ -1,0 +1,363 @@
+"""The class dashboard: accuracy and trend per student, heatmaps, wrong plays, alerts.
+
+Everything except the per-session trend reads the evidence window (lessons.reporting.loading):
+one indexed query loads it, and the rest is computed in Python per student, so the number of
+queries does not grow with the class.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from statistics import median
+from typing import Final
+
+from django.db.models import Count, Q
+
+from lessons.diagnosis import (
+    RULE_IDS,
+    RULES_BY_ID,
+    RULES_VERSION,
+    SKILL_IDS,
+    STATUS_EMERGING,
+    STATUS_LIKELY,
+    STATUS_RESOLVED,
+    Rule,
+    RuleEvidence,
+    SkillProgress,
+)
+from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student
+from lessons.reporting.loading import (
+    WRONG,
+    Card,
+    Row,
+    Window,
+    accuracy,
+    by_student,
+    class_rows,
+    evidence_of,
+    evidence_window,
+    longest_wrong_run,
+    skills_from,
+)
+
+TREND_SESSIONS: Final = 8
+TOP_WRONG_PLAYS: Final = 10
+WRONG_RUN_ALERT: Final = 5
+# A likely misconception is "still active after 2 sessions" when it was already likely at
+# the end of the student's session before their last two, and is likely now.
+PERSISTENT_AFTER_SESSIONS: Final = 2
+PANEL_EXAMPLES: Final = 3
+
+
+@dataclass(frozen=True)
+class SessionPoint:
+    """A class session on the trend: its date and the class accuracy in it."""
+
+    session_id: int
+    started_at: datetime
+    correct: int
+    claims: int
+
+    @property
+    def accuracy(self) -> float | None:
+        """Return the share of right claims, or None without claims."""
+        return self.correct / self.claims if self.claims else None
+
+
+@dataclass
+class StudentLine:
+    """One student's row of the dashboard."""
+
+    student: Student
+    correct: int = 0
+    claims: int = 0
+    trend: list[float | None] = field(default_factory=list)
+    evidence: dict[str, RuleEvidence] = field(default_factory=dict)
+    skills: dict[str, SkillProgress] = field(default_factory=dict)
+    missed: int = 0
+    wrong_run: int = 0
+
+    @property
+    def accuracy(self) -> float | None:
+        """Return the share of right claims in the window, or None without claims."""
+        return self.correct / self.claims if self.claims else None
+
+
+@dataclass
+class RulePanel:
+    """One misconception across the class: who shows it, how often, real example pairs."""
+
+    rule: Rule
+    likely: list[Student] = field(default_factory=list)
+    emerging: list[Student] = field(default_factory=list)
+    resolved: list[Student] = field(default_factory=list)
+    events: int = 0
+    examples: list[tuple[Card, Card, int]] = field(default_factory=list)
+
+    @property
+    def affected(self) -> int:
+        """Return how many students show it now (likely or emerging)."""
+        return len(self.likely) + len(self.emerging)
+
+
+@dataclass(frozen=True)
+class Alert:
+    """A student who needs a look: a run of wrong claims, or a misconception that persists."""
+
+    student: Student
+    kind: str  # "wrong_run" or "persistent"
+    count: int
+    rule: Rule | None = None
+
+
+@dataclass(frozen=True)
+class WrongPlay:
+    """A wrong play that several claims share (a/b → c/d), with the rules it fits."""
+
+    reference: Card | None
+    played: Card
+    claim: str
+    count: int
+    students: int
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Quality:
+    """What the figures rest on: rule versions seen, and the share nobody could classify."""
+
+    versions: list[tuple[str, int]]
+    current_version: str
+    wrong_equal: int
+    unclassified: int
+
+    @property
+    def unclassified_share(self) -> float | None:
+        """Return the share of wrong "equal" claims no rule fits."""
+        return self.unclassified / self.wrong_equal if self.wrong_equal else None
+
+
+@dataclass(frozen=True)
+class Tiles:
+    """The headline figures of the window."""
+
+    active_students: int
+    sessions: int
+    claims: int
+    accuracy: float | None
+    last_week: float | None
+    week_before: float | None
+    median_rt_correct_s: float | None
+
+    @property
+    def week_change(self) -> float | None:
+        """Return the change of accuracy from the week before to the last week."""
+        if self.last_week is None or self.week_before is None:
+            return None
+        return self.last_week - self.week_before
+
+
+@dataclass
+class ClassDashboard:
+    """Everything the class dashboard shows."""
+
+    classroom: Classroom
+    window: Window
+    tiles: Tiles
+    lines: list[StudentLine]
+    sessions: list[SessionPoint]
+    rule_ids: tuple[str, ...]
+    skill_ids: tuple[str, ...]
+    wrong_plays: list[WrongPlay]
+    panels: list[RulePanel]
+    alerts: list[Alert]
+    quality: Quality
+
+
+def _share(correct: int, total: int) -> float | None:
+    return correct / total if total else None
+
+
+# Per student, per session: (right claims, claims).
+PerStudentSessions = dict[int, dict[int, tuple[int, int]]]
+
+
+def _trend(classroom: Classroom) -> tuple[list[SessionPoint], PerStudentSessions]:
+    """Return the last sessions (oldest first) and per student, per session (correct, claims)."""
+    sessions = list(
+        ClassSession.objects.filter(classroom=classroom)
+        .order_by("-started_at", "-id")
+        .values_list("id", "started_at")[:TREND_SESSIONS]
+    )
+    sessions.reverse()
+    per_student: PerStudentSessions = {}
+    totals: dict[int, list[int]] = {sid: [0, 0] for sid, _start in sessions}
+    if sessions:
+        counts = (
+            Attempt.objects.filter(session_id__in=[sid for sid, _start in sessions])
+            .values_list("student_id", "session_id")
+            .annotate(claims=Count("id"), correct=Count("id", filter=~Q(outcome=WRONG)))
+            .order_by()
+        )
+        for student_id, session_id, claims, correct in counts:
+            per_student.setdefault(student_id, {})[session_id] = (correct, claims)
+            totals[session_id][0] += correct
+            totals[session_id][1] += claims
+    points = [SessionPoint(sid, start, *totals[sid]) for sid, start in sessions]
+    return points, per_student
+
+
+def _persistent_rules(rows: list[Row], now: dict[str, RuleEvidence]) -> list[str]:
+    """Return the rules likely now and already likely PERSISTENT_AFTER_SESSIONS sessions ago."""
+    order: list[int] = []
+    for row in rows:
+        if row.session_id is not None and row.session_id not in order:
+            order.append(row.session_id)
+    if len(order) <= PERSISTENT_AFTER_SESSIONS:
+        return []
+    likely_now = [rule for rule in RULE_IDS if now[rule].status == STATUS_LIKELY]
+    if not likely_now:
+        return []
+    boundary = order[-1 - PERSISTENT_AFTER_SESSIONS]
+    cut = max(i for i, row in enumerate(rows) if row.session_id == boundary) + 1
+    then = evidence_of(rows[:cut])
+    return [rule for rule in likely_now if then[rule].status == STATUS_LIKELY]
+
+
+def _last_session_run(rows: list[Row]) -> int:
+    if not rows:
+        return 0
+    last = rows[-1].session_id
+    tail = [row for row in rows if row.session_id == last]
+    return longest_wrong_run(tail)
+
+
+def wrong_plays(rows: list[Row]) -> list[WrongPlay]:
+    """Return the most common wrong plays (a/b → c/d and claim), most frequent first."""
+    counts: Counter[tuple[Card | None, Card, str]] = Counter()
+    students: dict[tuple[Card | None, Card, str], set[int]] = {}
+    tags: dict[tuple[Card | None, Card, str], tuple[str, ...]] = {}
+    for row in rows:
+        if row.correct:
+            continue
+        key = (row.reference, row.played, row.claim)
+        counts[key] += 1
+        students.setdefault(key, set()).add(row.student_id)
+        tags[key] = row.tags
+    return [
+        WrongPlay(ref, played, claim, count, len(students[(ref, played, claim)]), tags[key])
+        for key, count in counts.most_common(TOP_WRONG_PLAYS)
+        for ref, played, claim in [key]
+    ]
+
+
+def _panels(lines: list[StudentLine], rows: list[Row]) -> list[RulePanel]:
+    panels = {rule: RulePanel(RULES_BY_ID[rule]) for rule in RULE_IDS}
+    for line in lines:
+        for rule, evidence in line.evidence.items():
+            panel = panels[rule]
+            panel.events += evidence.k
+            if evidence.status == STATUS_LIKELY:
+                panel.likely.append(line.student)
+            elif evidence.status == STATUS_EMERGING:
+                panel.emerging.append(line.student)
+            elif evidence.status == STATUS_RESOLVED:
+                panel.resolved.append(line.student)
+    pairs: dict[str, Counter[tuple[Card, Card]]] = {rule: Counter() for rule in RULE_IDS}
+    for row in rows:
+        if row.reference is None:
+            continue
+        for tag in row.tags:
+            if tag in pairs:
+                pairs[tag][(row.reference, row.played)] += 1
+    for rule, panel in panels.items():
+        panel.examples = [(r, p, n) for (r, p), n in pairs[rule].most_common(PANEL_EXAMPLES)]
+    shown = [p for p in panels.values() if p.events or p.resolved]
+    shown.sort(key=lambda p: (-p.affected, -len(p.likely), -p.events, RULE_IDS.index(p.rule.id)))
+    return shown
+
+
+def _quality(classroom: Classroom, window: Window, rows: list[Row]) -> Quality:
+    versions: list[tuple[str, int]] = []
+    if not window.empty:
+        versions = list(
+            Attempt.objects.filter(classroom=classroom, created_at__gte=window.start)
+            .values_list("rules_version")
+            .annotate(n=Count("id"))
+            .order_by("-n")
+        )
+    wrong_equal = [r for r in rows if not r.correct and r.claim == Attempt.Claim.EQUAL]
+    unclassified = sum(1 for r in wrong_equal if r.tags == ("U",))
+    return Quality(versions, RULES_VERSION, len(wrong_equal), unclassified)
+
+
+def _tiles(window: Window, rows: list[Row]) -> Tiles:
+    correct, total = accuracy(rows)
+    last_week = week_before = None
+    if window.end is not None:
+        cut, before = window.end - timedelta(days=7), window.end - timedelta(days=14)
+        last_week = _share(*accuracy(r for r in rows if r.created_at > cut))
+        week_before = _share(*accuracy(r for r in rows if before < r.created_at <= cut))
+    times = [r.response_ms for r in rows if r.correct and r.response_ms]
+    return Tiles(
+        active_students=len({r.student_id for r in rows}),
+        sessions=len({r.session_id for r in rows if r.session_id is not None}),
+        claims=total,
+        accuracy=_share(correct, total),
+        last_week=last_week,
+        week_before=week_before,
+        median_rt_correct_s=median(times) / 1000 if times else None,
+    )
+
+
+def class_dashboard(classroom: Classroom) -> ClassDashboard:
+    """Build the class dashboard (a fixed number of queries, whatever the class size)."""
+    window = evidence_window(classroom)
+    students = list(classroom.students.order_by("display_name", "id").only("id", "display_name"))
+    rows = class_rows(classroom, window)
+    grouped = by_student(rows)
+    sessions, per_student_trend = _trend(classroom)
+    missed: dict[int, int] = {}
+    if not window.empty:
+        missed = dict(
+            MissedEquivalence.objects.filter(classroom=classroom, created_at__gte=window.start)
+            .values_list("student_id")
+            .annotate(n=Count("id"))
+            .order_by()
+        )
+    lines: list[StudentLine] = []
+    alerts: list[Alert] = []
+    for student in students:
+        own = grouped.get(student.pk, [])
+        correct, claims = accuracy(own)
+        trend = per_student_trend.get(student.pk, {})
+        line = StudentLine(
+            student=student,
+            correct=correct,
+            claims=claims,
+            trend=[_share(*trend.get(point.session_id, (0, 0))) for point in sessions],
+            evidence=evidence_of(own),
+            skills=skills_from(own),
+            missed=missed.get(student.pk, 0),
+            wrong_run=_last_session_run(own),
+        )
+        lines.append(line)
+        if line.wrong_run >= WRONG_RUN_ALERT:
+            alerts.append(Alert(student, "wrong_run", line.wrong_run))
+        for rule in _persistent_rules(own, line.evidence):
+            alerts.append(Alert(student, "persistent", line.evidence[rule].k, RULES_BY_ID[rule]))
+    return ClassDashboard(
+        classroom=classroom,
+        window=window,
+        tiles=_tiles(window, rows),
+        lines=lines,
+        sessions=sessions,
+        rule_ids=RULE_IDS,
+        skill_ids=SKILL_IDS,
+        wrong_plays=wrong_plays(rows),
+        panels=_panels(lines, rows),
+        alerts=alerts,
+        quality=_quality(classroom, window, rows),
+    )

@@ -1,0 +1,405 @@
+"""Turn report data into display-ready values (labels in one language, charts as SVG).
+
+Templates stay plain loops: every label, percentage and chart is prepared here, in the
+language asked for (the pure diagnosis package carries its own fr/en texts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from lessons.diagnosis import (
+    RULES_BY_ID,
+    SKILL_CUTOFFS_TEXT,
+    SKILLS,
+    STATE_LABELS,
+    STATES,
+    STATUS_LABELS,
+    STATUS_RULES_TEXT,
+    RuleEvidence,
+    SkillProgress,
+)
+from lessons.reporting import charts
+from lessons.reporting.class_view import ClassDashboard, WrongPlay
+from lessons.reporting.loading import Card
+from lessons.reporting.session_view import SessionReport
+from lessons.reporting.student_view import StudentReport
+
+LANGS = ("fr", "en")
+
+
+def short_date(moment: datetime | None) -> str:
+    """Format a time as a short local date."""
+    if moment is None:
+        return "—"
+    return formats.date_format(timezone.localtime(moment), "SHORT_DATE_FORMAT")
+
+
+def frac(card: Card | None) -> str:
+    """Write a fraction as a/b."""
+    return "?" if card is None else f"{card[0]}/{card[1]}"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One heatmap cell: a CSS class, a symbol, a short text and a full description."""
+
+    css: str
+    symbol: str
+    text: str
+    detail: str
+    title: str
+
+
+def rule_cell(evidence: RuleEvidence, lang: str) -> Cell:
+    """Describe one student × misconception cell."""
+    rule = RULES_BY_ID[evidence.rule]
+    status = STATUS_LABELS[evidence.status][lang]
+    lift = "" if evidence.lift is None or not evidence.k else f"×{evidence.lift:.1f}"
+    title = _("%(rule)s: %(status)s; fits %(k)d of %(n)d wrong claims; %(lift)s chance") % {
+        "rule": rule.name[lang],
+        "status": status,
+        "k": evidence.k,
+        "n": evidence.n,
+        "lift": lift or "—",
+    }
+    return Cell(
+        css=f"st-{evidence.status}",
+        symbol=charts.status_symbol(evidence.status),
+        text=f"{evidence.k}/{evidence.n}" if evidence.k else "",
+        detail=lift,
+        title=title,
+    )
+
+
+def skill_cell(progress: SkillProgress, lang: str) -> Cell:
+    """Describe one student × skill cell."""
+    label = STATE_LABELS[progress.state][lang]
+    right = 0 if progress.accuracy is None else round(progress.accuracy * progress.window)
+    detail = f"{right}/{progress.window}" if progress.window else ""
+    title = _("%(state)s; %(right)d right of the last %(window)d chances") % {
+        "state": label,
+        "right": right,
+        "window": progress.window,
+    }
+    return Cell(
+        css=f"sk-{progress.state}",
+        symbol=str(STATES.index(progress.state)),
+        text=label,
+        detail=detail,
+        title=title,
+    )
+
+
+def rule_head(rule_id: str, lang: str) -> dict[str, str]:
+    """Return a column head for a misconception: ID and name."""
+    rule = RULES_BY_ID[rule_id]
+    return {"id": rule.id, "name": rule.name[lang]}
+
+
+def wrong_play_rows(plays: list[WrongPlay], lang: str) -> list[dict[str, Any]]:
+    """Describe common wrong plays: the pair, the claim, the counts, the rules it fits."""
+    return [
+        {
+            "pair": f"{frac(play.reference)} → {frac(play.played)}",
+            "claim": _("equal") if play.claim == "equal" else _("same denominator"),
+            "count": play.count,
+            "students": play.students,
+            "tags": [rule_head(tag, lang) for tag in play.tags],
+        }
+        for play in plays
+    ]
+
+
+def legend(lang: str) -> dict[str, Any]:
+    """Return the legends of both heatmaps and the texts behind them."""
+    return {
+        "statuses": [
+            {"css": f"st-{s}", "symbol": charts.status_symbol(s), "label": STATUS_LABELS[s][lang]}
+            for s in ("likely", "emerging", "resolved", "none")
+        ],
+        "states": [
+            {"css": f"sk-{s}", "symbol": str(i), "label": STATE_LABELS[s][lang]}
+            for i, s in enumerate(STATES)
+        ],
+        "status_rules": STATUS_RULES_TEXT[lang],
+        "skill_cutoffs": SKILL_CUTOFFS_TEXT[lang],
+    }
+
+
+def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
+    """Prepare the class dashboard for its template."""
+    session_days = [short_date(point.started_at) for point in dash.sessions]
+    students = []
+    for line in dash.lines:
+        name = line.student.display_name
+        students.append(
+            {
+                "student": line.student,
+                "claims": line.claims,
+                "accuracy": charts.percent(line.accuracy),
+                "bar": charts.accuracy_bar(line.accuracy, _("%(name)s: accuracy") % {"name": name}),
+                "trend": charts.trend_line(
+                    line.trend,
+                    _("%(name)s, accuracy per session: %(values)s")
+                    % {
+                        "name": name,
+                        "values": ", ".join(
+                            f"{day} {charts.percent(v)}"
+                            for day, v in zip(session_days, line.trend, strict=True)
+                        ),
+                    },
+                ),
+                "last_trend": next((charts.percent(v) for v in reversed(line.trend) if v), "—"),
+                "rules": [rule_cell(line.evidence[r], lang) for r in dash.rule_ids],
+                "skills": [skill_cell(line.skills[s], lang) for s in dash.skill_ids],
+                "missed": line.missed,
+            }
+        )
+    panels = []
+    for panel in dash.panels:
+        rule = panel.rule
+        panels.append(
+            {
+                "id": rule.id,
+                "name": rule.name[lang],
+                "teacher": rule.teacher[lang],
+                "confidence": rule.confidence,
+                "likely": panel.likely,
+                "emerging": panel.emerging,
+                "resolved": panel.resolved,
+                "events": panel.events,
+                "examples": [
+                    {"pair": f"{frac(r)} → {frac(p)}", "count": n} for r, p, n in panel.examples
+                ],
+            }
+        )
+    alerts = []
+    for alert in dash.alerts:
+        if alert.kind == "wrong_run":
+            text = _("%(count)d wrong claims in a row in the last session") % {"count": alert.count}
+        else:
+            assert alert.rule is not None
+            text = _("“%(rule)s” still likely after 2 more sessions") % {
+                "rule": f"{alert.rule.id} {alert.rule.name[lang]}"
+            }
+        alerts.append({"student": alert.student, "text": text, "kind": alert.kind})
+    tiles = dash.tiles
+    change = tiles.week_change
+    return {
+        "dash": dash,
+        "tiles": {
+            "active": tiles.active_students,
+            "sessions": tiles.sessions,
+            "claims": tiles.claims,
+            "accuracy": charts.percent(tiles.accuracy),
+            "change": None if change is None else f"{round(change * 100):+d}",
+            "rt": None if tiles.median_rt_correct_s is None else f"{tiles.median_rt_correct_s:.1f}",
+        },
+        "students": students,
+        "rule_heads": [rule_head(r, lang) for r in dash.rule_ids],
+        "skill_heads": [{"id": s, "name": SKILLS[s].name[lang]} for s in dash.skill_ids],
+        "session_chart": charts.session_chart(
+            [
+                (day, point.accuracy, point.claims)
+                for day, point in zip(session_days, dash.sessions, strict=True)
+            ],
+            _("Class accuracy per session: %(values)s")
+            % {
+                "values": ", ".join(
+                    f"{day} {charts.percent(p.accuracy)}"
+                    for day, p in zip(session_days, dash.sessions, strict=True)
+                )
+            },
+        ),
+        "sessions": [
+            {"id": p.session_id, "day": day, "accuracy": charts.percent(p.accuracy)}
+            for day, p in zip(session_days, dash.sessions, strict=True)
+        ],
+        "wrong_plays": wrong_play_rows(dash.wrong_plays, lang),
+        "panels": panels,
+        "alerts": alerts,
+        "quality": {
+            "versions": dash.quality.versions,
+            "current": dash.quality.current_version,
+            "unclassified": charts.percent(dash.quality.unclassified_share),
+            "wrong_equal": dash.quality.wrong_equal,
+        },
+        "window_start": short_date(dash.window.start),
+        "window_end": short_date(dash.window.end),
+        "window_days": dash.window.days,
+        "legend": legend(lang),
+    }
+
+
+def ladder_rows(report: StudentReport, lang: str) -> list[dict[str, Any]]:
+    """Describe the skill ladder: state, figures and the day each state was reached."""
+    rows = []
+    for step in report.ladder:
+        progress = step.progress
+        rows.append(
+            {
+                "id": step.skill.id,
+                "name": step.skill.name[lang],
+                "description": step.skill.description[lang],
+                "state": progress.state,
+                "state_label": STATE_LABELS[progress.state][lang],
+                "level": STATES.index(progress.state),
+                "accuracy": charts.percent(progress.accuracy),
+                "window": progress.window,
+                "opportunities": progress.opportunities,
+                "steps": [
+                    {
+                        "label": STATE_LABELS[state][lang],
+                        "reached": short_date_of(progress.reached.get(state)),
+                        "done": state in progress.reached,
+                    }
+                    for state in STATES[1:]
+                ],
+            }
+        )
+    return rows
+
+
+def short_date_of(day: Any) -> str:
+    """Format a date (not a time) as a short date, or an empty string."""
+    return "" if day is None else formats.date_format(day, "SHORT_DATE_FORMAT")
+
+
+def finding_rows(report: StudentReport, lang: str, findings: Any = None) -> list[dict[str, Any]]:
+    """Describe misconceptions with the student's own pairs (both M1 readings for M1)."""
+    rows = []
+    for finding in report.findings if findings is None else findings:
+        evidence = finding.evidence
+        rule = finding.rule
+        rows.append(
+            {
+                "id": rule.id,
+                "name": rule.name[lang],
+                "teacher": rule.teacher[lang],
+                "family": rule.family[lang],
+                "try_this": rule.try_this[lang],
+                "status": evidence.status,
+                "status_label": STATUS_LABELS[evidence.status][lang],
+                "symbol": charts.status_symbol(evidence.status),
+                "k": evidence.k,
+                "n": evidence.n,
+                "p0": charts.percent(evidence.p0) if evidence.n else "—",
+                "lift": "—" if evidence.lift is None else f"×{evidence.lift:.1f}",
+                "examples": [
+                    {
+                        "pair": f"{frac(ex.reference)} → {frac(ex.played)}",
+                        "readings": ex.readings,
+                        "line": charts.number_line(
+                            ex.reference,
+                            ex.played,
+                            _("%(a)s and %(b)s on a number line")
+                            % {
+                                "a": frac(ex.reference),
+                                "b": frac(ex.played),
+                            },
+                        ),
+                    }
+                    for ex in finding.examples
+                ],
+            }
+        )
+    return rows
+
+
+def student_context(report: StudentReport, lang: str) -> dict[str, Any]:
+    """Prepare the student page (teacher view) and the progress report."""
+    name = report.student.display_name
+    return {
+        "report": report,
+        "student": report.student,
+        "classroom": report.student.classroom,
+        "ladder": ladder_rows(report, lang),
+        "strip": charts.claims_strip(
+            report.last_claims,
+            _("%(name)s's last %(count)d claims, oldest first: %(right)d right")
+            % {"name": name, "count": len(report.last_claims), "right": sum(report.last_claims)},
+        ),
+        "last_right": sum(report.last_claims),
+        "last_count": len(report.last_claims),
+        "last_accuracy": charts.percent(report.last_accuracy),
+        "accuracy": charts.percent(report.accuracy),
+        "findings": finding_rows(report, lang),
+        "focus": finding_rows(report, lang, report.focus),
+        "fixed": finding_rows(report, lang, report.fixed),
+        "missed": [
+            {"day": short_date(when), "reference": ref, "cards": ", ".join(cards)}
+            for when, ref, cards in report.missed_recent
+        ],
+        "sessions": [
+            {
+                "id": s.session_id,
+                "day": short_date_of(s.day),
+                "claims": s.claims,
+                "accuracy": charts.percent(s.accuracy),
+                "minutes": round(s.minutes),
+            }
+            for s in report.sessions
+        ],
+        "session_trend": charts.trend_line(
+            [s.accuracy for s in report.sessions[-12:]],
+            _("%(name)s, accuracy per session") % {"name": name},
+            width=220,
+        ),
+        "minutes": round(report.minutes_played),
+        "hours": f"{report.minutes_played / 60:.1f}",
+        "window_start": short_date(report.window.start),
+        "window_end": short_date(report.window.end),
+        "legend": legend(lang),
+        "first_play": short_date(report.first_play),
+        "last_play": short_date(report.last_play),
+        "all_accuracy": charts.percent(
+            report.all_correct / report.all_claims if report.all_claims else None
+        ),
+    }
+
+
+def session_context(report: SessionReport, lang: str) -> dict[str, Any]:
+    """Prepare the session page."""
+    session = report.session
+    lines = []
+    for line in report.lines:
+        minutes = (
+            round((line.last - line.first).total_seconds() / 60) if line.first and line.last else 0
+        )
+        lines.append(
+            {
+                "student": line.student,
+                "claims": line.claims,
+                "correct": line.correct,
+                "accuracy": charts.percent(line.accuracy),
+                "bar": charts.accuracy_bar(
+                    line.accuracy, _("%(name)s: accuracy") % {"name": line.student.display_name}
+                ),
+                "wrong_run": line.wrong_run,
+                "missed": line.missed,
+                "minutes": minutes,
+                "tags": [
+                    {"id": tag, "name": RULES_BY_ID[tag].name[lang], "count": count}
+                    for tag, count in line.tags.most_common()
+                ],
+            }
+        )
+    return {
+        "report": report,
+        "session": session,
+        "day": short_date(session.started_at),
+        "time": formats.time_format(timezone.localtime(session.started_at), "TIME_FORMAT"),
+        "lines": lines,
+        "accuracy": charts.percent(report.accuracy),
+        "tags": [
+            {"id": rule.id, "name": rule.name[lang], "events": events, "students": students}
+            for rule, events, students in report.tag_counts
+        ],
+        "wrong_plays": wrong_play_rows(report.wrong_plays, lang),
+    }

@@ -1,0 +1,149 @@
+"""Dashboard, report and export views: teachers see their own classes, students themselves."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.utils import translation
+from django.views.decorators.http import require_GET
+
+from lessons import selectors
+from lessons.access import student_required, teacher_required
+from lessons.models import Classroom, ClassSession, Student
+from lessons.reporting import exports
+from lessons.reporting.class_view import class_dashboard
+from lessons.reporting.pdf import pdf_response
+from lessons.reporting.present import (
+    LANGS,
+    class_context,
+    legend,
+    session_context,
+    student_context,
+)
+from lessons.reporting.session_view import session_report
+from lessons.reporting.student_view import student_report
+
+
+def current_lang() -> str:
+    """Return the active language if the diagnosis texts have it, else French."""
+    lang = (translation.get_language() or "fr")[:2]
+    return lang if lang in LANGS else "fr"
+
+
+def _classroom(request: HttpRequest, classroom_id: int) -> Classroom:
+    classroom = selectors.classroom_for_teacher(teacher=request.user, classroom_id=classroom_id)
+    if classroom is None:
+        raise Http404
+    return classroom
+
+
+def _student_of(classroom: Classroom, student_id: int) -> Student:
+    student = classroom.students.filter(pk=student_id).first()
+    if student is None:
+        raise Http404
+    student.classroom = classroom  # spares a query: the classroom is already loaded
+    return student
+
+
+@teacher_required
+@require_GET
+def dashboard_class(request: HttpRequest, classroom_id: int) -> HttpResponse:
+    """Show the class dashboard."""
+    classroom = _classroom(request, classroom_id)
+    context = class_context(class_dashboard(classroom), current_lang())
+    return render(request, "lessons/dashboards/class.html", {**context, "classroom": classroom})
+
+
+@teacher_required
+@require_GET
+def dashboard_student(request: HttpRequest, classroom_id: int, student_id: int) -> HttpResponse:
+    """Show one student's page to their teacher."""
+    classroom = _classroom(request, classroom_id)
+    student = _student_of(classroom, student_id)
+    lang = current_lang()
+    context = student_context(student_report(student, lang=lang), lang)
+    return render(request, "lessons/dashboards/student.html", context)
+
+
+@teacher_required
+@require_GET
+def dashboard_session(request: HttpRequest, classroom_id: int, session_id: int) -> HttpResponse:
+    """Show what happened in one lesson."""
+    classroom = _classroom(request, classroom_id)
+    session = ClassSession.objects.filter(classroom=classroom, pk=session_id).first()
+    if session is None:
+        raise Http404
+    session.classroom = classroom
+    context = session_context(session_report(session), current_lang())
+    return render(request, "lessons/dashboards/session.html", {**context, "classroom": classroom})
+
+
+def _report(request: HttpRequest, student: Student, *, for_student: bool) -> HttpResponse:
+    """Render the progress report in the classroom's language, as a page or as a PDF."""
+    wants_pdf = request.GET.get("format") == "pdf"
+    if request.GET.get("format") not in (None, "", "html", "pdf"):
+        raise Http404
+    lang = student.classroom.language if student.classroom.language in LANGS else "fr"
+    with translation.override(lang):
+        context = {
+            **student_context(student_report(student, lang=lang), lang),
+            "for_student": for_student,
+            "report_lang": lang,
+        }
+        if wants_pdf:
+            return pdf_response(request, context, filename=f"report-{student.pk}.pdf")
+        return render(request, "lessons/reports/report.html", context)
+
+
+@teacher_required
+@require_GET
+def report_student(request: HttpRequest, classroom_id: int, student_id: int) -> HttpResponse:
+    """Show a student's printable progress report to their teacher (?format=pdf for a PDF)."""
+    classroom = _classroom(request, classroom_id)
+    return _report(request, _student_of(classroom, student_id), for_student=False)
+
+
+@student_required
+@require_GET
+def report_me(request: HttpRequest) -> HttpResponse:
+    """Show the signed-in student their own progress report (?format=pdf for a PDF)."""
+    student = selectors.student_for_user(user=request.user)
+    if student is None:
+        raise Http404
+    return _report(request, student, for_student=True)
+
+
+@teacher_required
+@require_GET
+def export_attempts(request: HttpRequest, classroom_id: int) -> StreamingHttpResponse:
+    """Download one row per attempt of the class (pseudonymous ids)."""
+    classroom = _classroom(request, classroom_id)
+    return exports.csv_response(
+        exports.attempt_lines(classroom), f"attempts-{exports.pseudonym('class', classroom.pk)}.csv"
+    )
+
+
+@teacher_required
+@require_GET
+def export_students(request: HttpRequest, classroom_id: int) -> StreamingHttpResponse:
+    """Download one row per student of the class (pseudonymous ids)."""
+    classroom = _classroom(request, classroom_id)
+    return exports.csv_response(
+        exports.student_lines(classroom), f"students-{exports.pseudonym('class', classroom.pk)}.csv"
+    )
+
+
+@teacher_required
+@require_GET
+def export_dictionary(request: HttpRequest) -> HttpResponse:
+    """Describe every column of both exports."""
+    lang = current_lang()
+    return render(
+        request,
+        "lessons/reports/data_dictionary.html",
+        {
+            "attempt_columns": exports.attempt_dictionary(lang),
+            "student_columns": exports.student_dictionary(lang),
+            "legend": legend(lang),
+        },
+    )
