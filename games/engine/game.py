@@ -440,7 +440,10 @@ class Game(Rules):
                     if not penalty:
                         raise
                     return self._wrong_attempt(seat, card, err, penalty)
-            elif not (self._fits(card) if fractions else self._matches(card)):
+            elif not (
+                card in MATCHING[self.colour, SYMBOL[self.discard[-1]]]
+                or (self._fits(card) if fractions else self._matches(card))
+            ):
                 top = self.discard[-1]
                 raise IllegalAction("no_match", {"card": card, "top": top}, card=card, top=top)
         bluff = False
@@ -498,7 +501,11 @@ class Game(Rules):
             events += self._end_round(seat)
             return events
         if (effect == "n" and sym != "7" and sym != "0") or effect == "frac" or effect == "wild":
-            self.turn = self._nxt(seat)  # the common case, kept short
+            # The common case, kept short.
+            if self.n_active == self.n:
+                self.turn = (seat + self.direction) % self.n
+            else:
+                self.turn = self._nxt(seat)
         elif effect == "+4" and self.opts.get("plus4_challenge"):
             victim = self._nxt(seat)
             total += self._plus4_draws()
