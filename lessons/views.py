@@ -21,6 +21,7 @@ from lessons.access import teacher_required
 from lessons.forms import ClassroomForm, JoinCodeForm, PinForm, RosterForm, TeacherSignUpForm
 from lessons.fresh_pins import fresh_pins_forget, fresh_pins_recall, fresh_pins_remember
 from lessons.models import Classroom
+from lessons.session_views import class_session_for_home
 
 STUDENT_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -54,7 +55,11 @@ def home(request: HttpRequest) -> HttpResponse:
         return render(
             request,
             "lessons/home_student.html",
-            {"student": student, "practice_url": _practice_url()},
+            {
+                "student": student,
+                "practice_url": _practice_url(),
+                **class_session_for_home(student),
+            },
         )
     classrooms = selectors.classrooms_for_teacher(teacher=user)
     return render(request, "lessons/home_teacher.html", {"classrooms": classrooms})

@@ -1,0 +1,244 @@
+"""What the teacher's live overview of a class session shows: tables, students, alerts.
+
+Nothing secret: cards left per seat, never a hand. Alerts:
+
+- "wrong_streak": the student's last WRONG_STREAK attempts of the session are all wrong;
+- "repeat": the same misconception tag fits at least two of the student's attempts of the
+  session (the M0 umbrella and U, "no rule fits", are left out: they would repeat others);
+- "idle": the game has waited on the student (their turn, or an answer) for IDLE_SECONDS.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone, translation
+
+from games.engine import Game
+from games.models import Seat, Table
+from games.services import due_seat
+from lessons.diagnosis import RULES_BY_ID
+from lessons.models import Attempt, ClassSession, MissedEquivalence, SessionMember, SessionTable
+
+WRONG_STREAK = 3
+IDLE_SECONDS = 120
+NOT_REPEAT_TAGS = frozenset({"M0", "U"})
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat as the teacher sees it: who, how many cards, whether the game waits on it."""
+
+    index: int
+    name: str
+    bot: bool
+    student_id: int | None
+    cards: int
+    waited_on: bool
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One table of the session."""
+
+    number: int
+    table_id: int
+    status: str
+    seats: list[SeatRow]
+    round_over: bool
+    winner: bool
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Something the teacher should look at."""
+
+    kind: str
+    student_id: int
+    student: str
+    tag: str = ""
+    rule_name: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def rule_label(self) -> str:
+        """Name the rule in the active language (the rulebook carries fr and en)."""
+        language = "en" if translation.get_language() == "en" else "fr"
+        return self.rule_name.get(language, self.tag)
+
+
+@dataclass
+class StudentRow:
+    """One student of the session: where they sit and how their plays went."""
+
+    student_id: int
+    name: str
+    table_number: int | None
+    attempts: int = 0
+    errors: int = 0
+    missed: int = 0
+    tags: list[str] = field(default_factory=list)
+    alerts: list[Alert] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Overview:
+    """Everything the overview page and socket show."""
+
+    session: ClassSession
+    tables: list[TableRow]
+    students: list[StudentRow]
+    alerts: list[Alert]
+
+    @property
+    def waiting(self) -> list[StudentRow]:
+        """Return the students waiting for a table."""
+        return [row for row in self.students if row.table_number is None]
+
+    def as_data(self) -> dict[str, Any]:
+        """Return JSON-ready data (the socket sends it with the rendered HTML)."""
+        return {
+            "session": self.session.pk,
+            "status": self.session.status,
+            "tables": [
+                {
+                    "number": t.number,
+                    "table": t.table_id,
+                    "status": t.status,
+                    "seats": [
+                        {
+                            "seat": s.index,
+                            "name": s.name,
+                            "bot": s.bot,
+                            "cards": s.cards,
+                            "turn": s.waited_on,
+                        }
+                        for s in t.seats
+                    ],
+                }
+                for t in self.tables
+            ],
+            "students": [
+                {
+                    "id": s.student_id,
+                    "name": s.name,
+                    "table": s.table_number,
+                    "attempts": s.attempts,
+                    "errors": s.errors,
+                    "missed": s.missed,
+                    "alerts": [a.kind for a in s.alerts],
+                }
+                for s in self.students
+            ],
+            "alerts": [
+                {"kind": a.kind, "student": a.student_id, "tag": a.tag} for a in self.alerts
+            ],
+        }
+
+
+def _tables(session: ClassSession) -> QuerySet[SessionTable]:
+    seats = Prefetch("table__seats", queryset=Seat.objects.order_by("index"))
+    return session.tables.select_related("table").prefetch_related(seats).order_by("number")
+
+
+def _table_row(
+    seated: SessionTable, now: datetime, idle: dict[int, Table], students: dict[int, int]
+) -> TableRow:
+    table = seated.table
+    public = Game.from_dict(table.state).view(None)
+    waited = due_seat(public) if table.status == Table.Status.PLAYING else None
+    if public.get("round_over") or public.get("winner") is not None:
+        waited = None
+    sizes = public.get("hand_sizes") or []
+    rows = []
+    for seat in table.seats.all():
+        automatic = seat.is_automatic
+        rows.append(
+            SeatRow(
+                index=seat.index,
+                name=seat.name,
+                bot=automatic,
+                student_id=students.get(seat.user_id) if seat.user_id else None,
+                cards=sizes[seat.index] if seat.index < len(sizes) else 0,
+                waited_on=seat.index == waited,
+            )
+        )
+        if (
+            seat.index == waited
+            and not automatic
+            and seat.user_id is not None
+            and now - table.updated_at >= timedelta(seconds=IDLE_SECONDS)
+        ):
+            idle[seat.user_id] = table
+    return TableRow(
+        number=seated.number,
+        table_id=table.pk,
+        status=table.status,
+        seats=rows,
+        round_over=bool(public.get("round_over")),
+        winner=public.get("winner") is not None,
+    )
+
+
+def _student_alerts(row: StudentRow, outcomes: list[bool], tags: list[list[str]]) -> None:
+    if len(outcomes) >= WRONG_STREAK and not any(outcomes[-WRONG_STREAK:]):
+        row.alerts.append(Alert("wrong_streak", row.student_id, row.name))
+    counts = Counter(tag for attempt in tags for tag in set(attempt))
+    for tag in sorted(counts, key=lambda t: (-counts[t], t)):
+        if counts[tag] >= 2 and tag not in NOT_REPEAT_TAGS:
+            rule = RULES_BY_ID.get(tag)
+            name = dict(rule.name) if rule is not None else {}
+            row.alerts.append(Alert("repeat", row.student_id, row.name, tag, name))
+
+
+def session_overview(*, session: ClassSession, now: datetime | None = None) -> Overview:
+    """Build the live overview of a session (a fixed number of queries, whatever its size)."""
+    now = now or timezone.now()
+    members = (
+        SessionMember.objects.filter(session=session)
+        .select_related("student", "table")
+        .order_by("student__display_name", "student_id")
+    )
+    rows: dict[int, StudentRow] = {}
+    user_to_student: dict[int, int] = {}
+    for member in members:
+        student = member.student
+        number = member.table.number if member.table else None
+        rows[student.pk] = StudentRow(student.pk, student.display_name, number)
+        user_to_student[student.user_id] = student.pk
+    idle: dict[int, Table] = {}
+    tables = [_table_row(seated, now, idle, user_to_student) for seated in _tables(session)]
+    outcomes: dict[int, list[bool]] = defaultdict(list)
+    tags: dict[int, list[list[str]]] = defaultdict(list)
+    attempts = (
+        Attempt.objects.filter(session=session)
+        .order_by("created_at", "id")
+        .values_list("student_id", "outcome", "tags")
+    )
+    for student_id, outcome, attempt_tags in attempts:
+        row = rows.get(student_id)
+        if row is None:
+            continue
+        right = outcome != Attempt.Outcome.WRONG
+        row.attempts += 1
+        row.errors += 0 if right else 1
+        outcomes[student_id].append(right)
+        tags[student_id].append(list(attempt_tags or []))
+    missed = MissedEquivalence.objects.filter(session=session).values_list("student_id", flat=True)
+    for student_id in missed:
+        if student_id in rows:
+            rows[student_id].missed += 1
+    for student_id, row in rows.items():
+        _student_alerts(row, outcomes[student_id], tags[student_id])
+        row.tags = sorted({t for attempt in tags[student_id] for t in attempt})
+    for user_id in idle:
+        student_id = user_to_student.get(user_id)
+        if student_id is not None:
+            row = rows[student_id]
+            row.alerts.append(Alert("idle", student_id, row.name))
+    students = list(rows.values())
+    alerts = [alert for row in students for alert in row.alerts]
+    return Overview(session=session, tables=tables, students=students, alerts=alerts)

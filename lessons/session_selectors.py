@@ -1,0 +1,39 @@
+"""Read queries on class sessions, always scoped to who is asking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lessons.models import ClassSession, SessionMember, Student, User
+
+
+def session_for_teacher(*, teacher: User, session_id: int) -> ClassSession | None:
+    """Return a session of one of the teacher's classes, or None."""
+    return (
+        ClassSession.objects.select_related("classroom")
+        .filter(pk=session_id, classroom__teacher=teacher)
+        .first()
+    )
+
+
+def session_for_student(*, user: Any, session_id: int) -> tuple[ClassSession, Student] | None:
+    """Return a session of the student's own class with the student, or None."""
+    student = Student.objects.filter(user=user).select_related("classroom").first()
+    if student is None:
+        return None
+    session = ClassSession.objects.filter(pk=session_id, classroom_id=student.classroom_id).first()
+    return (session, student) if session is not None else None
+
+
+def member_of(*, session: ClassSession, student: Student) -> SessionMember | None:
+    """Return the student's membership in the session, if they joined."""
+    return (
+        SessionMember.objects.filter(session=session, student=student)
+        .select_related("table")
+        .first()
+    )
+
+
+def sessions_of_classroom(*, classroom: Any) -> Any:
+    """Return a classroom's sessions, newest first."""
+    return ClassSession.objects.filter(classroom=classroom).order_by("-started_at", "-id")
