@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from lessons import views
+from lessons import session_views, views
 from lessons.reporting.urls import urlpatterns as reporting_urlpatterns
 
 urlpatterns = [
@@ -27,6 +27,19 @@ urlpatterns = [
     path("join/", views.join, name="join"),
     path("join/<str:code>/", views.join_name, name="join_name"),
     path("join/<str:code>/<int:student_id>/", views.join_pin, name="join_pin"),
+    # Class sessions (lessons.session_views) and the "how we diagnose" page.
+    path(
+        "classrooms/<int:classroom_id>/sessions/new/",
+        session_views.session_new,
+        name="session_new",
+    ),
+    path("sessions/<int:session_id>/", session_views.session_detail, name="session_overview"),
+    path("sessions/<int:session_id>/pause/", session_views.session_pause, name="session_pause"),
+    path("sessions/<int:session_id>/end/", session_views.session_end, name="session_end"),
+    path("sessions/<int:session_id>/seat/", session_views.session_seat, name="session_seat"),
+    path("sessions/<int:session_id>/move/", session_views.session_move, name="session_move"),
+    path("sessions/<int:session_id>/play/", session_views.session_play, name="session_play"),
+    path("diagnosis/", session_views.diagnosis, name="diagnosis"),
 ]
 
 urlpatterns += reporting_urlpatterns
