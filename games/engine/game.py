@@ -1,4 +1,4 @@
-"""The Game: deal, apply actions, list legal actions, score rounds."""
+"""The Game: creation, views, and applying actions (their checks and their effects)."""
 
 from __future__ import annotations
 
@@ -7,27 +7,20 @@ from typing import Any
 
 from .cards import (
     CARDS_BY_RULESET,
-    COLOUR,
     COLOURS,
-    DECKS,
     DEN,
     DENOMINATORS,
     FRACTION,
     KIND,
     MATCHING,
-    POINTS,
     RULESETS,
     SYMBOL,
-    draw_rank,
 )
 from .errors import IllegalAction
-from .options import check_players, hand_size, validate_options
-from .rules import Rules
-from .state import shuffle
+from .legal import Legal
+from .options import check_players, validate_options
+from .state import Action, Event
 from .view import build_view, events_for
-
-Event = dict[str, Any]
-Action = dict[str, Any]
 
 # Keys each action type may carry ("type" included).
 _ACTION_KEYS = {
@@ -41,17 +34,15 @@ _ACTION_KEYS = {
     "quickos": frozenset({"type"}),
     "next_round": frozenset({"type"}),
 }
-_ROTATING_TEAMS = ([[0, 2], [1, 3]], [[0, 1], [2, 3]], [[0, 3], [1, 2]])
 _CLAIMS = (None, "equal", "denominator")
 _COLOUR_SET = frozenset(COLOURS)
-_COLOURED = frozenset({"n", "+2", "rev", "stop"})
 
 
 def _bad_action(fr: str, en: str) -> IllegalAction:
     return IllegalAction("bad_action", why=(fr, en))
 
 
-class Game(Rules):
+class Game(Legal):
     """One game of a ruleset: the state plus every rule; pure, seeded, JSON-serialisable."""
 
     __slots__ = ()
@@ -101,107 +92,6 @@ class Game(Rules):
         g._load(d)
         return g
 
-    def teams(self) -> list[list[int]] | None:
-        """Return the seats of each team this round, or None without teams."""
-        if self.opts.get("rotating_partners"):
-            return [list(t) for t in _ROTATING_TEAMS[(self.round - 1) % 3]]
-        if self.opts.get("teams"):
-            half = self.n // 2
-            return [[i, i + half] for i in range(half)]
-        return None
-
-    def _start_round(self, setup: dict[str, Any] | None) -> list[Event]:
-        """Deal a round (scripted by ``setup`` if given) and turn the start card."""
-        n, ruleset = self.n, self.ruleset
-        active = [s for s in range(n) if not self.out[s]]
-        deck = list(DECKS[ruleset])
-        rng = self._rng()
-        events: list[Event] = []
-        self.direction, self.aw, self.drawn = 1, None, None
-        self.uno_flag = self.uno_win = -1
-        self.round_over, self.round_winner = False, None
-        self.colour, self.ref, self.den = None, None, 0
-        s = _check_setup(setup, ruleset, n) if setup is not None else {}
-        dealer = s.get("dealer")
-        if dealer is None:
-            dealer, draws = _draw_dealer(rng, deck, active)
-            events.append({"type": "dealer_draw", "draws": draws, "dealer": dealer})
-        self.dealer = dealer
-        named: list[str] = [c for h in s.get("hands", []) for c in h]
-        named += s.get("pile", [])
-        if "start" in s:
-            named.append(s["start"])
-        for card in named:
-            deck.remove(card)  # counts were checked by _check_setup
-        shuffle(rng, deck)
-        if "hands" in s:
-            self.hands = [list(h) for h in s["hands"]]
-        else:
-            size = hand_size(ruleset, n)
-            self.hands = [[] for _ in range(n)]
-            for seat in active:
-                self.hands[seat] = deck[-size:]
-                del deck[-size:]
-        pile = deck + list(reversed(s.get("pile", [])))
-        if "start" in s:
-            pile.append(s["start"])
-        if not pile:
-            raise IllegalAction("bad_setup", why=("il ne reste aucune carte", "no card is left"))
-        self.pile, self.discard = pile, []
-        card = self._turn_start_card(rng, events)
-        events.append({"type": "round_started", "round": self.round, "dealer": dealer})
-        events.extend(self._start_effect(card))
-        return events
-
-    def _turn_start_card(self, rng: random.Random, events: list[Event]) -> str:
-        """Turn the start card, returning the ones the sheets send back into the pile."""
-        pile = self.pile
-        guard = len(pile)  # a scripted pile made only of such cards must still start
-        while True:
-            card = pile.pop()
-            kind = KIND[card]
-            if guard == 0:
-                break
-            guard -= 1
-            if self.ruleset == "family_quick" and kind in ("fq", "quickos"):
-                pile.insert(0, card)  # Family Quick: put under the pile, turn another
-                events.append({"type": "start_returned", "card": card, "to": "bottom"})
-            elif (kind == "+4" and self.ruleset != "family_quick") or (
-                kind == "wild" and self.ruleset == "fractions"
-            ):
-                pile.insert(rng.randrange(len(pile) + 1), card)
-                events.append({"type": "start_returned", "card": card, "to": "shuffled"})
-            else:
-                break
-        self.discard.append(card)
-        return card
-
-    def _start_effect(self, card: str) -> list[Event]:
-        """Apply the start card as the sheets say and choose the first player."""
-        kind = KIND[card]
-        self.colour = COLOUR[card]
-        if kind == "frac":
-            self.ref = FRACTION[card]
-            self.den = DEN[card]
-        first = self._nxt(self.dealer)
-        events: list[Event] = [{"type": "start", "card": card, "colour": self.colour}]
-        if kind == "+2" or kind == "+4":
-            events += self._draw(first, 2 if kind == "+2" else 4, "start")
-            events.append({"type": "skipped", "seat": first})
-            self.turn = self._nxt(first)
-        elif kind == "rev":
-            self.direction = -1
-            # Family Quick: the dealer starts; the other sheets: the player right of the dealer.
-            self.turn = self.dealer if self.ruleset == "family_quick" else self._nxt(self.dealer)
-            events.append({"type": "reversed", "direction": -1})
-        elif kind == "stop":
-            events.append({"type": "skipped", "seat": first})
-            self.turn = self._nxt(first)
-        else:
-            self.turn = first  # after a Joker the first player names the colour by playing
-        events.append({"type": "turn", "seat": self.turn})
-        return events
-
     # ------------------------------------------------------------------ reading
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -215,135 +105,6 @@ class Game(Rules):
     def _check_seat(self, seat: object) -> None:
         if type(seat) is not int or not 0 <= seat < self.n:
             raise IllegalAction("bad_seat", {"seat": seat})
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Return every legal action of ``seat`` now (plays without a fractions claim)."""
-        if type(seat) is not int or not 0 <= seat < self.n:
-            raise IllegalAction("bad_seat", {"seat": seat})
-        if self.over:
-            return []
-        if self.round_over:
-            return [{"type": "next_round"}]
-        if self.out[seat]:
-            return []
-        acts: list[Action] = []
-        hand = self.hands[seat]
-        aw = self.aw
-        opts = self.opts
-        if aw is not None:
-            kind = aw["k"]
-            if aw["s"] == seat:
-                if kind == "challenge":
-                    acts.append({"type": "challenge"})
-                acts.append({"type": "accept"})
-                if opts.get("stacking") and kind != "quickos":
-                    top_kind = KIND[self.discard[-1]]
-                    for card in dict.fromkeys(hand):
-                        if KIND[card] == top_kind and self._plus4_ok(card, hand):
-                            self._variants(card, seat, hand, acts)
-                if self._may_stack(seat) and len(hand) == 2 and self.uno_flag != seat:
-                    acts.append({"type": "uno"})
-            if kind == "quickos" and seat != aw["b"] and "quickos" in hand:
-                acts.append({"type": "quickos"})
-        elif self.turn == seat:
-            drawn = self.drawn
-            if drawn is not None:
-                if self._playable(drawn, hand):
-                    self._variants(drawn, seat, hand, acts)
-                acts.append({"type": "pass"})
-            else:
-                self._turn_plays(seat, hand, acts)
-                acts.append({"type": "draw"})
-            if len(hand) == 2 and self.uno_flag != seat:
-                acts.append({"type": "uno"})
-        if opts.get("jump_in") and seat != self.turn:
-            top = self.discard[-1]
-            stacking_reply = aw is not None and aw["s"] == seat and opts["stacking"]
-            if top in hand and not stacking_reply and self._plus4_ok(top, hand):
-                self._variants(top, seat, hand, acts)
-        if self.uno_win >= 0:
-            if self.uno_win == seat:
-                acts.append({"type": "uno"})
-            else:
-                acts.append({"type": "catch", "target": self.uno_win})
-        return acts
-
-    def _turn_plays(self, seat: int, hand: list[str], acts: list[Action]) -> None:
-        """Append the plays open to the turn player (before any draw)."""
-        opts = self.opts
-        if self.ruleset == "fractions":
-            for card in dict.fromkeys(hand):
-                if self._playable(card, hand):
-                    self._variants(card, seat, hand, acts)
-            return
-        # Classic and Family Quick, inlined: this runs at every step of a game.
-        colour = self.colour
-        match = MATCHING[colour, SYMBOL[self.discard[-1]]]
-        seven = opts.get("seven_o", False)
-        bluff: bool | None = None
-        for card in dict.fromkeys(hand):
-            if card in match:
-                if seven and card[0] == "7":
-                    self._variants(card, seat, hand, acts)
-                else:
-                    acts.append({"type": "play", "card": card})
-                continue
-            kind = KIND[card]
-            if kind == "wild":
-                acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
-            elif kind == "+4":
-                if bluff is None:
-                    bluff = not opts.get("plus4_bluffing", True) and self._is_bluff(hand)
-                if not bluff:
-                    acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
-            elif kind == "fq" and (colour is None or COLOUR[card] == colour):
-                self._variants(card, seat, hand, acts)
-
-    def _may_stack(self, seat: int) -> bool:
-        """Tell whether ``seat`` is awaited and may answer by stacking a card."""
-        aw = self.aw
-        return aw is not None and aw["s"] == seat and bool(self.opts.get("stacking"))
-
-    def _plus4_ok(self, card: str, hand: list[str]) -> bool:
-        """Tell whether a +4 may be played under the bluffing option (other cards: True)."""
-        if KIND[card] != "+4":
-            return self._finish_error(card, hand) is None
-        if not self.opts.get("plus4_bluffing", True) and self._is_bluff(hand):
-            return False
-        return self._finish_error(card, hand) is None
-
-    def _playable(self, card: str, hand: list[str]) -> bool:
-        """Tell whether ``card`` may be played on its owner's turn."""
-        return self._fits(card) and self._plus4_ok(card, hand)
-
-    def _variants(self, card: str, seat: int, hand: list[str], acts: list[Action]) -> None:
-        """Append the play actions of one card (colour, denominator, function, target)."""
-        kind = KIND[card]
-        if self.ruleset == "fractions":
-            acts.append({"type": "play", "card": card})
-            if kind in ("+2", "wild", "+4"):
-                acts.extend({"type": "play", "card": card, "denominator": d} for d in DENOMINATORS)
-            return
-        if kind == "wild" or kind == "+4":
-            acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
-        elif kind == "fq":
-            for fn in self.opts["family_quick_functions"]:
-                if fn == "swap" and len(hand) > 1:
-                    acts.extend(
-                        {"type": "play", "card": card, "function": fn, "target": t}
-                        for t in self._targets(seat)
-                    )
-                else:
-                    acts.append({"type": "play", "card": card, "function": fn})
-        elif (
-            self.opts.get("seven_o") and SYMBOL[card] == "7" and len(hand) > 1 and self.n_active > 1
-        ):
-            acts.extend({"type": "play", "card": card, "target": t} for t in self._targets(seat))
-        else:
-            acts.append({"type": "play", "card": card})
-
-    def _targets(self, seat: int) -> list[int]:
-        return [t for t in range(self.n) if t != seat and not self.out[t]]
 
     # ------------------------------------------------------------------ acting
 
@@ -633,46 +394,6 @@ class Game(Rules):
             self.hands[self._nxt(s)] = old[s]
         events.append({"type": "rotated", "direction": self.direction})
 
-    def _draw(self, seat: int, count: int, reason: str) -> list[Event]:
-        """Move ``count`` cards from the pile to a hand, reshuffling the discards if needed."""
-        events: list[Event] = []
-        pile = self.pile
-        if len(pile) >= count:
-            got = pile[len(pile) - count :]
-            del pile[len(pile) - count :]
-            got.reverse()
-        else:
-            got = []
-            for _ in range(count):
-                if not self.pile and not self._reshuffle(events):
-                    break
-                got.append(self.pile.pop())
-        self.hands[seat].extend(got)
-        events.append(
-            {
-                "type": "drew",
-                "seat": seat,
-                "count": len(got),
-                "reason": reason,
-                "cards": got,
-                "visible_to": [seat],
-            }
-        )
-        return events
-
-    def _reshuffle(self, events: list[Event]) -> bool:
-        """Shuffle the discards (less the top, and the card under a challengeable +4) into
-        a new pile; return False when there is nothing to shuffle."""
-        keep = 2 if self.aw is not None and self.aw["k"] == "challenge" else 1
-        if len(self.discard) <= keep:
-            return False
-        kept = self.discard[-keep:]
-        pile = self.discard[:-keep]
-        shuffle(self._rng(), pile)
-        self.pile, self.discard = pile, kept
-        events.append({"type": "reshuffled", "count": len(pile)})
-        return True
-
     def _wrong_attempt(self, seat: int, card: str, err: IllegalAction, n: int) -> list[Event]:
         self.uno_flag = self.uno_win = -1
         events: list[Event] = [
@@ -807,149 +528,3 @@ class Game(Rules):
         if len(hand) == 1:
             self.uno_win = seat
         return events
-
-    # ------------------------------------------------------------------ scoring
-
-    def _end_round(self, winner: int) -> list[Event]:
-        """Score the round won by ``winner`` and tell whether the game is over."""
-        self.round_over = True
-        self.turn = -1
-        self.aw, self.drawn = None, None
-        self.uno_flag = self.uno_win = -1
-        points_of = POINTS[self.ruleset]
-        pts = [sum(points_of[c] for c in h) for h in self.hands]
-        opts, scores, n = self.opts, self.scores, self.n
-        target, scoring = opts["target_score"], opts["scoring"]
-        active = [s for s in range(n) if not self.out[s]]
-        teams = self.teams()
-        events: list[Event] = []
-        game_winner: int | list[int] | None = None
-        if teams is not None:
-            ti = next(i for i, t in enumerate(teams) if winner in t)
-            self.round_winner = list(teams[ti])
-            others = sum(pts[s] for s in range(n) if s not in teams[ti])
-            if opts.get("rotating_partners"):
-                for s in teams[ti]:
-                    scores[s] += others
-                if self.round >= 3:
-                    best = max(scores)
-                    game_winner = [s for s in range(n) if scores[s] == best]
-            else:
-                ts = self.team_scores
-                assert ts is not None
-                if scoring == "winner_takes":
-                    ts[ti] += others
-                else:
-                    for i, t in enumerate(teams):
-                        ts[i] += sum(pts[s] for s in t)
-                for i, t in enumerate(teams):
-                    for s in t:
-                        scores[s] = ts[i]
-                if target == 0 or max(ts) >= target:
-                    if scoring == "winner_takes" or target == 0:
-                        game_winner = list(teams[ti])
-                    else:
-                        low = min(ts)
-                        best_i = ti if ts[ti] == low else ts.index(low)
-                        game_winner = list(teams[best_i])
-        else:
-            self.round_winner = winner
-            if scoring == "winner_takes":
-                scores[winner] += sum(pts)
-            else:
-                for s in active:
-                    if s != winner or scoring == "lowest_wins":
-                        scores[s] += pts[s]
-            if target == 0:
-                game_winner = winner
-            elif scoring == "winner_takes":
-                if scores[winner] >= target:
-                    game_winner = winner
-            elif scoring == "lowest_wins":
-                if max(scores[s] for s in active) >= target:
-                    low = min(scores[s] for s in active)
-                    game_winner = winner if scores[winner] == low else scores.index(low)
-            else:
-                gone = [s for s in active if s != winner and scores[s] >= target]
-                for s in gone:
-                    self.out[s] = True
-                self.n_active -= len(gone)
-                if gone:
-                    events.append({"type": "eliminated", "seats": gone})
-                if self.n_active == 1:
-                    game_winner = winner
-        round_over: Event = {
-            "type": "round_over",
-            "winner": _copy(self.round_winner),
-            "points": pts,
-            "scores": list(scores),
-        }
-        if self.team_scores is not None:
-            round_over["team_scores"] = list(self.team_scores)
-        events.insert(0, round_over)
-        if game_winner is not None:
-            self.over = True
-            self.winner = game_winner
-            events.append({"type": "game_over", "winner": _copy(game_winner)})
-        return events
-
-
-def _copy(w: int | list[int] | None) -> int | list[int] | None:
-    return list(w) if isinstance(w, list) else w
-
-
-def _draw_dealer(rng: random.Random, deck: list[str], seats: list[int]) -> tuple[int, list[Any]]:
-    """Choose the dealer: each seat draws a card, highest number deals, ties draw again."""
-    draws: list[Any] = []
-    while True:
-        cards = rng.sample(deck, len(seats))
-        draws.append([[s, c] for s, c in zip(seats, cards, strict=True)])
-        ranks = [draw_rank(c) for c in cards]
-        best = max(ranks)
-        tied = [s for s, r in zip(seats, ranks, strict=True) if r == best]
-        if len(tied) == 1:
-            return tied[0], draws
-        seats = tied
-
-
-def _check_setup(setup: object, ruleset: str, n: int) -> dict[str, Any]:
-    """Return a valid ``setup`` or raise ``bad_setup``: known keys, cards of the deck."""
-
-    def bad(fr: str, en: str) -> IllegalAction:
-        return IllegalAction("bad_setup", why=(fr, en))
-
-    if not isinstance(setup, dict):
-        raise bad("la préparation est un dictionnaire", "setup must be a dict")
-    unknown = set(setup) - {"dealer", "hands", "start", "pile"}
-    if unknown:
-        raise bad(f"clés inconnues {sorted(unknown)}", f"unknown keys {sorted(unknown)}")
-    dealer = setup.get("dealer")
-    if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
-        raise bad("donneur hors des sièges", "dealer is not a seat")
-    named: list[Any] = []
-    hands = setup.get("hands")
-    if hands is not None:
-        if not isinstance(hands, list) or len(hands) != n:
-            raise bad(f"il faut {n} mains", f"{n} hands are needed")
-        for h in hands:
-            if not isinstance(h, list):
-                raise bad("une main est une liste de cartes", "a hand is a list of cards")
-            named.extend(h)
-    pile = setup.get("pile")
-    if pile is not None:
-        if not isinstance(pile, list):
-            raise bad("la pioche est une liste de cartes", "pile must be a list of cards")
-        named.extend(pile)
-    if "start" in setup:
-        named.append(setup["start"])
-    counts: dict[Any, int] = {}
-    for c in DECKS[ruleset]:
-        counts[c] = counts.get(c, 0) + 1
-    for c in named:
-        if not isinstance(c, str) or counts.get(c, 0) <= 0:
-            raise bad(
-                f"la carte {c!r} n'est pas (ou plus) dans le paquet",
-                f"card {c!r} is not (or no longer) in the deck",
-            )
-        counts[c] -= 1
-    return {k: v for k, v in setup.items() if v is not None}

@@ -15,6 +15,8 @@ STATE_VERSION = 1
 #   t: cards the answer "accept" draws; b: seat that played the pending +2/+4;
 #   f: that +4 was a bluff; pc, pr, pd: colour, reference, denominator before that +4.
 Awaiting = dict[str, Any]
+Event = dict[str, Any]
+Action = dict[str, Any]
 
 
 class State:
