@@ -173,3 +173,20 @@ def test_family_quick_options() -> None:
         assert info.value.code == "bad_option"
     g = Game.new(FQ, 4, options={"plus4_challenge": False, "target_score": 100})
     assert g.view(0)["options"]["target_score"] == 100
+
+
+def test_uno_penalty_two_by_default() -> None:
+    g = new(FQ, [["1v", "2v"], ["3r", "4r"], ["4j", "5j"]], start="5r")
+    g.apply(1, {"type": "play", "card": "3r"})
+    g.apply(0, {"type": "catch", "target": 1})
+    assert len(g.hands[1]) == 3
+
+
+def test_round_scoring_and_500_target() -> None:
+    g = new(FQ, [["+04", "hugo r", "9b"], ["3r"], ["quickos"]], start="5r")
+    g.apply(1, {"type": "play", "card": "3r"})
+    assert g.view(None)["scores"] == [0, 40 + 50 + 9 + 50, 0]
+    big = ["couleur"] * 4 + ["hugo r", "hugo r", "manon j", "manon j", "marco v", "marco v"]
+    g = new(FQ, [big, ["3r"], ["4j"]], start="5r")
+    g.apply(1, {"type": "play", "card": "3r"})
+    assert g.view(None)["winner"] == 1 and g.view(None)["scores"][1] == 504

@@ -291,3 +291,10 @@ def test_player_limits_and_classic_only_options() -> None:
         with pytest.raises(IllegalAction) as info:
             Game.new(FR, 3, options=bad)
         assert info.value.code == "bad_option"
+
+
+def test_points_when_scoring_is_on() -> None:
+    g = new(FR, [["40/48b", "joker"], ["2/6b"], ["+04", "rev v"]], start="1/3r", target_score=100)
+    g.apply(1, {"type": "play", "card": "2/6b"})
+    v = g.view(None)
+    assert v["scores"] == [0, 40 + 50 + 50 + 20, 0] and v["winner"] == 1
