@@ -13,7 +13,7 @@ import os
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -120,11 +120,13 @@ class EngineMachine(RuleBasedStateMachine):
         try:
             events = game.apply(seat, action)
         except IllegalAction as exc:
+            event(f"refused: {exc.code}")
             assert exc.code, "an IllegalAction has a code"
             assert json.dumps(game.to_dict(), sort_keys=True) == before, (
                 f"{action} by {seat} was refused ({exc.code}) but changed the game"
             )
             return
+        event(f"accepted: {action['type']}")
         assert events, f"{action} by {seat} was accepted without events"
         if events[0]["type"] != "wrong_attempt":  # fractions penalty: refused, yet it draws
             assert _core(action) in legal, f"{action} by {seat} was accepted but not listed"
@@ -202,8 +204,8 @@ class EngineMachine(RuleBasedStateMachine):
 # Derandomized for a stable CI; ENGINE_PROPS_EXAMPLES=2000 (say) hunts with fresh seeds.
 _HUNT = int(os.environ.get("ENGINE_PROPS_EXAMPLES", "0"))
 EngineMachine.TestCase.settings = settings(
-    max_examples=_HUNT or 60,
-    stateful_step_count=30,
+    max_examples=_HUNT or 150,
+    stateful_step_count=40,
     derandomize=not _HUNT,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
