@@ -119,6 +119,11 @@ MATCHING: Final[dict[tuple[str | None, str], frozenset[str]]] = {
     for sym in set(SYMBOL.values())
 }
 
+# Every code of one colour (for the classic +4 rule: "no card of the colour in force").
+COLOURED_CARDS: Final[dict[str, frozenset[str]]] = {
+    colour: frozenset(c for c in ALL_CODES if COLOUR[c] == colour) for colour in COLOURS
+}
+
 _ACTION_POINTS = {"+2": 20, "rev": 20, "stop": 20, "wild": 50, "+4": 50, "fq": 50, "quickos": 50}
 
 

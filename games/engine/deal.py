@@ -113,7 +113,9 @@ class Dealing(Rules):
         """Move ``count`` cards from the pile to a hand, reshuffling the discards if needed."""
         events: list[Event] = []
         pile = self.pile
-        if len(pile) >= count:
+        if count == 1 and pile:
+            got = [pile.pop()]  # the everyday draw
+        elif len(pile) >= count:
             got = pile[len(pile) - count :]
             del pile[len(pile) - count :]
             got.reverse()

@@ -111,6 +111,8 @@ class Legal(Scoring):
 
     def _playable(self, card: str, hand: list[str]) -> bool:
         """Tell whether ``card`` may be played on its owner's turn."""
+        if self.ruleset != "fractions" and card in MATCHING[self.colour, SYMBOL[self.discard[-1]]]:
+            return True  # a plain coloured card that fits: no +4 or finishing rule applies
         return self._fits(card) and self._plus4_ok(card, hand)
 
     def _variants(self, card: str, seat: int, hand: list[str], acts: list[Action]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import COLOUR, DEN, FRACTION, KIND, MATCHING, NUM, SYMBOL
+from .cards import COLOUR, COLOURED_CARDS, DEN, FRACTION, KIND, MATCHING, NUM, SYMBOL
 from .errors import IllegalAction
 from .state import State
 
@@ -75,7 +75,7 @@ class Rules(State):
             colour = self.colour
             if colour is None:
                 return False
-            return any(COLOUR[c] == colour for c in hand)
+            return not COLOURED_CARDS[colour].isdisjoint(hand)
         if self.ruleset == "fractions":
             return any(KIND[c] != "+4" and self._fits(c) for c in hand)
         return False
