@@ -144,17 +144,19 @@ users = [item.student.user for item in issued]
 table = table_create(
     ruleset=RULESET,
     seats=[SeatSpec(name=u.student.display_name, user_id=u.pk) for u in users],
-    seed=SEED, setup=SETUP, options=OPTIONS,
+    seed=SEED, setup=SETUP, options=OPTIONS, table_settings=TABLE_SETTINGS,
 )
 cookies = []
-for user in users:
+for user in [*users, teacher]:
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
     store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
     store[HASH_SESSION_KEY] = user.get_session_auth_hash()
     store.save()
     cookies.append(store.session_key)
-print(json.dumps({"table": table.pk, "sessions": cookies, "users": [u.pk for u in users]}))
+teacher_session = cookies.pop()
+print(json.dumps({"table": table.pk, "sessions": cookies, "users": [u.pk for u in users],
+                  "teacher_session": teacher_session}))
 """
 
 
@@ -166,11 +168,13 @@ def seed_table(
     seed: int = 11,
     setup: dict[str, Any] | None = None,
     options: dict[str, Any] | None = None,
+    table_settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Create a class, its students and a table of them in the deployment; return ids and
-    one session key per student."""
+    """Create a class, its students and a table of them in the deployment; return ids,
+    one session key per student and the teacher's session key (`teacher_session`)."""
     code = (
         f"NAMES = {names!r}\nRULESET = {ruleset!r}\nSEED = {seed!r}\n"
-        f"SETUP = {setup!r}\nOPTIONS = {options!r}\n" + SEED_TABLE
+        f"SETUP = {setup!r}\nOPTIONS = {options!r}\nTABLE_SETTINGS = {table_settings!r}\n"
+        + SEED_TABLE
     )
     return app.script(code)  # type: ignore[no-any-return]

@@ -26,6 +26,10 @@ from games.engine.state import STATE_VERSION
 BACKOFF_FIRST = 0.05
 BACKOFF_MAX = 1.0
 RECONNECT_SECONDS = 30.0
+# A table silent this long gets a `sync` from every client (an update may have been lost while
+# Redis restarted); after MAX_IDLE_SYNCS silent syncs in a row the table counts as frozen.
+IDLE_SYNC_SECONDS = 3.0
+MAX_IDLE_SYNCS = 3
 
 
 def acting_seat(view: dict[str, Any]) -> int | None:
@@ -128,9 +132,11 @@ class SeatLog:
     state_id: int = -1
     frames: int = 0
     reconnects: int = 0
+    syncs: int = 0
 
     def problems(self) -> list[str]:
-        """List ordering faults: within one connection, state numbers go up by exactly one."""
+        """List ordering faults: within one connection (or since the last sync), state numbers
+        go up by exactly one."""
         found = []
         for number, ids in enumerate(self.connections):
             for before, after in zip(ids, ids[1:], strict=False):
@@ -175,6 +181,15 @@ class SeatClient:
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one JSON frame."""
         await self.sock.send(json.dumps(frame))
+
+    async def sync(self) -> None:
+        """Ask for the current state again; the state numbers start a new sequence."""
+        try:
+            await self.send({"type": "sync"})
+        except websockets.ConnectionClosed:
+            return  # the next read notices the closed socket and reconnects
+        self.log.syncs += 1
+        self.log.connections.append([])
 
     async def act(self, action: dict[str, Any]) -> None:
         """Send an action for the last state seen."""
@@ -227,7 +242,10 @@ class Table:
         action = choose_action(client.log.view, self.rng)
         if action is None:
             return False
-        await client.act(action)
+        try:
+            await client.act(action)
+        except websockets.ConnectionClosed:
+            return False  # the next read notices the closed socket and reconnects
         self.moves += 1
         return True
 
@@ -237,6 +255,7 @@ class Table:
         stop_at = self.moves + max_moves
         deadline = time.monotonic() + seconds
         pending: dict[int, asyncio.Task[dict[str, Any]]] = {}
+        idle = 0
         try:
             for index in range(len(self.clients)):
                 if self.moves < stop_at:
@@ -246,14 +265,27 @@ class Table:
                     raise TimeoutError(f"game not over after {seconds} s, {self.moves} moves")
                 for index, client in enumerate(self.clients):
                     if index not in pending:
-                        pending[index] = asyncio.ensure_future(client.next_frame(timeout=15))
+                        pending[index] = asyncio.ensure_future(client.next_frame(timeout=60))
                 done, _ = await asyncio.wait(
-                    pending.values(), timeout=15, return_when=asyncio.FIRST_COMPLETED
+                    pending.values(), timeout=IDLE_SYNC_SECONDS, return_when=asyncio.FIRST_COMPLETED
                 )
                 if not done:
-                    raise TimeoutError("no frame for 15 s: the table is frozen")
+                    idle += 1
+                    if idle > MAX_IDLE_SYNCS:
+                        raise TimeoutError("no frame after repeated syncs: the table is frozen")
+                    for index, client in enumerate(self.clients):
+                        await client.sync()
+                        self.answered.pop(index, None)
+                    continue
+                idle = 0
                 for index in [i for i, task in pending.items() if task in done]:
-                    frame = pending.pop(index).result()
+                    try:
+                        frame = pending.pop(index).result()
+                    except websockets.ConnectionClosed:
+                        # As the page does: reconnect with backoff; the server sends the state.
+                        await self.clients[index].reconnect()
+                        self.answered.pop(index, None)
+                        continue
                     if frame["type"] == "state" and self.moves < stop_at:
                         await self._answer(index)
         finally:
