@@ -39,6 +39,7 @@ _COLOUR_SET = frozenset(COLOURS)
 
 
 def _bad_action(fr: str, en: str) -> IllegalAction:
+    """Return a ``bad_action`` error with its reason in French and English."""
     return IllegalAction("bad_action", why=(fr, en))
 
 
@@ -103,6 +104,7 @@ class Game(Legal):
     events_for = staticmethod(events_for)
 
     def _check_seat(self, seat: object) -> None:
+        """Raise ``bad_seat`` unless ``seat`` is one of the game's seats."""
         if type(seat) is not int or not 0 <= seat < self.n:
             raise IllegalAction("bad_seat", {"seat": seat})
 
@@ -166,6 +168,7 @@ class Game(Legal):
         return IllegalAction("not_your_turn")
 
     def _play(self, seat: int, a: Action) -> list[Event]:
+        """Check a play completely, then lay the card and apply its effect."""
         card = a.get("card")
         cards = CARDS_BY_RULESET[self.ruleset]
         if type(card) is not str or card not in cards:
@@ -335,6 +338,7 @@ class Game(Legal):
         return colour, named, claim, target, effect
 
     def _plus4_draws(self) -> int:
+        """Return the cards a +4 gives in this ruleset."""
         return int(self.opts["fractions_plus4_draws"]) if self.ruleset == "fractions" else 4
 
     def _effect(
@@ -382,6 +386,7 @@ class Game(Legal):
             events.append({"type": "awaiting", "seat": victim, "kind": kind, "total": total})
 
     def _swap(self, seat: int, target: int, events: list[Event]) -> None:
+        """Swap two hands (a 7 in 7-0, a Family Quick swap)."""
         hands = self.hands
         hands[seat], hands[target] = hands[target], hands[seat]
         events.append({"type": "swapped", "seat": seat, "target": target})
@@ -395,6 +400,7 @@ class Game(Legal):
         events.append({"type": "rotated", "direction": self.direction})
 
     def _wrong_attempt(self, seat: int, card: str, err: IllegalAction, n: int) -> list[Event]:
+        """Apply the fractions wrong-attempt penalty: the card stays, the turn stays."""
         self.uno_flag = self.uno_win = -1
         events: list[Event] = [
             {
@@ -410,6 +416,7 @@ class Game(Legal):
         return events
 
     def _draw_action(self, seat: int) -> list[Event]:
+        """Draw one card; keep the turn if it may be played, else pass."""
         if self.aw is not None or self.turn != seat:
             raise self._must_answer(seat)
         if self.drawn is not None:
@@ -427,6 +434,7 @@ class Game(Legal):
         return events
 
     def _pass(self, seat: int) -> list[Event]:
+        """Keep the card just drawn and end the turn."""
         if self.aw is not None or self.turn != seat:
             raise self._must_answer(seat)
         if self.drawn is None:
@@ -439,6 +447,7 @@ class Game(Legal):
         return [{"type": "passed", "seat": seat}]
 
     def _uno(self, seat: int) -> list[Event]:
+        """Call UNO: before playing with two cards, or in the window after playing."""
         if self.uno_win == seat:
             self.uno_win = -1
         else:
@@ -453,6 +462,7 @@ class Game(Legal):
         return [{"type": "uno", "seat": seat}]
 
     def _catch(self, seat: int, target: object) -> list[Event]:
+        """Catch a player holding one uncalled card: they draw the UNO penalty."""
         if self.uno_win < 0 or target != self.uno_win or seat == target:
             raise _bad_action(
                 "personne n'est à prendre sans UNO", "nobody can be caught without UNO"
@@ -464,6 +474,7 @@ class Game(Legal):
         return events
 
     def _challenge(self, seat: int) -> list[Event]:
+        """Challenge the pending +4: the bluffer or the challenger pays."""
         aw = self.aw
         if aw is None or aw["s"] != seat or aw["k"] != "challenge":
             raise _bad_action("aucun +4 à contester", "there is no +4 to challenge")
@@ -494,6 +505,7 @@ class Game(Legal):
         return events
 
     def _accept(self, seat: int) -> list[Event]:
+        """Take the pending +2/+4 (or stacked total) and lose the turn."""
         aw = self.aw
         if aw is None or aw["s"] != seat:
             raise _bad_action("rien à accepter", "there is nothing to accept")
@@ -507,6 +519,7 @@ class Game(Legal):
         return events
 
     def _quickos(self, seat: int) -> list[Event]:
+        """Turn a pending +4 back on its player with Quickos (Family Quick)."""
         aw = self.aw
         hand = self.hands[seat]
         if aw is None or aw["k"] != "quickos" or seat == aw["b"] or "quickos" not in hand:

@@ -142,4 +142,5 @@ class Legal(Scoring):
             acts.append({"type": "play", "card": card})
 
     def _targets(self, seat: int) -> list[int]:
+        """Return the seats ``seat`` may target (the others still in play)."""
         return [t for t in range(self.n) if t != seat and not self.out[t]]
