@@ -578,4 +578,4 @@ setConnection("connecting");
 connect();
 
 // For the browser tests and the curious: the live socket and the latest state.
-window.unoclassPlay = { socket: () => socket, state: () => ({ ...game }) };
+window.unoclassPlay = { socket: () => socket, state: () => ({ ...game }), cardName };

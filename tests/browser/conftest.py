@@ -86,7 +86,7 @@ def _wait_for_port(port: int, process: subprocess.Popen[str], timeout: float = 3
     raise AssertionError("daphne did not start listening")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Migrate a fresh SQLite file and serve the app with daphne for the whole session."""
     db_path = tmp_path_factory.mktemp("browser") / "play.sqlite3"
@@ -122,14 +122,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             process.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def playwright() -> Iterator[Playwright]:
-    """Start Playwright once (sync API)."""
+    """Start Playwright once for this package (sync API).
+
+    Package scope: its event loop must be gone before the asyncio tests of other packages run.
+    """
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """Launch Debian's chromium, headless (never a downloaded browser)."""
     launched = playwright.chromium.launch(
