@@ -20,6 +20,7 @@ class Dealing(Rules):
     def _start_round(self, setup: dict[str, Any] | None) -> list[Event]:
         """Deal a round (scripted by ``setup`` if given) and turn the start card."""
         n, ruleset = self.n, self.ruleset
+        self.view_base = None
         active = [s for s in range(n) if not self.out[s]]
         deck = list(DECKS[ruleset])
         rng = self._rng()

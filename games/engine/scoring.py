@@ -26,6 +26,7 @@ class Scoring(Dealing):
     def _end_round(self, winner: int) -> list[Event]:
         """Score the round won by ``winner`` and tell whether the game is over."""
         self.round_over = True
+        self.view_base = None
         self.turn = -1
         self.aw, self.drawn = None, None
         self.uno_flag = self.uno_win = -1

@@ -51,6 +51,7 @@ class State:
         "out",
         "n_active",
         "start_events",
+        "view_base",
     )
 
     ruleset: str
@@ -81,6 +82,7 @@ class State:
     out: list[bool]  # eliminated seats (Uno Challenge)
     n_active: int
     start_events: list[dict[str, Any]]  # events of the first deal; not stored
+    view_base: dict[str, Any] | None  # view fields fixed for the round (a cache; not stored)
 
     def _rng(self) -> random.Random:
         """Return a fresh generator for the next random step (deterministic from the seed)."""
@@ -153,6 +155,7 @@ class State:
             self.out = [s in out for s in range(self.n)]
             self.n_active = self.n - len(out)
             self.start_events = []
+            self.view_base = None
             if len(self.hands) != self.n or len(self.scores) != self.n:
                 raise ValueError("seat count")
             held = sorted(c for h in self.hands for c in h) + sorted(self.pile + self.discard)

@@ -20,33 +20,36 @@ def build_view(g: Game, seat: int | None) -> dict[str, Any]:
     else:
         awaiting = None
     turn = g.turn
+    base = g.view_base
+    if base is None:  # what stays the same for a whole round (reset by deal and scoring)
+        base = g.view_base = {
+            "ruleset": g.ruleset,
+            "players": g.n,
+            "dealer": g.dealer,
+            "round": g.round,
+            "round_over": g.round_over,
+            "game_over": g.over,
+        }
+    view = base.copy()
+    view["seat"] = seat
+    view["hand"] = list(g.hands[seat]) if seat is not None else []
+    view["hand_sizes"] = list(map(len, g.hands))
+    view["turn"] = turn if turn >= 0 else None
+    view["awaiting"] = awaiting
+    view["uno_window"] = g.uno_win if g.uno_win >= 0 else None
+    view["direction"] = g.direction
+    view["top"] = g.discard[-1] if g.discard else None
+    view["colour"] = g.colour
+    view["denominator"] = g.den or None
+    view["draw_pile_size"] = len(g.pile)
+    view["discard_size"] = len(g.discard)
+    view["drawn"] = g.drawn if seat is not None and seat == turn else None
+    view["scores"] = list(g.scores)
     rw, w = g.round_winner, g.winner
-    view: dict[str, Any] = {
-        "ruleset": g.ruleset,
-        "players": g.n,
-        "seat": seat,
-        "hand": list(g.hands[seat]) if seat is not None else [],
-        "hand_sizes": list(map(len, g.hands)),
-        "turn": turn if turn >= 0 else None,
-        "awaiting": awaiting,
-        "uno_window": g.uno_win if g.uno_win >= 0 else None,
-        "direction": g.direction,
-        "dealer": g.dealer,
-        "top": g.discard[-1] if g.discard else None,
-        "colour": g.colour,
-        "denominator": g.den or None,
-        "draw_pile_size": len(g.pile),
-        "discard_size": len(g.discard),
-        "drawn": g.drawn if seat is not None and seat == turn else None,
-        "round": g.round,
-        "scores": list(g.scores),
-        "round_over": g.round_over,
-        "round_winner": list(rw) if type(rw) is list else rw,
-        "winner": list(w) if type(w) is list else w,
-        "game_over": g.over,
-        "eliminated": [s for s, o in enumerate(g.out) if o] if g.n_active != g.n else [],
-        "options": dict(g.opts),
-    }
+    view["round_winner"] = list(rw) if type(rw) is list else rw
+    view["winner"] = list(w) if type(w) is list else w
+    view["eliminated"] = [s for s, o in enumerate(g.out) if o] if g.n_active != g.n else []
+    view["options"] = dict(g.opts)
     if g.ruleset != "classic":
         if g.ruleset == "fractions":
             view["reference"] = g.ref
