@@ -290,6 +290,8 @@ def test_random_games_end_and_keep_invariants(ruleset: str, seed: int) -> None:
         events = g.apply(seat, rng.choice(plays if plays and rng.random() < 0.8 else acts))
         assert all(isinstance(e["type"], str) for e in events)
         json.dumps(events)
+        # The live view (with its per-round cache) equals a view rebuilt from scratch.
+        assert g.view(None) == Game.from_dict(g.to_dict()).view(None)
         assert_conserved(g)
         v = g.view(None)
         assert (v["turn"] is None) or (v["awaiting"] is None or v["awaiting"]["kind"] == "uno")
