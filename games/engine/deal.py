@@ -26,7 +26,7 @@ class Dealing(Rules):
         rng = self._rng()
         events: list[Event] = []
         self.direction, self.aw, self.drawn = 1, None, None
-        self.uno_flag = self.uno_win = -1
+        self.uno_flag = self.uno_win = self.lp = -1
         self.round_over, self.round_winner = False, None
         self.colour, self.ref, self.den = None, None, 0
         s = _check_setup(setup, ruleset, n) if setup is not None else {}

@@ -226,6 +226,7 @@ class Game(Legal):
         prev_colour = self.colour
         hand.remove(card)
         self.discard.append(card)
+        self.lp = seat
         self.drawn = None
         played: Event = {"type": "played", "seat": seat, "card": card}
         events = [played]
@@ -296,7 +297,9 @@ class Game(Legal):
             and kind == KIND[top]
         ):
             return True, False
-        if opts.get("jump_in") and card == top and seat != self.turn:
+        # Jumping in on a card one laid oneself is not "out of turn": it would let a player
+        # chain identical cards (a +4 on their own challengeable +4, for ever).
+        if opts.get("jump_in") and card == top and seat != self.turn and seat != self.lp:
             return False, True
         if aw is not None and aw["s"] == seat:
             raise self._must_answer(seat)
@@ -493,6 +496,7 @@ class Game(Legal):
         ]
         if aw["f"]:
             self.hands[bluffer].append(self.discard.pop())
+            self.lp = -1  # who laid the card below is not kept
             self.colour, self.ref, self.den = aw["pc"], aw["pr"], aw["pd"]
             count = 1 if self.ruleset == "fractions" else aw["t"]
             events += self._draw(bluffer, count, "challenge")
@@ -531,6 +535,7 @@ class Game(Legal):
         self.uno_flag = self.uno_win = -1
         hand.remove("quickos")
         self.discard.append("quickos")
+        self.lp = seat
         events: list[Event] = [{"type": "quickos", "seat": seat, "target": aw["b"]}]
         events += self._draw(aw["b"], aw["t"], "quickos")
         if not hand:

@@ -53,7 +53,7 @@ class Legal(Scoring):
                 acts.append({"type": "draw"})
             if len(hand) == 2 and self.uno_flag != seat:
                 acts.append({"type": "uno"})
-        if opts.get("jump_in") and seat != self.turn:
+        if opts.get("jump_in") and seat != self.turn and seat != self.lp:
             top = self.discard[-1]
             stacking_reply = aw is not None and aw["s"] == seat and opts["stacking"]
             if top in hand and not stacking_reply and self._plus4_ok(top, hand):

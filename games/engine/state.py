@@ -41,6 +41,7 @@ class State:
         "drawn",
         "uno_flag",
         "uno_win",
+        "lp",
         "round",
         "round_over",
         "round_winner",
@@ -72,6 +73,7 @@ class State:
     drawn: str | None  # card the turn player drew and may still play
     uno_flag: int  # seat that called UNO with two cards on its turn, or -1
     uno_win: int  # seat holding one uncalled card that may be caught, or -1
+    lp: int  # seat that laid the top card (-1: the start card, or not known)
     round: int
     round_over: bool
     round_winner: int | list[int] | None
@@ -111,6 +113,7 @@ class State:
             "drawn": self.drawn,
             "uf": self.uno_flag,
             "uw": self.uno_win,
+            "lp": self.lp,
             "round": self.round,
             "ro": self.round_over,
             "rw": _copy_winner(self.round_winner),
@@ -144,6 +147,7 @@ class State:
             self.drawn = d["drawn"]
             self.uno_flag = int(d["uf"])
             self.uno_win = int(d["uw"])
+            self.lp = int(d.get("lp", -1))
             self.round = int(d["round"])
             self.round_over = bool(d["ro"])
             self.round_winner = _copy_winner(d["rw"])

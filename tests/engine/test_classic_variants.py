@@ -149,3 +149,18 @@ def test_combined_stacking_and_jump_in() -> None:
     g.apply(2, {"type": "play", "card": "+02r"})  # the victim stacks
     assert g.view(None)["awaiting"] == {"seat": 3, "kind": "stack", "total": 4}
     rejects(g, 0, {"type": "play", "card": "+02j"}, "not_your_turn")
+
+
+def test_jump_in_never_on_ones_own_card() -> None:
+    g = new(hands=[["1v"], ["5r", "5r", "3b"], ["2j", "4j"], ["2b"]], start="6r", jump_in=True)
+    g.apply(1, {"type": "play", "card": "5r"})
+    assert {"type": "play", "card": "5r"} not in g.legal_actions(1)
+    rejects(g, 1, {"type": "play", "card": "5r"}, "not_your_turn")
+
+
+def test_jump_in_never_on_ones_own_challengeable_plus4() -> None:
+    g = new(hands=[["1v"], ["+04", "+04", "3r"], ["2j", "4j"], ["2b"]], start="6r", jump_in=True)
+    g.apply(1, {"type": "play", "card": "+04", "colour": "b"})
+    assert g.view(None)["awaiting"]["kind"] == "challenge"
+    assert all(a["type"] != "play" for a in g.legal_actions(1))
+    rejects(g, 1, {"type": "play", "card": "+04", "colour": "b"}, "not_your_turn")
