@@ -26,6 +26,7 @@ from lessons.diagnosis import (
     Rule,
     RuleEvidence,
     SkillProgress,
+    rule_evidence,
 )
 from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student
 from lessons.reporting.loading import (
@@ -222,8 +223,9 @@ def _persistent_rules(rows: list[Row], now: dict[str, RuleEvidence]) -> list[str
         return []
     boundary = order[-1 - PERSISTENT_AFTER_SESSIONS]
     cut = max(i for i, row in enumerate(rows) if row.session_id == boundary) + 1
-    then = evidence_of(rows[:cut])
-    return [rule for rule in likely_now if then[rule].status == STATUS_LIKELY]
+    earlier = rows[:cut]
+    evidence = [row.evidence() for row in earlier]
+    return [rule for rule in likely_now if rule_evidence(evidence, rule).status == STATUS_LIKELY]
 
 
 def _last_session_run(rows: list[Row]) -> int:
@@ -315,7 +317,9 @@ def _tiles(window: Window, rows: list[Row]) -> Tiles:
 def class_dashboard(classroom: Classroom) -> ClassDashboard:
     """Build the class dashboard (a fixed number of queries, whatever the class size)."""
     window = evidence_window(classroom)
-    students = list(classroom.students.order_by("display_name", "id").only("id", "display_name"))
+    students = list(
+        classroom.students.order_by("display_name", "id").only("id", "display_name", "classroom")
+    )
     rows = class_rows(classroom, window)
     grouped = by_student(rows)
     sessions, per_student_trend = _trend(classroom)

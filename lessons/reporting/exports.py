@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from lessons.diagnosis import RULE_IDS, RULES_BY_ID, SKILL_IDS, SKILLS
 from lessons.models import Attempt, Classroom, MissedEquivalence
 from lessons.reporting.class_view import class_dashboard
-from lessons.reporting.loading import WRONG
+from lessons.reporting.loading import WINDOW_DAYS, WRONG
 
 PSEUDONYM_LENGTH: Final = 16
 CHUNK: Final = 2000
@@ -277,8 +277,9 @@ def student_dictionary(lang: str) -> list[tuple[str, str]]:
         "sessions": _("Class sessions with at least one claim."),
         "missed_equivalences": _("Draws while holding a card equal to the reference."),
         "window_claims": _(
-            "Claims in the evidence window (the 28 days up to the class's last play)."
-        ),
+            "Claims in the evidence window (the %(days)d days up to the class's last play)."
+        )
+        % {"days": WINDOW_DAYS},
         "window_accuracy": _("Accuracy in the evidence window."),
         "wrong_claims_window": _("Wrong claims in the evidence window (n of every k/n)."),
     }

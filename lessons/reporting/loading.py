@@ -8,20 +8,25 @@ the window keeps every dashboard query bounded by an index range.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
-from django.db.models import Max
+from django.db import connections
+from django.db.models import F, Max, TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from lessons.diagnosis import (
+    SKILL_IDS,
     AttemptEvidence,
+    Opportunity,
     RuleEvidence,
     SkillProgress,
-    progress_by_skill,
+    skill_progress,
     skill_tags,
     student_evidence,
 )
@@ -50,6 +55,16 @@ EVIDENCE_FIELDS: Final = (
     "opportunities",
 )
 LIGHT_FIELDS: Final = EVIDENCE_FIELDS[:12]
+JSON_FIELDS: Final = EVIDENCE_FIELDS[12:]
+# The JSON columns come back as text and are decoded through a cache: the same few hundred
+# tag lists and chance-rate maps repeat across thousands of attempts, and Django's per-row
+# JSON converter was the largest cost of the class dashboard.
+_RAW_JSON: Final = {f"{name}_raw": Cast(F(name), TextField()) for name in JSON_FIELDS}
+
+
+@lru_cache(maxsize=1 << 14)
+def _decoded(text: str | None) -> Any:
+    return json.loads(text) if text else None
 
 
 @dataclass(frozen=True)
@@ -66,7 +81,7 @@ class Window:
         return self.end is None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Row:
     """One attempt as reports read it (tags, p0 and opportunities only on full rows)."""
 
@@ -83,16 +98,8 @@ class Row:
     tags: tuple[str, ...] = ()
     p0: dict[str, float] | None = None
     opportunities: frozenset[str] = frozenset()
-
-    @property
-    def correct(self) -> bool:
-        """Tell whether the claim was right."""
-        return self.outcome != WRONG
-
-    @property
-    def day(self) -> date:
-        """Return the local day of the attempt."""
-        return timezone.localdate(self.created_at)
+    day: date | None = None  # the local day of the attempt (set by the loaders)
+    correct: bool = True  # whether the claim was right (set by the loaders)
 
     @property
     def skills(self) -> tuple[str, ...]:
@@ -114,30 +121,72 @@ class Row:
 
 @lru_cache(maxsize=4096)
 def skills_of(reference: Card | None, played: Card, claim: str) -> tuple[str, ...]:
-    """Return the skills of a claim; a claim on a named denominator exercises S1 only."""
+    """Return the skills of a claim.
+
+    After a named denominator there is no reference fraction: the card against itself has
+    the named denominator, so a "denominator" claim exercises S1 (and S6 for a card worth 1
+    or more); an "equal" claim exercises nothing.
+    """
     if reference is None:
-        return ("S1",) if claim == Attempt.Claim.DENOMINATOR else ()
+        return tuple(skill_tags(played, played)) if claim == Attempt.Claim.DENOMINATOR else ()
     return tuple(skill_tags(reference, played))
 
 
-def _row(values: Sequence[object]) -> Row:
+def _row(values: Sequence[Any], zone: tzinfo) -> Row:
     (student, session, table, created, rn, rd, named, pn, pd, claim, outcome, rt) = values[:12]
+    if created.tzinfo is None:
+        # SQLite gives back the stored UTC time without its zone (Django's converter, skipped
+        # here, would add it).
+        created = created.replace(tzinfo=UTC)
     full = len(values) > 12
     return Row(
-        student_id=student,  # type: ignore[arg-type]
-        session_id=session,  # type: ignore[arg-type]
-        table_id=table,  # type: ignore[arg-type]
-        created_at=created,  # type: ignore[arg-type]
-        reference=(rn, rd) if rn is not None and rd is not None else None,  # type: ignore[arg-type]
-        named_denominator=named,  # type: ignore[arg-type]
-        played=(pn, pd),  # type: ignore[arg-type]
-        claim=claim,  # type: ignore[arg-type]
-        outcome=outcome,  # type: ignore[arg-type]
-        response_ms=rt,  # type: ignore[arg-type]
-        tags=tuple(values[12] or ()) if full else (),  # type: ignore[arg-type]
-        p0=(values[13] or {}) if full else None,  # type: ignore[assignment]
-        opportunities=frozenset(values[14] or ()) if full else frozenset(),  # type: ignore[arg-type]
+        student,
+        session,
+        table,
+        created,
+        (rn, rd) if rn is not None and rd is not None else None,
+        named,
+        (pn, pd),
+        claim,
+        outcome,
+        rt,
+        _tags(values[12]) if full else (),
+        (_decoded(values[13]) or {}) if full else None,
+        _opportunities(values[14]) if full else frozenset(),
+        created.astimezone(zone).date(),
+        outcome != WRONG,
     )
+
+
+@lru_cache(maxsize=1 << 12)
+def _tags(text: str | None) -> tuple[str, ...]:
+    return tuple(_decoded(text) or ())
+
+
+@lru_cache(maxsize=1 << 14)
+def _opportunities(text: str | None) -> frozenset[str]:
+    return frozenset(_decoded(text) or ())
+
+
+def _rows(query: Any) -> list[Row]:
+    """Run a values_list query without Django's per-value converters and build rows.
+
+    On a class's window (thousands of rows) the converters and the per-row time zone lookup
+    cost more than the query itself.
+    """
+    sql, params = query.query.get_compiler(using=query.db).as_sql()
+    with connections[query.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        fetched = cursor.fetchall()
+    zone = timezone.get_current_timezone()
+    return [_row(values, zone) for values in fetched]
+
+
+def _values(query: Any, full: bool) -> Any:
+    """Select the row columns; the JSON ones as text (decoded by _row through a cache)."""
+    if not full:
+        return query.values_list(*LIGHT_FIELDS)
+    return query.annotate(**_RAW_JSON).values_list(*LIGHT_FIELDS, *_RAW_JSON)
 
 
 def evidence_window(classroom: Classroom) -> Window:
@@ -151,15 +200,14 @@ def evidence_window(classroom: Classroom) -> Window:
 
 
 def class_rows(classroom: Classroom, window: Window) -> list[Row]:
-    """Return the window's attempts of a class with their evidence, per student, oldest first."""
+    """Return the window's attempts of a class with their evidence, oldest first."""
     if window.empty:
         return []
-    query = (
-        Attempt.objects.filter(classroom=classroom, created_at__gte=window.start)
-        .order_by("student_id", "created_at", "id")
-        .values_list(*EVIDENCE_FIELDS)
+    # Time order follows the (classroom, created_at) index: no sort; by_student() keeps it.
+    query = Attempt.objects.filter(classroom=classroom, created_at__gte=window.start).order_by(
+        "created_at", "id"
     )
-    return [_row(values) for values in query]
+    return _rows(_values(query, True))
 
 
 def student_rows(student_id: int, *, since: datetime | None = None, full: bool = True) -> list[Row]:
@@ -167,18 +215,13 @@ def student_rows(student_id: int, *, since: datetime | None = None, full: bool =
     query = Attempt.objects.filter(student_id=student_id)
     if since is not None:
         query = query.filter(created_at__gte=since)
-    fields = EVIDENCE_FIELDS if full else LIGHT_FIELDS
-    return [_row(values) for values in query.order_by("created_at", "id").values_list(*fields)]
+    return _rows(_values(query.order_by("created_at", "id"), full))
 
 
 def session_rows(session_id: int) -> list[Row]:
     """Return a session's attempts with their evidence, per student, oldest first."""
-    query = (
-        Attempt.objects.filter(session_id=session_id)
-        .order_by("student_id", "created_at", "id")
-        .values_list(*EVIDENCE_FIELDS)
-    )
-    return [_row(values) for values in query]
+    query = Attempt.objects.filter(session_id=session_id).order_by("student_id", "created_at", "id")
+    return _rows(_values(query, True))
 
 
 def by_student(rows: Iterable[Row]) -> dict[int, list[Row]]:
@@ -195,19 +238,18 @@ def evidence_of(rows: Sequence[Row]) -> dict[str, RuleEvidence]:
 
 
 def skills_from(rows: Iterable[Row]) -> dict[str, SkillProgress]:
-    """Return every skill's progress for one student's rows (oldest first)."""
-    claims: list[tuple[Card, Card, bool, Hashable, date]] = []
+    """Return every skill's progress for one student's rows (oldest first).
+
+    Same result as lessons.diagnosis.progress_by_skill, with each pair's skills cached.
+    """
+    per_skill: dict[str, list[Opportunity]] = {skill: [] for skill in SKILL_IDS}
     for row in rows:
-        if row.reference is None:
-            if row.claim != Attempt.Claim.DENOMINATOR:
-                continue
-            # The card against itself has the named denominator: it exercises S1 (and S6
-            # only when the card is worth 1 or more).
-            reference: Card = row.played
-        else:
-            reference = row.reference
-        claims.append((reference, row.played, row.correct, row.session_id, row.day))
-    return progress_by_skill(claims)
+        skills = row.skills
+        if skills:
+            opportunity = Opportunity(row.correct, row.session_id, row.day)
+            for skill in skills:
+                per_skill[skill].append(opportunity)
+    return {skill: skill_progress(per_skill[skill]) for skill in SKILL_IDS}
 
 
 def accuracy(rows: Iterable[Row]) -> tuple[int, int]:

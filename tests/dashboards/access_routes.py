@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from lessons.models import ClassSession
-from tests.foundation.access_matrix import F, L, N, P, Outcome, Route, outcomes
+from tests.foundation.access_matrix import F, L, N, Outcome, P, Route, outcomes
 
 TEACHER_OF_A = outcomes(L, F, F, P, N)
 STUDENT_ONLY = outcomes(L, P, P, F, F)
