@@ -15,11 +15,38 @@ from django.utils.safestring import SafeString, mark_safe
 Card = tuple[int, int]
 
 
+# Presentation attributes next to each class: WeasyPrint (PDF) does not style inline SVG from
+# the page's stylesheet, and the page's CSS still wins in browsers.
+PAINT: dict[str, str] = {
+    "axis": 'stroke="#1f2328" stroke-width="1.5"',
+    "grid": 'stroke="#c9ced6" stroke-width="1" stroke-dasharray="3 3"',
+    "bar": 'fill="#1d4ed8"',
+    "track": 'fill="#e5e7eb"',
+    "line": 'fill="none" stroke="#1d4ed8" stroke-width="2"',
+    "dot": 'fill="#1d4ed8"',
+    "ok": 'fill="#15803d"',
+    "bad": 'fill="#b91c1c"',
+    "mark-a": 'fill="#1d4ed8" stroke="#1d4ed8" stroke-width="1.5"',
+    "mark-b": 'fill="#c2410c" stroke="#c2410c" stroke-width="1.5"',
+    "tick": 'fill="#4a5360" font-size="11"',
+    "tick muted": 'fill="#4a5360" font-size="11"',
+    "value": 'fill="#1f2328" font-size="11" font-weight="700"',
+    "frac": 'fill="#1f2328" font-size="14" font-weight="700"',
+}
+
+
+def _paint(body: str) -> str:
+    """Add each class's presentation attributes to the SVG elements of `body`."""
+    for css, attributes in PAINT.items():
+        body = body.replace(f'class="{css}"', f'class="{css}" {attributes}')
+    return body
+
+
 def _svg(width: int, height: int, label: str, body: str, css: str = "chart") -> SafeString:
     return mark_safe(  # noqa: S308 - every text part below is escaped
         f'<svg class="{css}" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'role="img" aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">'
-        f"<title>{escape(label)}</title>{body}</svg>"
+        f'<title>{escape(label)}</title><g font-family="sans-serif">{_paint(body)}</g></svg>'
     )
 
 
@@ -105,7 +132,7 @@ def session_chart(points: Sequence[tuple[str, float | None, int]], label: str) -
 
 def accuracy_bar(value: float | None, label: str) -> SafeString:
     """Draw a horizontal bar for a share, with the percentage printed beside it."""
-    width, height = 120, 14
+    width, height = 132, 14
     filled = 0 if value is None else round(value * 80)
     body = (
         f'<rect x="0" y="2" width="80" height="10" class="track"/>'
@@ -119,25 +146,28 @@ def number_line(first: Card, second: Card, label: str) -> SafeString:
     """Place two fractions on one number line from 0 to 1 (or 2), each with its own ticks."""
     values = [Fraction(*first), Fraction(*second)]
     top = 2 if max(values) > 1 else 1
-    width, left, right = 340, 16, 16
+    width, left, right = 420, 16, 16
     span = width - left - right
 
     def x_of(value: Fraction) -> float:
         return left + float(value) / top * span
 
-    parts = [f'<line x1="{left}" y1="40" x2="{width - right}" y2="40" class="axis"/>']
+    axis = 52
+    parts = [f'<line x1="{left}" y1="{axis}" x2="{width - right}" y2="{axis}" class="axis"/>']
     for whole in range(top + 1):
         x = x_of(Fraction(whole))
-        parts.append(f'<line x1="{x}" y1="32" x2="{x}" y2="48" class="axis"/>')
-        parts.append(f'<text x="{x}" y="62" class="tick" text-anchor="middle">{whole}</text>')
+        parts.append(f'<line x1="{x}" y1="{axis - 8}" x2="{x}" y2="{axis + 8}" class="axis"/>')
+        parts.append(
+            f'<text x="{x}" y="{axis + 22}" class="tick" text-anchor="middle">{whole}</text>'
+        )
     for (num, den), value, y, css in (
-        (first, values[0], 20, "mark-a"),
-        (second, values[1], 84, "mark-b"),
+        (first, values[0], axis - 10, "mark-a"),
+        (second, values[1], axis + 30, "mark-b"),
     ):
         # Ticks of this fraction's denominator, so the pieces can be counted.
         for piece in range(1, den * top):
             tx = x_of(Fraction(piece, den))
-            y1, y2 = (34, 40) if css == "mark-a" else (40, 46)
+            y1, y2 = (axis - 6, axis) if css == "mark-a" else (axis, axis + 6)
             parts.append(f'<line x1="{tx:.1f}" y1="{y1}" x2="{tx:.1f}" y2="{y2}" class="{css}"/>')
         x = x_of(value)
         shape = (
@@ -151,7 +181,7 @@ def number_line(first: Card, second: Card, label: str) -> SafeString:
         parts.append(
             f'<text x="{x:.1f}" y="{text_y}" class="frac" text-anchor="middle">{num}/{den}</text>'
         )
-    return _svg(width, 100, label, "".join(parts), "chart chart--numberline")
+    return _svg(width, 104, label, "".join(parts), "chart chart--numberline")
 
 
 def status_symbol(status: str) -> str:

@@ -369,7 +369,7 @@ def student_context(report: StudentReport, lang: str) -> dict[str, Any]:
         "focus": finding_rows(report, lang, report.focus),
         "fixed": finding_rows(report, lang, report.fixed),
         "missed": [
-            {"day": short_date(when), "reference": ref, "cards": ", ".join(cards)}
+            {"day": short_date(when), "reference": ref, "cards": ", ".join(dict.fromkeys(cards))}
             for when, ref, cards in report.missed_recent
         ],
         "sessions": [
@@ -382,10 +382,16 @@ def student_context(report: StudentReport, lang: str) -> dict[str, Any]:
             }
             for s in report.sessions
         ],
-        "session_trend": charts.trend_line(
-            [s.accuracy for s in report.sessions[-12:]],
-            _("%(name)s, accuracy per session") % {"name": name},
-            width=220,
+        "session_chart": charts.session_chart(
+            [(short_date_of(s.day), s.accuracy, s.claims) for s in report.sessions[-10:]],
+            _("%(name)s, accuracy per session: %(values)s")
+            % {
+                "name": name,
+                "values": ", ".join(
+                    f"{short_date_of(s.day)} {charts.percent(s.accuracy)}"
+                    for s in report.sessions[-10:]
+                ),
+            },
         ),
         "minutes": round(report.minutes_played),
         "hours": f"{report.minutes_played / 60:.1f}",
