@@ -164,6 +164,9 @@ def session_start(
 
 
 def _lock(session: ClassSession) -> ClassSession:
+    """Lock the session row for the rest of the transaction (call it first)."""
+    # PostgreSQL locks the row; SQLite ignores FOR UPDATE but every transaction there starts
+    # IMMEDIATE (settings), which serialises them: two deals never seat the same students.
     return ClassSession.objects.select_for_update().select_related("classroom").get(pk=session.pk)
 
 
