@@ -32,6 +32,7 @@ const game = {
   playable: null,
   unoSaidAt: -1, // state_id at which this seat said UNO (the view does not carry it)
   handKey: "",
+  lastActing: null,
 };
 
 // ------------------------------------------------------------------ cards
@@ -172,6 +173,11 @@ function logLine(text, kind) {
   log.append(item);
   while (log.children.length > MAX_LOG) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
+  announce(text);
+}
+
+/** Say a sentence through the ARIA live region (screen readers read it once). */
+function announce(text) {
   const announcer = $("play-announcer");
   const line = document.createElement("p");
   line.textContent = text;
@@ -218,6 +224,11 @@ function render() {
   root.dataset.stateId = String(game.stateId);
   root.dataset.turn = view.turn === null ? "" : String(view.turn);
   root.dataset.gameOver = view.game_over ? "1" : "0";
+  const acting = actingSeat(view);
+  if (SEAT !== null && acting === SEAT && game.lastActing !== SEAT && !view.round_over) {
+    announce(view.turn === null ? S.you_answer : S.your_turn);
+  }
+  game.lastActing = acting;
   renderBanner(view);
   renderPile(view);
   renderPlayers(view);
@@ -507,6 +518,10 @@ async function playCard(code, button) {
   if (!view || SEAT === null) return;
   const stateId = game.stateId;
   const card = parseCard(code);
+  if (card.kind === "quickos") {
+    act({ type: "quickos" }, stateId); // Quickos answers someone's +4: it has its own action
+    return;
+  }
   const action = { type: "play", card: code };
   try {
     if (RULESET === "fractions") {

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Playwright, expect, sync_playwright
 
 from tests.foundation.servers import BASE_DIR, BIN_DIR, child_env, free_port, manage
 
@@ -29,6 +29,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 DESKTOP = {"width": 1280, "height": 860}
+# The whole suite may share two cores with these tests: give the page time to answer.
+expect.set_options(timeout=15_000)
 PHONE = {"width": 390, "height": 844}
 
 
@@ -62,7 +64,7 @@ class Server:
             ).fetchone()
         return json.loads(row[0]), int(row[1])
 
-    def wait_state_after(self, table_id: int, state_id: int, timeout: float = 10) -> int:
+    def wait_state_after(self, table_id: int, state_id: int, timeout: float = 20) -> int:
         """Wait until the table's state number passes `state_id`; return the new one."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:

@@ -40,7 +40,7 @@ class PlayPage:
     def wait_state(self, state_id: int) -> None:
         """Wait until the page shows the given state number."""
         expect(self.page.locator("#play")).to_have_attribute(
-            "data-state-id", str(state_id), timeout=10_000
+            "data-state-id", str(state_id), timeout=15_000
         )
 
     def hand(self) -> list[str]:
