@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,9 @@ from tests.browser.pages import PlayPage, card_selector, option_selector
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# Set to refresh docs/screenshots; otherwise the screenshots go to a temporary folder.
+REFRESH_DOCS = bool(os.environ.get("UNOCLASS_SCREENSHOTS"))
 # Four students, three cards each: every fraction rule, a question, UNO calls and a Joker.
 FOUR_PLAYERS_SETUP = {
     "dealer": 3,
@@ -35,7 +38,9 @@ DUEL_SETUP = {
 KEYBOARD_SEAT = 0
 
 
-def test_four_students_play_uno_fractions_to_the_end(server: Server, browser: Browser) -> None:
+def test_four_students_play_uno_fractions_to_the_end(
+    server: Server, browser: Browser, tmp_path: Path
+) -> None:
     names = ["Alice", "Bruno", "Chloé", "Dylan"]
     world = server.world(students=names, setup=FOUR_PLAYERS_SETUP)
     table = world["table"]
@@ -67,8 +72,9 @@ def test_four_students_play_uno_fractions_to_the_end(server: Server, browser: Br
             player.do(move, asks=page_asks(game, move))
             server.wait_state_after(table, state_id)
             moves += 1
-            if moves == 6:
-                _screenshots(browser, server, world, players[KEYBOARD_SEAT])
+            if moves == 4:  # Alice to play, two cards left: the UNO button shows
+                folder = DOCS_SCREENSHOTS if REFRESH_DOCS else tmp_path
+                _screenshots(browser, server, world, players[KEYBOARD_SEAT], folder)
         assert public["game_over"] and public["winner"] == KEYBOARD_SEAT
         assert moves >= 12
         for seat, player in enumerate(players):
@@ -85,10 +91,12 @@ def test_four_students_play_uno_fractions_to_the_end(server: Server, browser: Br
             context.close()
 
 
-def _screenshots(browser: Browser, server: Server, world: dict, player: PlayPage) -> None:
+def _screenshots(
+    browser: Browser, server: Server, world: dict, player: PlayPage, folder: Path
+) -> None:
     """Save the play page mid-game, on a desktop and on a phone."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    player.page.screenshot(path=str(SCREENSHOTS / "play.png"), full_page=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    player.page.screenshot(path=str(folder / "play.png"), full_page=True)
     phone = signed_in(
         browser,
         server,
@@ -102,7 +110,8 @@ def _screenshots(browser: Browser, server: Server, world: dict, player: PlayPage
         page = phone.new_page()
         page.goto(f"{server.url}/tables/{world['table']}/")
         expect(page.locator("#play-hand button").first).to_be_visible()
-        page.screenshot(path=str(SCREENSHOTS / "play-phone.png"), full_page=True)
+        page.screenshot(path=str(folder / "play-phone.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         phone.close()
 
