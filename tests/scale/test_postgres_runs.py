@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 # The tests that depend on how the database locks and commits; new session tests join by name.
-PATTERNS = ("games/test_concurrency.py", "*/test_*services*.py", "*/test_*session*.py")
+PATTERNS = ("*/test_concurrency.py", "*/test_*services*.py", "*/test_*session*.py")
 
 
 def postgres_test_files() -> list[str]:
