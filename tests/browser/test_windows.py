@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -129,3 +131,33 @@ def test_classic_colour_and_seven_swap_with_playable_cards(
     finally:
         for page in pages:
             page.page.context.close()
+
+
+def test_turn_timer_and_pause_reach_the_student(server: Server, browser: Browser) -> None:
+    world = server.world(
+        students=["Alice", "Bruno"], setup=WINDOWS_SETUP, settings={"turn_timer": 90}
+    )
+    table = world["table"]
+    student = signed_in(browser, server, world["students"][1]["session"])
+    teacher = signed_in(browser, server, world["teacher_session"])
+    try:
+        bruno = PlayPage(student.new_page())
+        bruno.page.goto(f"{server.url}/tables/{table}/")
+        bruno.wait_state(0)
+        expect(bruno.page.locator("#play-timer-row")).to_be_visible()
+        expect(bruno.page.locator("#play-timer")).to_have_text(re.compile(r"^\d{1,2} s$"))
+        watch = teacher.new_page()
+        watch.goto(f"{server.url}/tables/{table}/")
+        watch.locator("[data-pause-button]").click()
+        expect(bruno.page.locator("#play-banner")).to_have_text(
+            "L'enseignant·e a mis la partie en pause."
+        )
+        bruno.page.keyboard.press("d")
+        expect(bruno.page.locator("#play-error")).to_have_attribute("data-code", "paused")
+        expect(bruno.page.locator("#play-error-message")).to_have_text(
+            "L'enseignant·e a mis cette table en pause."
+        )
+        assert server.table_state(table)[1] == 0
+    finally:
+        student.close()
+        teacher.close()
