@@ -20,6 +20,7 @@ from lessons import selectors, services
 from lessons.access import teacher_required
 from lessons.forms import ClassroomForm, JoinCodeForm, PinForm, RosterForm, TeacherSignUpForm
 from lessons.fresh_pins import fresh_pins_forget, fresh_pins_recall, fresh_pins_remember
+from lessons.login_limit import LimitedAuthenticationForm
 from lessons.models import Classroom
 from lessons.session_views import class_session_for_home
 
@@ -86,6 +87,7 @@ class TeacherLoginView(auth_views.LoginView):
 
     template_name = "lessons/login.html"
     redirect_authenticated_user = True
+    authentication_form = LimitedAuthenticationForm  # failed sign-ins limited (login_limit)
 
 
 class TeacherLogoutView(auth_views.LogoutView):
