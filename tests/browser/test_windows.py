@@ -161,3 +161,82 @@ def test_turn_timer_and_pause_reach_the_student(server: Server, browser: Browser
     finally:
         student.close()
         teacher.close()
+
+
+# Family Quick, Alice (seat 0, plays first) and Bruno on 3 rouge.
+FAMILY_SETUP = {
+    "dealer": 1,
+    "hands": [["hugo r", "quickos", "5b", "9j"], ["+04", "2b", "4v", "6j"]],
+    "start": "3r",
+}
+# Classic UNO with stacking, Alice (seat 0, plays first) and Bruno on 3 rouge.
+STACKING_SETUP = {
+    "dealer": 1,
+    "hands": [["+02r", "5b", "9j"], ["+02b", "2b", "4v", "6j"]],
+    "start": "3r",
+}
+
+
+def test_family_quick_function_and_quickos(server: Server, browser: Browser) -> None:
+    world = server.world(students=["Alice", "Bruno"], ruleset="family_quick", setup=FAMILY_SETUP)
+    table = world["table"]
+    alice, bruno = pages = _open(browser, server, world, [False, False])
+    try:
+        for page in pages:
+            page.wait_state(0)
+        # A Family Quick card asks what it does: here "skip", so Alice plays again.
+        alice.press(card_selector("hugo r"))
+        expect(alice.page.locator("#chooser-title")).to_have_text("Choisis ce que fait la carte.")
+        alice.press(option_selector("stop"))
+        state_id = _step(server, table, 0, pages)
+        expect(bruno.page.locator("#play-log")).to_contain_text("Fonction : passer un tour.")
+        # Alice draws (and keeps the card) so that Bruno gets the turn; he plays his +4.
+        expect(alice.page.locator("#play-turn")).to_have_text("À toi de jouer !")
+        alice.page.keyboard.press("d")
+        state_id = _step(server, table, state_id, pages)
+        if alice.page.locator("#act-pass").is_visible():
+            alice.page.keyboard.press("p")
+            state_id = _step(server, table, state_id, pages)
+        expect(bruno.page.locator("#play-turn")).to_have_text("À toi de jouer !")
+        bruno.press(card_selector("+04"))
+        bruno.press(option_selector("v"))
+        state_id = _step(server, table, state_id, pages)
+        # Alice holds Quickos: she sends the +4 back.
+        expect(alice.page.locator("#play-hint")).to_contain_text("Joue Quickos")
+        alice.press("#act-quickos")
+        state_id = _step(server, table, state_id, pages)
+        expect(alice.page.locator("#play-log")).to_contain_text("le +4 revient à Bruno")
+        game = Game.from_dict(server.table_state(table)[0])
+        assert "quickos" not in game.view(0)["hand"]
+        assert bruno.hand() == game.view(1)["hand"]
+    finally:
+        for page in pages:
+            page.page.context.close()
+
+
+def test_stacking_reply_then_take_the_total(server: Server, browser: Browser) -> None:
+    world = server.world(
+        students=["Alice", "Bruno"],
+        ruleset="classic",
+        options={"stacking": True},
+        setup=STACKING_SETUP,
+    )
+    table = world["table"]
+    alice, bruno = pages = _open(browser, server, world, [False, True])
+    try:
+        for page in pages:
+            page.wait_state(0)
+        alice.press(card_selector("+02r"))
+        state_id = _step(server, table, 0, pages)
+        expect(bruno.page.locator("#play-hint")).to_contain_text("Pose une carte du même type")
+        expect(bruno.page.locator("#act-accept")).to_have_text("Prendre 2 cartes")
+        bruno.press(card_selector("+02b"))  # by keyboard: Tab to the card, Enter
+        state_id = _step(server, table, state_id, pages)
+        expect(alice.page.locator("#act-accept")).to_have_text("Prendre 4 cartes")
+        alice.press("#act-accept")
+        state_id = _step(server, table, state_id, pages)
+        expect(alice.page.locator("#play-hand button")).to_have_count(6)
+        expect(bruno.page.locator("#play-log")).to_contain_text("Alice prend 4 cartes.")
+    finally:
+        for page in pages:
+            page.page.context.close()
