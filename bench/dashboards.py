@@ -123,6 +123,7 @@ def measure(repeat: int) -> dict[str, Any]:
         student = classroom.students.order_by("id")[len(targets) % 30]
         targets.append((classroom, student))
     timings: dict[str, list[float]] = {page: [] for page in PAGES}
+    cpu: dict[str, list[float]] = {page: [] for page in PAGES}
     sizes: dict[str, int] = {}
     for index in range(repeat + 2):
         classroom, student = targets[index % len(targets)]
@@ -134,19 +135,22 @@ def measure(repeat: int) -> dict[str, Any]:
             "student report": f"/classrooms/{classroom.pk}/reports/{student.pk}/",
         }
         for page, url in urls.items():
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             response = client.get(url)
             elapsed = (time.perf_counter() - started) * 1000
+            elapsed_cpu = (time.process_time() - started_cpu) * 1000
             if response.status_code != 200:
                 raise RuntimeError(f"{url} answered {response.status_code}")
             sizes[page] = len(response.content)
             if index >= 2:  # the first two rounds warm caches and imports
                 timings[page].append(elapsed)
+                cpu[page].append(elapsed_cpu)
     return {
         "vendor": connection.vendor,
         "attempts": Attempt.objects.count(),
         "classes": len(classrooms),
         "timings": timings,
+        "cpu": cpu,
         "sizes": sizes,
     }
 
@@ -217,7 +221,8 @@ def report(results: list[dict[str, Any]], extra: list[str]) -> list[str]:
             lines.append(
                 f"  {page:<16} median {statistics.median(values):6.1f} ms   "
                 f"p95 {p95(values):6.1f} ms   (n={len(values)}, "
-                f"{result['sizes'][page] // 1024} KiB)"
+                f"{result['sizes'][page] // 1024} KiB; Django process CPU median "
+                f"{statistics.median(result['cpu'][page]):.1f} ms)"
             )
     for result in results:
         for page in GOAL_PAGES:

@@ -28,9 +28,9 @@ from lessons.diagnosis import (
     SkillProgress,
     skill_progress,
     skill_tags,
-    student_evidence,
 )
 from lessons.models import Attempt, Classroom
+from lessons.reporting.evidence import student_evidence_fast
 
 WINDOW_DAYS: Final = 28
 WRONG: Final = Attempt.Outcome.WRONG.value
@@ -100,6 +100,7 @@ class Row:
     opportunities: frozenset[str] = frozenset()
     day: date | None = None  # the local day of the attempt (set by the loaders)
     correct: bool = True  # whether the claim was right (set by the loaders)
+    cached_evidence: AttemptEvidence | None = None
 
     @property
     def skills(self) -> tuple[str, ...]:
@@ -107,9 +108,11 @@ class Row:
         return skills_of(self.reference, self.played, self.claim)
 
     def evidence(self) -> AttemptEvidence:
-        """Return the diagnosis input for this attempt."""
+        """Return the diagnosis input for this attempt (built once)."""
+        if self.cached_evidence is not None:
+            return self.cached_evidence
         reference = self.reference or (0, self.named_denominator or 0)
-        return AttemptEvidence(
+        self.cached_evidence = AttemptEvidence(
             reference=reference,
             played=self.played,
             claim=self.claim,
@@ -117,6 +120,7 @@ class Row:
             p0=self.p0 or {},
             opportunities=self.opportunities,
         )
+        return self.cached_evidence
 
 
 @lru_cache(maxsize=4096)
@@ -234,7 +238,7 @@ def by_student(rows: Iterable[Row]) -> dict[int, list[Row]]:
 
 def evidence_of(rows: Sequence[Row]) -> dict[str, RuleEvidence]:
     """Return every rule's evidence for one student's rows (oldest first)."""
-    return student_evidence(row.evidence() for row in rows)
+    return student_evidence_fast([row.evidence() for row in rows])
 
 
 def skills_from(rows: Iterable[Row]) -> dict[str, SkillProgress]:
@@ -243,10 +247,15 @@ def skills_from(rows: Iterable[Row]) -> dict[str, SkillProgress]:
     Same result as lessons.diagnosis.progress_by_skill, with each pair's skills cached.
     """
     per_skill: dict[str, list[Opportunity]] = {skill: [] for skill in SKILL_IDS}
+    # Opportunities are immutable and few differ (right or not, per session and day): share them.
+    shared: dict[tuple[bool, int | None, date | None], Opportunity] = {}
     for row in rows:
         skills = row.skills
         if skills:
-            opportunity = Opportunity(row.correct, row.session_id, row.day)
+            key = (row.correct, row.session_id, row.day)
+            opportunity = shared.get(key)
+            if opportunity is None:
+                opportunity = shared[key] = Opportunity(*key)  # type: ignore[arg-type]
             for skill in skills:
                 per_skill[skill].append(opportunity)
     return {skill: skill_progress(per_skill[skill]) for skill in SKILL_IDS}
