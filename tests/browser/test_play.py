@@ -50,8 +50,10 @@ def test_four_students_play_uno_fractions_to_the_end(
         for s, lang in zip(world["students"], langs, strict=True)
     ]
     players = []
+    script_errors: list[str] = []
     for seat, context in enumerate(contexts):
         page = context.new_page()
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
         page.goto(f"{server.url}/tables/{table}/")
         players.append(PlayPage(page, keyboard_only=seat == KEYBOARD_SEAT))
     try:
@@ -84,6 +86,7 @@ def test_four_students_play_uno_fractions_to_the_end(
             log = player.page.locator("#play-log")
             expect(log).to_contain_text("plays" if langs[seat] == "en" else "joue")
             expect(player.page.locator("#play-announcer")).not_to_be_empty()
+        assert script_errors == []
         # The keyboard player never clicked: everything went through Tab, Enter and shortcuts.
         expect(players[KEYBOARD_SEAT].page.locator("#play-log")).to_contain_text("dit UNO")
     finally:
