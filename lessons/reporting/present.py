@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -170,6 +171,12 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
     session_days = [short_date(point.started_at) for point in dash.sessions]
     rule_ids, skill_ids = dash.rule_ids, dash.skill_ids
     students = []
+    # Links are built once per student here: {% url %} in the loops cost as much as a query.
+    student_url = reverse("dashboard_student", args=[dash.classroom.pk, 0])[:-2]
+    report_url = reverse("report_student", args=[dash.classroom.pk, 0])[:-2]
+    for line in dash.lines:
+        line.student.dashboard_url = f"{student_url}{line.student.pk}/"  # type: ignore[attr-defined]
+        line.student.report_url = f"{report_url}{line.student.pk}/"  # type: ignore[attr-defined]
     for line in dash.lines:
         name = line.student.display_name
         students.append(
