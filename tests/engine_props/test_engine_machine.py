@@ -201,11 +201,13 @@ class EngineMachine(RuleBasedStateMachine):
             assert restored.view(seat) == self.game.view(seat)
 
 
-# Derandomized for a stable CI; ENGINE_PROPS_EXAMPLES=2000 (say) hunts with fresh seeds.
+# Derandomized for a stable CI; ENGINE_PROPS_EXAMPLES=2000 (say) hunts with fresh seeds, and
+# ENGINE_PROPS_STEPS=200 drives each game further.
 _HUNT = int(os.environ.get("ENGINE_PROPS_EXAMPLES", "0"))
+_STEPS = int(os.environ.get("ENGINE_PROPS_STEPS", "40"))
 EngineMachine.TestCase.settings = settings(
     max_examples=_HUNT or 150,
-    stateful_step_count=40,
+    stateful_step_count=_STEPS,
     derandomize=not _HUNT,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
