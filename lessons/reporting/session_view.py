@@ -58,15 +58,16 @@ def session_report(session: ClassSession) -> SessionReport:
         m.student_id: m.student
         for m in SessionMember.objects.filter(session=session).select_related("student")
     }
-    missing = set(grouped) - set(members)
-    if missing:
-        members.update({s.pk: s for s in Student.objects.filter(pk__in=missing)})
     missed = dict(
         MissedEquivalence.objects.filter(session=session)
         .values_list("student_id")
         .annotate(n=Count("id"))
         .order_by()
     )
+    # Someone who only drew (a missed equivalence) or played without a member row still counts.
+    missing = (set(grouped) | set(missed)) - set(members)
+    if missing:
+        members.update({s.pk: s for s in Student.objects.filter(pk__in=missing)})
     lines = []
     events: Counter[str] = Counter()
     students_per_tag: dict[str, set[int]] = {}
