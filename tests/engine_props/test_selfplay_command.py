@@ -77,3 +77,13 @@ def test_selfplay_plays_variants_together() -> None:
 def test_selfplay_rejects_bad_input_clearly(args: tuple[str, ...], message: str) -> None:
     with pytest.raises(CommandError, match=message):
         call_command("selfplay", *args, stdout=io.StringIO())
+
+
+def test_selfplay_fails_on_an_invariant_violation(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.management.commands import selfplay
+
+    monkeypatch.setattr(selfplay, "check_game", lambda *args: ["card count 107 != deck size 108"])
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="1 invariant violation"):
+        call_command("selfplay", "--games", "2", stdout=io.StringIO(), stderr=err)
+    assert "card count 107" in err.getvalue()
