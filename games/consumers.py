@@ -58,6 +58,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.refilled = time.monotonic()
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
+        await self._send_history()
         await self.send_current_state()
 
     async def disconnect(self, code: int) -> None:
@@ -121,6 +122,15 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send(text_data=json.dumps(frame))
             await self._send_state(game, state_id, message["info"])
 
+    async def _send_history(self) -> None:
+        """Send the last few events (marked `replay`) so a reloaded page has its log back."""
+        history, info = await database_sync_to_async(_recent_events)(self.table_id)
+        with translation.override(self.lang):
+            for seq, events in history:
+                for frame in event_frames(events, self.seat, info, self.lang):
+                    frame.update(seq=seq, replay=True)
+                    await self.send(text_data=json.dumps(frame))
+
     async def send_current_state(self) -> None:
         """Send the seat's view from the database and plan any server step that is due."""
         table, info = await database_sync_to_async(_load)(self.table_id)
@@ -153,6 +163,23 @@ def _load(table_id: int) -> tuple[Any, dict[str, Any]]:
 
     table = Table.objects.get(pk=table_id)
     return table, table_info(table=table)
+
+
+HISTORY_ACTIONS = 8
+
+
+def _recent_events(table_id: int) -> tuple[list[tuple[int, list[dict[str, Any]]]], dict[str, Any]]:
+    """Return the events of the last few stored actions, oldest first, and the table's info."""
+    from games.models import Table, TableEvent
+    from games.players import table_info
+
+    rows = list(
+        TableEvent.objects.filter(table_id=table_id)
+        .order_by("-seq")
+        .values_list("seq", "result")[:HISTORY_ACTIONS]
+    )
+    rows.reverse()
+    return rows, table_info(table=Table.objects.get(pk=table_id))
 
 
 def _language_of(scope: dict[str, Any]) -> str:

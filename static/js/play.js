@@ -153,9 +153,15 @@ function onFrame(frame) {
     game.view = frame.view;
     game.table = frame.table;
     game.playable = Array.isArray(frame.playable) ? new Set(frame.playable) : null;
+    game.historyShown = true;
     render();
   } else if (frame.type === "event") {
     const event = frame.event || {};
+    if (frame.replay) {
+      // Recent history sent on (re)connect: fill an empty log once, silently.
+      if (!game.historyShown && frame.text) logLine(frame.text, event.type, true);
+      return;
+    }
     if (event.type === "uno" && event.seat === SEAT) game.unoSaidAt = frame.state_id;
     if (frame.text) logLine(frame.text, event.type);
   } else if (frame.type === "error") {
@@ -165,7 +171,7 @@ function onFrame(frame) {
 
 // ------------------------------------------------------------------ log and errors
 
-function logLine(text, kind) {
+function logLine(text, kind, silent = false) {
   const log = $("play-log");
   const item = document.createElement("li");
   item.textContent = text;
@@ -173,7 +179,7 @@ function logLine(text, kind) {
   log.append(item);
   while (log.children.length > MAX_LOG) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
-  announce(text);
+  if (!silent) announce(text);
 }
 
 /** Say a sentence through the ARIA live region (screen readers read it once). */

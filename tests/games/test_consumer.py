@@ -238,3 +238,23 @@ async def test_bots_play_and_no_frame_leaks_another_hand(pair):  # type: ignore[
             assert set(frame["view"]).isdisjoint({"hands", "pile", "deck"})
     assert others_cards  # the bots did draw cards the student never saw
     await comm.disconnect()
+
+
+async def test_a_reconnecting_player_gets_the_recent_log(pair):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    b = await socket(table.pk, pair[1])
+    await b.connect()
+    await receive_until(b, "state")
+    await b.send_to(
+        text_data=json.dumps(
+            {"type": "action", "action": {"type": "play", "card": "4/12j"}, "state_id": 0}
+        )
+    )
+    await receive_until(b, "state")
+    await b.disconnect()
+    again = await socket(table.pk, pair[1])
+    await again.connect()
+    replayed = await receive_until(again, "event")
+    assert replayed["replay"] is True and replayed["event"]["card"] == "4/12j"
+    assert (await receive_until(again, "state"))["state_id"] == 1
+    await again.disconnect()
