@@ -305,3 +305,15 @@ def test_heuristic_bots_finish_a_game_with_default_options(ruleset: str, players
         moves += 1
         assert moves < MAX_MOVES
     assert game.view(None)["winner"] is not None
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "fractions", "family_quick"])
+def test_heuristic_bot_beats_the_random_bot(ruleset: str) -> None:
+    wins = 0
+    for seed in range(40):
+        game = Game.new(ruleset, 2, options={"target_score": 0}, seed=seed)
+        rng = random.Random(seed)
+        while next_bot_step(game, ["heuristic", "random"], rng) is not None:
+            pass
+        wins += game.view(None)["winner"] == 0
+    assert wins >= 32  # measured: 39-40 of 40

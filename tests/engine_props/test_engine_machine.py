@@ -108,6 +108,17 @@ class EngineMachine(RuleBasedStateMachine):
         action = dict(data.draw(st.sampled_from(game.legal_actions(seat)), label="action"))
         game.apply(seat, action)  # must not raise
 
+    @rule()
+    def every_listed_action_is_accepted(self) -> None:
+        state = self.game.to_dict()
+        for seat in range(self.config.players):
+            for action in self.game.legal_actions(seat):
+                copy = Game.from_dict(state)
+                try:
+                    copy.apply(seat, dict(action))
+                except IllegalAction as exc:
+                    raise AssertionError(f"listed {action} by {seat} refused: {exc}") from exc
+
     @rule(data=st.data())
     def arbitrary_action_is_legal_or_changes_nothing(self, data: st.DataObject) -> None:
         game = self.game
