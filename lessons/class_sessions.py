@@ -15,6 +15,8 @@ Seating policy (the teacher's page repeats it):
 - Late arrivals: a running game cannot take a new player, so a late student waits and is
   seated with the next deal (with the other late students). The teacher can also move a
   waiting student into a bot's seat at a running table.
+- When a table's game is over, its students get a new game together (a new table number) the
+  next time one of the class asks for their table, or the teacher opens the overview.
 - Moving a student: to another table of the session that has a bot's seat (the student takes
   over that bot's hand at once), or back to the waiting list (seated with the next deal). The
   seat the student leaves is played by a bot; a table left with no student is finished.
@@ -218,48 +220,71 @@ def _waiting(session: ClassSession) -> Any:
 def _seat_due(session: ClassSession, now: datetime) -> list[SessionTable]:
     if session.status != ClassSession.Status.OPEN:
         return []
+    made = _rematch(session)
     waiting = list(_waiting(session))
     if not waiting:
-        return []
+        return made
     if now - max(m.joined_at for m in waiting) < timedelta(seconds=SETTLE_SECONDS):
-        return []
+        return made
     if len(waiting) == 1 and now - waiting[0].joined_at < timedelta(seconds=LONE_WAIT_SECONDS):
-        return []
-    return _deal(session, waiting)
+        return made
+    return made + _deal(session, waiting)
 
 
 def _bots_for(humans: int, size: int) -> int:
     return max(0, min(size, LONE_TABLE_SEATS) - humans) if humans == 1 else 0
 
 
+def _new_table(session: ClassSession, members: list[SessionMember], number: int) -> SessionTable:
+    """Start a game for these members (bots keep a lone student company) at table `number`."""
+    seats = [SeatSpec(name=m.student.display_name, user_id=m.student.user_id) for m in members]
+    seats += [
+        SeatSpec(name=f"Robot {index}", bot=BOT_KIND)
+        for index in range(1, _bots_for(len(members), session.table_size) + 1)
+    ]
+    try:
+        table = table_create(
+            ruleset=session.ruleset,
+            seats=seats,
+            kind=Table.Kind.LESSON,
+            options=session.options,
+            table_settings=session.play_settings,
+            created_by=session.classroom.teacher,
+        )
+    except TableError as exc:  # options were checked at start: this is a bug, not input
+        raise RuntimeError(f"session {session.pk}: table refused: {exc.code}") from exc
+    seated = SessionTable.objects.create(session=session, table=table, number=number)
+    SessionMember.objects.filter(pk__in=[m.pk for m in members]).update(table=seated)
+    return seated
+
+
+def _next_number(session: ClassSession) -> int:
+    return max(session.tables.values_list("number", flat=True), default=0) + 1
+
+
 def _deal(session: ClassSession, waiting: list[SessionMember]) -> list[SessionTable]:
     """Seat the waiting members at new balanced tables; each table's game starts now."""
     made: list[SessionTable] = []
-    number = max(session.tables.values_list("number", flat=True), default=0)
     start = 0
     for size in plan_table_sizes(len(waiting), session.table_size):
-        members = waiting[start : start + size]
+        made.append(_new_table(session, waiting[start : start + size], _next_number(session)))
         start += size
-        seats = [SeatSpec(name=m.student.display_name, user_id=m.student.user_id) for m in members]
-        seats += [
-            SeatSpec(name=f"Robot {index}", bot=BOT_KIND)
-            for index in range(1, _bots_for(len(members), session.table_size) + 1)
-        ]
-        try:
-            table = table_create(
-                ruleset=session.ruleset,
-                seats=seats,
-                kind=Table.Kind.LESSON,
-                options=session.options,
-                table_settings=session.play_settings,
-                created_by=session.classroom.teacher,
-            )
-        except TableError as exc:  # options were checked at start: this is a bug, not input
-            raise RuntimeError(f"session {session.pk}: table refused: {exc.code}") from exc
-        number += 1
-        seated = SessionTable.objects.create(session=session, table=table, number=number)
-        SessionMember.objects.filter(pk__in=[m.pk for m in members]).update(table=seated)
-        made.append(seated)
+    if made:
+        transaction.on_commit(lambda: session_changed(session.pk))
+    return made
+
+
+def _rematch(session: ClassSession) -> list[SessionTable]:
+    """Give the students of a table whose game is over a new game together, at a new number."""
+    made: list[SessionTable] = []
+    over = (
+        session.tables.filter(table__status=Table.Status.FINISHED, members__isnull=False)
+        .distinct()
+        .order_by("number")
+    )
+    for old in over:
+        members = list(old.members.select_related("student").order_by("joined_at", "id"))
+        made.append(_new_table(session, members, _next_number(session)))
     if made:
         transaction.on_commit(lambda: session_changed(session.pk))
     return made

@@ -5,9 +5,9 @@ session was paused or ended) and the group of every table of the session (any mo
 student, a bot or a timer). On each change it sends a fresh overview: the data and the HTML
 the page shows, never a hand. Changes arriving close together are sent once.
 
-While the overview is open, it also plans the server's next step of each playing table
-(bots, timers), so that a table resumed by the teacher moves on even if no player's socket
-reconnects.
+While the overview is open, it also seats the students whose wait is over, starts a new game
+where one ended, and plans the server's next step of each playing table (bots, timers), so
+that a table resumed by the teacher moves on even if no player's socket reconnects.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from games.broadcast import table_group
 from games.consumers import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, _language_of
 from games.models import Table
 from games.services import NextStep, next_step_for
+from lessons.class_sessions import session_seat_due
 from lessons.live import session_group
 from lessons.session_overview import session_overview
 from lessons.session_selectors import session_for_teacher
@@ -40,6 +41,8 @@ def _snapshot(session_id: int, user: Any, lang: str) -> dict[str, Any] | None:
     session = session_for_teacher(teacher=user, session_id=session_id)
     if session is None:
         return None
+    # Seat students whose wait is over and start new games where one ended, while watched.
+    session_seat_due(session=session)
     overview = session_overview(session=session)
     with translation.override(lang):
         html = overview_html(overview)

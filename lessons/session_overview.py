@@ -210,7 +210,13 @@ def session_overview(*, session: ClassSession, now: datetime | None = None) -> O
         rows[student.pk] = StudentRow(student.pk, student.display_name, number)
         user_to_student[student.user_id] = student.pk
     idle: dict[int, Table] = {}
-    tables = [_table_row(seated, now, idle, user_to_student) for seated in _tables(session)]
+    occupied = {member.table_id for member in members if member.table_id is not None}
+    # A finished game nobody sits at any more (its students play again elsewhere) is left out.
+    tables = [
+        _table_row(seated, now, idle, user_to_student)
+        for seated in _tables(session)
+        if seated.pk in occupied or seated.table.status != Table.Status.FINISHED
+    ]
     outcomes: dict[int, list[bool]] = defaultdict(list)
     tags: dict[int, list[list[str]]] = defaultdict(list)
     attempts = (

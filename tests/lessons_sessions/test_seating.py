@@ -147,3 +147,22 @@ def test_nobody_is_seated_while_the_session_is_paused(class_a):  # type: ignore[
     assert session_seat_due(session=session, now=at(LONE_WAIT_SECONDS)) == []
     session_set_paused(session=session, teacher=class_a.teacher, paused=False)
     assert len(session_seat_due(session=session, now=at(LONE_WAIT_SECONDS))) == 1
+
+
+@pytest.mark.django_db
+def test_students_of_a_finished_game_get_a_new_game_together(class_a):  # type: ignore[no-untyped-def]
+    from lessons.session_overview import session_overview
+
+    classroom, students = class_of(class_a.teacher, 7)
+    session = start(class_a.teacher, classroom)
+    join_all(session, students)
+    first, second = session_seat_due(session=session, now=at(SETTLE_SECONDS))
+    together = {m.student_id for m in first.members.all()}
+    Table.objects.filter(pk=first.table_id).update(status=Table.Status.FINISHED)
+    (again,) = session_seat_due(session=session, now=at(100))
+    assert again.number == 3 and again.table.status == Table.Status.PLAYING
+    assert {m.student_id for m in again.members.all()} == together
+    assert second.members.count() == 3  # the other table plays on
+    assert session_seat_due(session=session, now=at(200)) == []
+    # The overview leaves out the finished game nobody sits at any more.
+    assert [t.number for t in session_overview(session=session).tables] == [2, 3]

@@ -88,6 +88,7 @@ def test_end_finishes_every_table_and_keeps_the_record(class_a):  # type: ignore
     assert ended.status == ClassSession.Status.ENDED and ended.ended_at == at(600)
     assert _statuses(session) == [Table.Status.FINISHED] * 2
     assert SessionMember.objects.filter(session=session, table__isnull=False).count() == 5
+    assert session_seat_due(session=session, now=at(700)) == []  # no new game after the end
     # Another session can start now.
     assert start(class_a.teacher, classroom).pk != session.pk
 
