@@ -130,10 +130,10 @@ def session_chart(points: Sequence[tuple[str, float | None, int]], label: str) -
     return _svg(width, height, label, "".join(parts), "chart chart--sessions")
 
 
-def accuracy_bar(value: float | None, label: str) -> SafeString:
-    """Draw a horizontal bar for a share, with the percentage printed beside it."""
+def accuracy_bar(value: float | None, label: str, *, scale: float = 1.0) -> SafeString:
+    """Draw a horizontal bar for a share (full at `scale`), with the percentage beside it."""
     width, height = 132, 14
-    filled = 0 if value is None else round(value * 80)
+    filled = 0 if value is None else round(min(value / scale, 1.0) * 80)
     body = (
         f'<rect x="0" y="2" width="80" height="10" class="track"/>'
         f'<rect x="0" y="2" width="{filled}" height="10" class="bar"/>'

@@ -160,6 +160,19 @@ class Tiles:
         return self.last_week - self.week_before
 
 
+@dataclass(frozen=True)
+class WeeklyRate:
+    """One misconception week by week: wrong claims fitting it ÷ claims where it could fit."""
+
+    rule: Rule
+    weeks: list[tuple[int, int]]  # (matches, opportunities), oldest week first
+
+    def rate(self, index: int) -> float | None:
+        """Return the week's rate, or None without opportunities."""
+        matches, chances = self.weeks[index]
+        return matches / chances if chances else None
+
+
 @dataclass
 class ClassDashboard:
     """Everything the class dashboard shows."""
@@ -175,6 +188,8 @@ class ClassDashboard:
     panels: list[RulePanel]
     alerts: list[Alert]
     quality: Quality
+    weekly: list[WeeklyRate] = field(default_factory=list)
+    week_starts: list[datetime] = field(default_factory=list)
 
 
 def _share(correct: int, total: int) -> float | None:
@@ -281,6 +296,30 @@ def _panels(lines: list[StudentLine], rows: list[Row]) -> list[RulePanel]:
     return shown
 
 
+WEEKS: Final = 4
+
+
+def _weekly(
+    window: Window, rows: list[Row], panels: list[RulePanel]
+) -> tuple[list[WeeklyRate], list[datetime]]:
+    """Return the rate of each shown misconception in each week of the window."""
+    if window.end is None:
+        return [], []
+    starts = [window.end - timedelta(days=7 * (WEEKS - i)) for i in range(WEEKS)]
+    rules = [panel.rule for panel in panels]
+    counts = {rule.id: [[0, 0] for _week in range(WEEKS)] for rule in rules}
+    for row in rows:
+        week = WEEKS - 1 - min(int((window.end - row.created_at).days // 7), WEEKS - 1)
+        for rule_id in row.opportunities:
+            if rule_id in counts:
+                counts[rule_id][week][1] += 1
+        for rule_id in row.tags:
+            if rule_id in counts:
+                counts[rule_id][week][0] += 1
+    weekly = [WeeklyRate(rule, [(m, c) for m, c in counts[rule.id]]) for rule in rules]
+    return weekly, starts
+
+
 def _quality(classroom: Classroom, window: Window, rows: list[Row]) -> Quality:
     versions: list[tuple[str, int]] = []
     if not window.empty:
@@ -352,6 +391,8 @@ def class_dashboard(classroom: Classroom) -> ClassDashboard:
             alerts.append(Alert(student, "wrong_run", line.wrong_run))
         for rule in _persistent_rules(own, line.evidence):
             alerts.append(Alert(student, "persistent", line.evidence[rule].k, RULES_BY_ID[rule]))
+    panels = _panels(lines, rows)
+    weekly, week_starts = _weekly(window, rows, panels)
     return ClassDashboard(
         classroom=classroom,
         window=window,
@@ -361,7 +402,9 @@ def class_dashboard(classroom: Classroom) -> ClassDashboard:
         rule_ids=RULE_IDS,
         skill_ids=SKILL_IDS,
         wrong_plays=wrong_plays(rows),
-        panels=_panels(lines, rows),
+        panels=panels,
         alerts=alerts,
         quality=_quality(classroom, window, rows),
+        weekly=weekly,
+        week_starts=week_starts,
     )

@@ -34,6 +34,8 @@ from lessons.reporting.session_view import SessionReport
 from lessons.reporting.student_view import StudentReport
 
 LANGS = ("fr", "en")
+# Weekly misconception rates are small shares: their bars fill up at 25 %.
+WEEKLY_SCALE = 0.25
 
 
 def short_date(moment: datetime | None) -> str:
@@ -265,6 +267,35 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
             for day, p in zip(session_days, dash.sessions, strict=True)
         ],
         "wrong_plays": wrong_play_rows(dash.wrong_plays, lang),
+        "week_heads": [short_date(start) for start in dash.week_starts],
+        "weekly": [
+            {
+                "id": item.rule.id,
+                "name": item.rule.name[lang],
+                "weeks": [
+                    {
+                        "rate": charts.percent(item.rate(i)),
+                        "counts": f"{matches}/{chances}" if chances else "",
+                        "bar": charts.accuracy_bar(
+                            item.rate(i),
+                            _("%(rule)s, week of %(day)s: %(matches)d of %(chances)d chances")
+                            % {
+                                "rule": item.rule.id,
+                                "day": day,
+                                "matches": matches,
+                                "chances": chances,
+                            },
+                            scale=WEEKLY_SCALE,
+                        ),
+                    }
+                    for i, ((matches, chances), day) in enumerate(
+                        zip(item.weeks, [short_date(d) for d in dash.week_starts], strict=True)
+                    )
+                ],
+            }
+            for item in dash.weekly
+        ],
+        "weekly_scale": charts.percent(WEEKLY_SCALE),
         "panels": panels,
         "alerts": alerts,
         "quality": {

@@ -69,6 +69,10 @@ def test_accuracy_statuses_and_wrong_plays_match_the_plays(class_a: ClassWorld) 
     m1_panel = next(p for p in dash.panels if p.rule.id == "M1")
     assert m1_panel.likely == [anais] and m1_panel.events == 4
     assert m1_panel.examples[0] == ((1, 2), (2, 3), 2)
+    # Week by week: all four M1 plays fall in the last week, each where M1 could fit.
+    m1_weeks = next(item for item in dash.weekly if item.rule.id == "M1").weeks
+    assert m1_weeks[:3] == [(0, 0)] * 3
+    assert m1_weeks[-1][0] == 4 and m1_weeks[-1][1] >= 4
     # Trend: one session, one point per student.
     assert [p.claims for p in dash.sessions] == [10]
     assert lines[anais.pk].trend == [pytest.approx(3 / 7)]
