@@ -129,3 +129,19 @@ async def test_socket_sends_an_update_after_a_play_and_no_hand(class_a, settings
     assert (await receive_until(comm, "error"))["message"]
     await comm.disconnect()
     driver.cancel_all()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("count", [3, 24])
+def test_overview_queries_do_not_grow_with_the_class(class_a, count, django_assert_max_num_queries):  # type: ignore[no-untyped-def]
+    from lessons.class_sessions import session_join, session_seat_now
+    from tests.lessons_sessions.helpers import class_of
+
+    classroom, students = class_of(class_a.teacher, count)
+    session = session_start(teacher=class_a.teacher, classroom=classroom)
+    for student in students:
+        session_join(session=session, student=student)
+    session_seat_now(session=session, teacher=class_a.teacher)
+    with django_assert_max_num_queries(6):
+        overview = session_overview(session=session)
+    assert sum(len(t.seats) for t in overview.tables) >= count

@@ -19,6 +19,7 @@ from lessons.class_sessions import (
     session_start,
 )
 from lessons.models import ClassSession, SessionMember
+from tests.factories import make_student
 from tests.lessons_sessions.helpers import T0, at, class_of, join_all, start
 
 pytestmark = pytest.mark.django_db
@@ -259,3 +260,16 @@ def test_a_student_of_another_class_cannot_join(class_a, class_b):  # type: igno
         session_join(session=session, student=class_b.student.student)
     assert err.value.code == "not_in_class"
     assert SessionMember.objects.count() == 0
+
+
+def test_a_late_student_can_be_moved_into_a_robots_seat(class_a):  # type: ignore[no-untyped-def]
+    session, _students, lone, _group = _two_tables_with_a_robot(class_a)
+    newcomer = make_student(classroom=session.classroom).student
+    member = session_join(session=session, student=newcomer, now=at(300))
+    assert member.table is None
+    moved = session_move(
+        session=session, teacher=class_a.teacher, student_id=newcomer.pk, table_number=lone.number
+    )
+    assert moved.table == lone
+    seat = lone.table.seats.get(user=newcomer.user)
+    assert seat.name == newcomer.display_name and not seat.is_automatic

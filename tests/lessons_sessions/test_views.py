@@ -178,3 +178,15 @@ def test_diagnosis_page_shows_every_rule_and_the_constants(language):  # type: i
         assert re.search(rf"<code>{name}</code></th><td>{shown}</td>", text), name
     title = {"fr": "Comment nous diagnostiquons", "en": "How we diagnose"}[language]
     assert title in text
+
+
+def test_signing_in_joins_the_open_session(class_a):  # type: ignore[no-untyped-def]
+    session = start(class_a.teacher, class_a.classroom)
+    client = Client()
+    code, login = class_a.classroom.join_code, class_a.student
+    response = client.post(
+        reverse("join_pin", args=[code, login.student.pk]), {"pin": login.pin}, follow=True
+    )
+    assert response.redirect_chain[-1][0] == reverse("home")
+    assert "Rejoindre la séance de la classe" in page_text(response)
+    assert SessionMember.objects.filter(session=session, student=login.student).exists()
