@@ -7,7 +7,6 @@ problems (empty when the game is sound), so a caller can report them all at once
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from games.engine import Game
@@ -58,14 +57,12 @@ def check_actor(game: Game, view: dict[str, Any]) -> list[str]:
     return problems
 
 
-def _walk(value: Any, path: str = "") -> list[tuple[str, Any]]:
-    found = [(path, value)]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            found.extend(_walk(v, f"{path}.{k}"))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            found.extend(_walk(v, f"{path}[{i}]"))
+def _entries(view: dict[str, Any]) -> list[tuple[str, Any]]:
+    """List (path, value) for the view's keys and the keys of its nested dicts (views are flat)."""
+    found = list(view.items())
+    for key, value in view.items():
+        if isinstance(value, dict):
+            found.extend((f"{key}.{k}", v) for k, v in value.items())
     return found
 
 
@@ -74,12 +71,13 @@ def check_view_shape(view: dict[str, Any], seat: int | None, hand: list[str] | N
     problems = []
     if seat is None and view["hand"]:
         problems.append(f"spectator view shows a hand: {view['hand']}")
-    if seat is not None and hand is not None and Counter(view["hand"]) != Counter(hand):
+    if seat is not None and hand is not None and sorted(view["hand"]) != sorted(hand):
         problems.append(f"view({seat}) hand {view['hand']} != the seat's hand {hand}")
-    for path, value in _walk(view):
+    for path, value in _entries(view):
+        if not isinstance(value, list) or not any(isinstance(v, str) for v in value):
+            continue
         key = path.rsplit(".", 1)[-1].lower()
-        holds_cards = isinstance(value, list) and any(isinstance(v, str) for v in value)
-        if holds_cards and any(w in key for w in SECRET_KEY_WORDS):
+        if any(w in key for w in SECRET_KEY_WORDS):
             problems.append(f"view({seat}) lists cards at {path}")
     return problems
 
