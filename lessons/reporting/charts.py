@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from django.utils.html import escape, format_html
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 Card = tuple[int, int]
@@ -187,8 +187,3 @@ def number_line(first: Card, second: Card, label: str) -> SafeString:
 def status_symbol(status: str) -> str:
     """Return the shape shown with a status, so the heatmap does not rely on colour."""
     return {"likely": "●", "emerging": "◐", "resolved": "✓"}.get(status, "")
-
-
-def legend_swatch(css: str, symbol: str) -> SafeString:
-    """Return a legend swatch with its symbol."""
-    return format_html('<span class="swatch {}" aria-hidden="true">{}</span>', css, symbol)

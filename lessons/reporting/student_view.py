@@ -7,7 +7,7 @@ student page and the class dashboard always agree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Final
 
@@ -111,7 +111,6 @@ class StudentReport:
     lang: str = "fr"
     all_correct: int = 0
     all_claims: int = 0
-    extra: dict[str, object] = field(default_factory=dict)
 
     @property
     def accuracy(self) -> float | None:
