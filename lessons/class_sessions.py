@@ -36,7 +36,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.broadcast import broadcast_table_update
@@ -121,7 +121,10 @@ def _clean_options(ruleset: str, size: int, options: dict[str, Any] | None) -> d
         try:
             validate_options(ruleset, players, options)
         except IllegalAction as exc:
-            raise _refuse(BAD_OPTIONS, "bad_options", reason=str(exc)) from exc
+            # The engine words its refusals in French and English itself.
+            words = getattr(exc, "messages", None) or {}
+            language = "en" if translation.get_language() == "en" else "fr"
+            raise ValidationError(words.get(language, str(exc)), code="bad_options") from exc
     return options
 
 

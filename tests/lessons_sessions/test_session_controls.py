@@ -207,6 +207,17 @@ def test_bad_settings_are_refused_and_create_nothing(class_a, kwargs, code):  # 
     assert ClassSession.objects.count() == 0
 
 
+def test_engine_refusals_of_options_come_in_the_active_language(class_a):  # type: ignore[no-untyped-def]
+    for language, words in [("fr", "est un entier de 0 à 10"), ("en", "integer from 0 to 10")]:
+        with translation.override(language), pytest.raises(ValidationError) as err:
+            session_start(
+                teacher=class_a.teacher,
+                classroom=class_a.classroom,
+                options={"wrong_attempt_penalty": 11},
+            )
+        assert words in err.value.messages[0]
+
+
 def test_errors_are_translated(class_a):  # type: ignore[no-untyped-def]
     with pytest.raises(ValidationError) as err:
         session_start(teacher=class_a.teacher, classroom=class_a.classroom, table_size=9)
