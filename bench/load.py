@@ -1,0 +1,490 @@
+"""Load benchmark of the table socket: real daphne processes, real PostgreSQL and Redis, loopback.
+
+    .venv/bin/python bench/load.py                 # the goals: 1,000 clients, about 6 minutes
+    .venv/bin/python bench/load.py --clients 200 --pace-seconds 20 --full-seconds 10  # quicker
+    .venv/bin/python bench/load.py --profile       # also samples the server with py-spy
+
+Starts a throwaway PostgreSQL cluster and redis-server (tests/servers.py), creates N students
+with their session keys and tables of four directly in the database, then runs each scenario
+with the client in a separate process (bench/load_client.py): one move per table every
+`--pace` seconds, full speed on one process, the bare broadcast app (bench/bare_asgi.py) at the
+same client count, and full speed through Redis with one and two daphne processes (both
+channels_redis layers). Prints figures and the goal lines (PASS/FAIL). Not part of the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import platform
+import secrets
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.servers import PostgresCluster, RedisServer, free_port  # noqa: E402
+
+PYTHON = sys.executable
+DAPHNE = str(Path(sys.executable).with_name("daphne"))
+PY_SPY = str(Path(sys.executable).with_name("py-spy"))
+
+SEED_STUDENTS = """
+import json
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from lessons import services
+settings.PIN_HASH_ITERATIONS = 1  # the bench never signs in by PIN
+teacher = services.teacher_create(username="bench", password="bench-password-0123456789")
+users = []
+for room_number in range(0, COUNT, 50):
+    room = services.classroom_create(teacher=teacher, name=f"Bench {room_number}", grade="CM2",
+                                     language="fr")
+    names = [f"Eleve {n:05d}" for n in range(room_number, min(COUNT, room_number + 50))]
+    issued = services.roster_add(classroom=room, text="\\n".join(names))
+    users += [item.student.user for item in issued]
+sessions = []
+for user in users:
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
+    sessions.append(store.session_key)
+print(json.dumps({"users": [u.pk for u in users], "sessions": sessions}))
+"""
+
+SEED_TABLES = """
+import json
+from games.services import SeatSpec, table_create
+users = USERS
+tables = []
+for first in range(0, len(users), 4):
+    seats = [SeatSpec(name=f"Seat {i}", user_id=pk) for i, pk in enumerate(users[first:first + 4])]
+    tables.append(table_create(ruleset="fractions", seats=seats, seed=SEED + first).pk)
+print(json.dumps(tables))
+"""
+
+
+@dataclass
+class Scenario:
+    """One measured run."""
+
+    name: str
+    mode: str  # game | bare
+    processes: int
+    pace: float
+    seconds: float
+    layer: str = "memory"  # memory | pubsub | core
+    profile: bool = False
+    patches: str = ""  # bench/patched_asgi.py proposals to apply, e.g. "dispatch,threads"
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+class Bench:
+    """The servers and data shared by every scenario."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.dir = tempfile.mkdtemp(prefix="unoclass-bench-")
+        self.postgres = PostgresCluster()
+        self.redis = RedisServer()
+        self.env: dict[str, str] = {}
+        self.sessions: list[str] = []
+        self.users: list[int] = []
+        self.table_seed = 1
+
+    def setup(self) -> None:
+        self.redis.start()
+        if self.args.db == "postgres":
+            self.postgres.start()
+            database = self.postgres.create_database("bench")
+        else:
+            database = f"sqlite:///{self.dir}/bench.sqlite3"
+        self.env = {
+            k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}
+        } | {
+            "DJANGO_SETTINGS_MODULE": "unoclass.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": secrets.token_urlsafe(48),
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECURE_SSL_REDIRECT": "0",
+            "DATABASE_URL": database,
+            "DB_CONN_MAX_AGE": "60",
+            "LOG_LEVEL": "WARNING",
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.manage("migrate", "--noinput")
+        seeded = self.script(SEED_STUDENTS.replace("COUNT", str(self.args.clients)))
+        self.users, self.sessions = seeded["users"], seeded["sessions"]
+
+    def close(self) -> None:
+        self.redis.close()
+        self.postgres.close()
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run(
+            [PYTHON, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True,
+            text=True, timeout=900,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr[-3000:])
+        return done.stdout
+
+    def script(self, code: str) -> Any:
+        return json.loads(self.manage("shell", "-c", code).strip().splitlines()[-1])
+
+    def new_tables(self) -> list[int]:
+        self.table_seed += 10_000
+        code = SEED_TABLES.replace("USERS", json.dumps(self.users))
+        return self.script(code.replace("SEED", str(self.table_seed)))  # type: ignore[no-any-return]
+
+    def start_servers(self, scenario: Scenario) -> list[subprocess.Popen[bytes]]:
+        env = dict(self.env)
+        if scenario.layer != "memory":
+            env |= {"REDIS_URL": self.redis.url, "CHANNEL_LAYER": scenario.layer}
+        app = (
+            "bench.bare_asgi:application"
+            if scenario.mode == "bare"
+            else "unoclass.asgi:application"
+        )
+        servers = []
+        for number in range(scenario.processes):
+            port = free_port()
+            log = open(os.path.join(self.dir, f"{scenario.name}-{number}.log"), "wb")  # noqa: SIM115
+            process = subprocess.Popen(
+                [DAPHNE, "-b", "127.0.0.1", "-p", str(port), app],
+                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log,
+            )  # fmt: skip
+            process.port = port  # type: ignore[attr-defined]
+            servers.append(process)
+        for process in servers:
+            _wait_port(process.port, process)  # type: ignore[attr-defined]
+        return servers
+
+    def run(self, scenario: Scenario) -> dict[str, Any]:
+        tables = (
+            self.new_tables() if scenario.mode == "game" else list(range(self.args.clients // 4))
+        )
+        servers = self.start_servers(scenario)
+        try:
+            specs = []
+            for number, table in enumerate(tables):
+                seats = []
+                for seat in range(4):
+                    server = servers[(number * 4 + seat) % len(servers)]
+                    origin = f"http://127.0.0.1:{server.port}"  # type: ignore[attr-defined]
+                    seats.append(
+                        {
+                            "ws": f"ws://127.0.0.1:{server.port}",  # type: ignore[attr-defined]
+                            "origin": origin,
+                            "session": self.sessions[number * 4 + seat],
+                        }
+                    )
+                specs.append({"table": table, "seats": seats})
+            plan = {
+                "mode": scenario.mode,
+                "tables": specs,
+                "pace": scenario.pace,
+                "warmup": self.args.warmup,
+                "seconds": scenario.seconds,
+                "seed": 7,
+            }
+            memory = MemoryWatch([s.pid for s in servers])
+            memory.start()
+            client = subprocess.Popen(
+                [PYTHON, str(ROOT / "bench" / "load_client.py")], cwd=ROOT, text=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )  # fmt: skip
+            assert client.stdin is not None and client.stdout is not None
+            client.stdin.write(json.dumps(plan))
+            client.stdin.close()
+            ready = client.stdout.readline().strip()
+            if ready != "READY":
+                raise RuntimeError(f"client failed: {ready} {client.stderr.read()[-3000:]}")  # type: ignore[union-attr]
+            memory.restart_cpu()
+            profiler = self.start_profiler(scenario, servers[0]) if scenario.profile else None
+            out = client.stdout.read()
+            client.wait(timeout=scenario.seconds + 900)
+            memory.stop()
+            if client.returncode != 0:
+                raise RuntimeError(client.stderr.read()[-3000:])  # type: ignore[union-attr]
+            result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+            result["server_peak_mb"] = memory.peak_mb()
+            result["server_cpu"] = memory.cpu_share()
+            if profiler is not None:
+                profiler.wait(timeout=scenario.seconds + 120)
+                result["profile"] = self.profile_file(scenario)
+            for number, _server in enumerate(servers):
+                log = Path(self.dir, f"{scenario.name}-{number}.log").read_text(errors="replace")
+                result.setdefault("server_tracebacks", 0)
+                result["server_tracebacks"] += log.count("Traceback")
+            return result
+        finally:
+            for process in servers:
+                process.kill()
+                process.wait(timeout=10)
+
+    def profile_file(self, scenario: Scenario) -> str:
+        return os.path.join(self.dir, f"{scenario.name}.pyspy.txt")
+
+    def start_profiler(self, scenario: Scenario, server: Any) -> subprocess.Popen[bytes]:
+        duration = int(self.args.warmup + scenario.seconds)
+        return subprocess.Popen(
+            [PY_SPY, "record", "--pid", str(server.pid), "--duration", str(duration),
+             "--rate", "97", "--format", "raw", "--output", self.profile_file(scenario),
+             "--nonblocking"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+
+
+def _wait_port(port: int, process: subprocess.Popen[bytes]) -> None:
+    import socket
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise TimeoutError("daphne did not start")
+
+
+class MemoryWatch:
+    """Sample the servers' memory and CPU (from /proc) until stopped."""
+
+    def __init__(self, pids: list[int]) -> None:
+        self.pids = pids
+        self.peak = 0.0
+        self.running = True
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.cpu_start = self._cpu()
+        self.wall_start = time.monotonic()
+        self.cpu_seconds = 0.0
+        self.wall = 0.0
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def restart_cpu(self) -> None:
+        """Count CPU from now on (after the clients connected)."""
+        self.cpu_start = self._cpu()
+        self.wall_start = time.monotonic()
+
+    def stop(self) -> None:
+        self.running = False
+        self.thread.join(timeout=5)
+        self.cpu_seconds = self._cpu() - self.cpu_start
+        self.wall = time.monotonic() - self.wall_start
+        self.peak = max(self.peak, sum(self._status(pid, "VmHWM") for pid in self.pids))
+
+    def _loop(self) -> None:
+        while self.running:
+            self.peak = max(self.peak, sum(self._status(pid, "VmRSS") for pid in self.pids))
+            time.sleep(0.5)
+
+    def _status(self, pid: int, key: str) -> float:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return 0.0
+
+    def _cpu(self) -> float:
+        total = 0.0
+        tick = os.sysconf("SC_CLK_TCK")
+        for pid in self.pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / tick
+            except OSError:
+                pass
+        return total
+
+    def peak_mb(self) -> float:
+        return round(self.peak, 1)
+
+    def cpu_share(self) -> float:
+        """Return the servers' CPU use in cores (1.0 = one core busy)."""
+        return round(self.cpu_seconds / self.wall, 2) if self.wall else 0.0
+
+
+def summarize_profile(path: str, top: int = 25) -> list[str]:
+    """Turn py-spy's collapsed stacks into the top functions by own and by inclusive samples."""
+    own: collections.Counter[str] = collections.Counter()
+    inclusive: collections.Counter[str] = collections.Counter()
+    total = 0
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError:
+        return ["(no profile: py-spy could not attach)"]
+    for line in lines:
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        total += count
+        frames = [f.split(" (")[0] + " " + f.split("/")[-1].rstrip(")") for f in stack.split(";")]
+        own[frames[-1]] += count
+        for frame in set(frames):
+            inclusive[frame] += count
+    out = [f"{total} samples"]
+    out.append("own time:")
+    out += [f"  {100 * n / total:5.1f}%  {name}" for name, n in own.most_common(top)]
+    out.append("inclusive time:")
+    out += [f"  {100 * n / total:5.1f}%  {name}" for name, n in inclusive.most_common(top)]
+    return out
+
+
+def describe(name: str, r: dict[str, Any]) -> str:
+    """Format one scenario's figures on one line."""
+    return (
+        f"{name}: {r['clients']} clients, {r['tables']} tables, {r['moves']} "
+        f"{'rounds' if r['mode'] == 'bare' else 'moves'} in {r['seconds']} s = {r['rate']:.1f}/s; "
+        f"latency p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; "
+        f"errors {sum(r['errors'].values())} {r['errors'] or ''}, lost {r['lost']}, "
+        f"duplicated {r['duplicates']}; server peak {r['server_peak_mb']} MB, server CPU "
+        f"{r['server_cpu']} cores, client CPU {r['client_cpu']:.2f} cores; "
+        f"tracebacks {r['server_tracebacks']}; connect {r['connect_seconds']} s; "
+        f"machine load average {r['loadavg']}"
+    )
+
+
+def machine() -> str:
+    """Describe the machine the figures come from."""
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (
+        f"{platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores "
+        f"({cpu}), {memory:.0f} GB RAM"
+    )
+
+
+def goal(ok: bool, text: str) -> str:
+    """Format a goal line."""
+    return f"{'PASS' if ok else 'FAIL'} {text}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=1000)
+    parser.add_argument("--pace", type=float, default=4.0)
+    parser.add_argument("--pace-seconds", type=float, default=60.0)
+    parser.add_argument("--full-seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--profile", action="store_true", help="sample the server with py-spy")
+    parser.add_argument("--layers", default="pubsub,core", help="Redis layers to try")
+    parser.add_argument("--db", choices=["postgres", "sqlite"], default="postgres")
+    parser.add_argument(
+        "--proposals",
+        action="store_true",
+        help="also measure the proposals of bench/patched_asgi.py (full speed and paced)",
+    )
+    args = parser.parse_args()
+    if args.clients % 4 or not 4 <= args.clients <= 4000:
+        parser.error("--clients must be a multiple of 4 between 4 and 4000")
+
+    n = args.clients
+    scenarios = [
+        Scenario("pace-1proc", "game", 1, args.pace, args.pace_seconds),
+        Scenario("full-1proc", "game", 1, 0, args.full_seconds, profile=args.profile),
+        Scenario("bare-1proc", "bare", 1, 0, args.full_seconds),
+    ]
+    for layer in args.layers.split(","):
+        scenarios.append(Scenario(f"full-1proc-{layer}", "game", 1, 0, args.full_seconds, layer))
+        scenarios.append(Scenario(f"full-2proc-{layer}", "game", 2, 0, args.full_seconds, layer))
+    if args.proposals:
+        for patches in ("dispatch", "threads", "dispatch,threads"):
+            name = f"full-1proc+{patches.replace(',', '+')}"
+            scenarios.append(Scenario(name, "game", 1, 0, args.full_seconds, patches=patches))
+        scenarios.append(
+            Scenario(
+                "pace-1proc+dispatch+threads", "game", 1, args.pace, args.pace_seconds,
+                patches="dispatch,threads",
+            )
+        )  # fmt: skip
+    bench = Bench(args)
+    print(f"machine: {machine()}", flush=True)
+    print(f"database: {args.db}; client: one separate process (bench/load_client.py)", flush=True)
+    print(f"started {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}", flush=True)
+    try:
+        bench.setup()
+        for scenario in scenarios:
+            scenario.result = bench.run(scenario)
+            print(describe(scenario.name, scenario.result), flush=True)
+            if scenario.profile:
+                print("\n".join(summarize_profile(scenario.result["profile"])), flush=True)
+    finally:
+        bench.close()
+
+    r = {s.name: s.result for s in scenarios}
+    pace, full, bare = r["pace-1proc"], r["full-1proc"], r["bare-1proc"]
+    print()
+    print(
+        goal(
+            pace["p95_ms"] < 200 and not pace["errors"] and pace["lost"] == 0
+            and pace["duplicates"] == 0,
+            f"{n} clients ({n // 4} tables) on one daphne process, one move per table every "
+            f"{args.pace:g} s: p95 {pace['p95_ms']:.1f} ms (goal < 200), errors "
+            f"{sum(pace['errors'].values())}, lost {pace['lost']}, duplicated "
+            f"{pace['duplicates']} (goal 0)",
+        )
+    )  # fmt: skip
+    ratio = full["rate"] / bare["rate"] if bare["rate"] else 0.0
+    print(
+        goal(
+            ratio >= 0.5,
+            f"full speed: {full['rate']:.1f} moves/s = {100 * ratio:.0f}% of the bare broadcast's "
+            f"{bare['rate']:.1f} rounds/s at {n} clients (goal >= 50%)",
+        )
+    )
+    best = None
+    for layer in args.layers.split(","):
+        one, two = r[f"full-1proc-{layer}"], r[f"full-2proc-{layer}"]
+        scale = two["rate"] / one["rate"] if one["rate"] else 0.0
+        print(
+            f"  {layer} layer: 1 process {one['rate']:.1f} moves/s, 2 processes "
+            f"{two['rate']:.1f} moves/s = {scale:.2f}x; errors {sum(two['errors'].values())}, "
+            f"lost {two['lost']}"
+        )
+        if best is None or two["rate"] > best[2]["rate"]:
+            best = (layer, one, two, scale)
+    if best is not None:
+        layer, one, two, scale = best
+        print(
+            goal(
+                scale >= 1.6,
+                f"two daphne processes with Redis ({layer} layer, the better): "
+                f"{two['rate']:.1f} moves/s = {scale:.2f}x one process's {one['rate']:.1f} "
+                "(goal >= 1.6x)",
+            )
+        )
+    peak = max(pace["server_peak_mb"], full["server_peak_mb"])
+    print(goal(peak < 400, f"peak server memory for {n} clients: {peak:.0f} MB (goal < 400 MB)"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
