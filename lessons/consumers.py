@@ -27,6 +27,7 @@ from games.models import Table
 from games.services import NextStep, next_step_for
 from lessons.class_sessions import session_seat_due
 from lessons.live import session_group
+from lessons.models import ClassSession
 from lessons.session_overview import session_overview
 from lessons.session_selectors import session_for_teacher
 
@@ -34,15 +35,19 @@ from lessons.session_selectors import session_for_teacher
 COALESCE_SECONDS = 0.3
 
 
-def _snapshot(session_id: int, user: Any, lang: str) -> dict[str, Any] | None:
-    """Build the overview frame, the tables to follow and their next server steps."""
+def _snapshot(session_id: int, user: Any, lang: str, seat: bool) -> dict[str, Any] | None:
+    """Build the overview frame, the tables to follow and their next server steps.
+
+    `seat`: first seat the students whose wait is over and start new games where one ended
+    (not on every move of every table: that takes the session's lock).
+    """
     from lessons.session_views import overview_html
 
     session = session_for_teacher(teacher=user, session_id=session_id)
     if session is None:
         return None
-    # Seat students whose wait is over and start new games where one ended, while watched.
-    session_seat_due(session=session)
+    if seat and session.status == ClassSession.Status.OPEN:
+        session_seat_due(session=session)
     overview = session_overview(session=session)
     with translation.override(lang):
         html = overview_html(overview)
@@ -75,7 +80,8 @@ class SessionOverviewConsumer(AsyncWebsocketConsumer):
         self.lang = _language_of(self.scope)
         self.tables: set[int] = set()
         self.pending = False
-        snapshot = await database_sync_to_async(_snapshot)(self.session_id, user, self.lang)
+        self.seat_wanted = False
+        snapshot = await database_sync_to_async(_snapshot)(self.session_id, user, self.lang, True)
         if snapshot is None:
             await self.close(code=CLOSE_NO_ACCESS)
             return
@@ -98,6 +104,7 @@ class SessionOverviewConsumer(AsyncWebsocketConsumer):
         except (ValueError, RecursionError):
             content = None
         if isinstance(content, dict) and content.get("type") == "sync":
+            self.seat_wanted = True
             await self._refresh_now()
             return
         with translation.override(self.lang):
@@ -106,10 +113,13 @@ class SessionOverviewConsumer(AsyncWebsocketConsumer):
 
     async def session_update(self, message: dict[str, Any]) -> None:
         """Something changed in the session: refresh soon."""
+        self.seat_wanted = True
         self._refresh_soon()
 
     async def table_update(self, message: dict[str, Any]) -> None:
         """A table of the session moved: refresh soon (the message's state is not forwarded)."""
+        if message.get("info", {}).get("status") == Table.Status.FINISHED:
+            self.seat_wanted = True  # its players get a new game
         self._refresh_soon()
 
     def _refresh_soon(self) -> None:
@@ -121,8 +131,9 @@ class SessionOverviewConsumer(AsyncWebsocketConsumer):
 
     async def _refresh_now(self) -> None:
         self.pending = False
+        seat, self.seat_wanted = self.seat_wanted, False
         user = self.scope["user"]
-        snapshot = await database_sync_to_async(_snapshot)(self.session_id, user, self.lang)
+        snapshot = await database_sync_to_async(_snapshot)(self.session_id, user, self.lang, seat)
         if snapshot is None:
             await self.close(code=CLOSE_NO_ACCESS)
             return

@@ -145,3 +145,30 @@ def test_overview_queries_do_not_grow_with_the_class(class_a, count, django_asse
     with django_assert_max_num_queries(6):
         overview = session_overview(session=session)
     assert sum(len(t.seats) for t in overview.tables) >= count
+
+
+def _finish(table_id: int) -> None:
+    from django.db import transaction
+
+    from lessons.class_sessions import _finish_table
+
+    with transaction.atomic():
+        _finish_table(table_id)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_watched_session_starts_a_new_game_where_one_ended(class_a, settings):  # type: ignore[no-untyped-def]
+    settings.GAMES_BOT_DELAY = 60
+    session, table = await database_sync_to_async(_scripted_session)(class_a)
+    comm = await _overview_socket(session.pk, class_a.teacher)
+    connected, _ = await comm.connect()
+    assert connected
+    await receive_until(comm, "overview")
+    await database_sync_to_async(_finish)(table.pk)
+    while True:
+        frame = await receive_until(comm, "overview")
+        if [t["number"] for t in frame["data"]["tables"]] == [2]:
+            break
+    assert {s["table"] for s in frame["data"]["students"]} == {2}
+    await comm.disconnect()
+    driver.cancel_all()
