@@ -111,9 +111,13 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_update(self, message: dict[str, Any]) -> None:
         """Forward a committed change: the events, then this seat's new view."""
         state_id = message["state_id"]
-        # Older states are dropped; at the same state only a change of seats or status (no
-        # events) is news, as the socket may already hold that state from the database.
-        if state_id < self.last_state_id or (state_id == self.last_state_id and message["events"]):
+        if not message["events"]:
+            # Seats, status or takeover changed (a teacher's or a session's move): this user's
+            # seat may have changed too, and the server may now have a move of its own to make.
+            await self._refresh_access()
+            return
+        # Older states are dropped, and so is a state the socket already sent from the database.
+        if state_id <= self.last_state_id:
             return
         game = Game.from_dict(message["state"])
         with translation.override(self.lang):
@@ -121,6 +125,18 @@ class TableConsumer(AsyncWebsocketConsumer):
                 frame["state_id"] = state_id
                 await self.send(text_data=json.dumps(frame))
             await self._send_state(game, state_id, message["info"])
+
+    async def _refresh_access(self) -> None:
+        """Check the seat again, then send the current state (or close when access is gone)."""
+        try:
+            access = await database_sync_to_async(table_access)(
+                table_id=self.table_id, user=self.scope["user"]
+            )
+        except TableError:
+            await self.close(code=CLOSE_NO_ACCESS)
+            return
+        self.seat = access.seat
+        await self.send_current_state()
 
     async def _send_history(self) -> None:
         """Send the last few events (marked `replay`) so a reloaded page has its log back."""

@@ -258,3 +258,40 @@ async def test_a_reconnecting_player_gets_the_recent_log(pair):  # type: ignore[
     assert replayed["replay"] is True and replayed["event"]["card"] == "4/12j"
     assert (await receive_until(again, "state"))["state_id"] == 1
     await again.disconnect()
+
+
+async def test_a_bot_taking_over_moves_without_any_reconnect(pair):  # type: ignore[no-untyped-def]
+    from games.services import seat_set_takeover
+
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)  # seat 1 (pair[1]) is to play
+    watcher = await socket(table.pk, pair[0])
+    await watcher.connect()
+    await receive_until(watcher, "state")
+    await database_sync_to_async(seat_set_takeover)(table_id=table.pk, seat_index=1, by_bot=True)
+    state = await receive_until(watcher, "state")
+    while state["state_id"] == 0:
+        state = await receive_until(watcher, "state")
+    assert state["state_id"] == 1  # the bot played for the absent student
+    await watcher.disconnect()
+
+
+async def test_a_student_moved_off_the_table_is_disconnected(pair):  # type: ignore[no-untyped-def]
+    from games.broadcast import broadcast_table_update
+    from games.models import Seat
+    from games.players import table_info
+
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, pair[0])
+    await comm.connect()
+    await receive_until(comm, "state")
+
+    def move_away() -> None:
+        Seat.objects.filter(table=table, index=0).update(user=None, bot="heuristic")
+        fresh = Table.objects.get(pk=table.pk)
+        broadcast_table_update(fresh.pk, fresh.state_id, fresh.state, [], table_info(table=fresh))
+
+    await database_sync_to_async(move_away)()
+    output = await comm.receive_output(timeout=3)
+    while output["type"] != "websocket.close":
+        output = await comm.receive_output(timeout=3)
+    assert output["code"] == 4403
