@@ -263,6 +263,8 @@ function renderBanner(view) {
   }
   banner.textContent = text;
   banner.hidden = !text;
+  // After the game: the way back to the class (or to another practice game).
+  $("play-after").hidden = !view.game_over;
 
   const turn = $("play-turn");
   const acting = actingSeat(view);
