@@ -26,7 +26,6 @@ from lessons.diagnosis import (
     Rule,
     RuleEvidence,
     SkillProgress,
-    rule_evidence,
 )
 from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student
 from lessons.reporting.loading import (
@@ -238,9 +237,8 @@ def _persistent_rules(rows: list[Row], now: dict[str, RuleEvidence]) -> list[str
         return []
     boundary = order[-1 - PERSISTENT_AFTER_SESSIONS]
     cut = max(i for i, row in enumerate(rows) if row.session_id == boundary) + 1
-    earlier = rows[:cut]
-    evidence = [row.evidence() for row in earlier]
-    return [rule for rule in likely_now if rule_evidence(evidence, rule).status == STATUS_LIKELY]
+    then = evidence_of(rows[:cut])
+    return [rule for rule in likely_now if then[rule].status == STATUS_LIKELY]
 
 
 def _last_session_run(rows: list[Row]) -> int:

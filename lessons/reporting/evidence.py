@@ -9,14 +9,40 @@ one place. tests/dashboards/test_evidence.py checks it against student_evidence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any, Protocol
 
-from lessons.diagnosis import RULE_IDS, AttemptEvidence, RuleEvidence, status_for
+from lessons.diagnosis import RULE_IDS, RuleEvidence, status_for
 from lessons.diagnosis.evidence import binomial_tail
 
 
-def student_evidence_fast(attempts: Sequence[AttemptEvidence]) -> dict[str, RuleEvidence]:
-    """Return what student_evidence(attempts) returns, for attempts given oldest first."""
+class Evidence(Protocol):
+    """What the evidence reads from an attempt (AttemptEvidence, or a report row)."""
+
+    @property
+    def tags(self) -> Collection[str]: ...
+
+    @property
+    def p0(self) -> Mapping[str, float] | None: ...
+
+    @property
+    def opportunities(self) -> Collection[str]: ...
+
+
+def _reference(attempt: Any) -> Any:
+    return attempt.reference
+
+
+def student_evidence_fast(
+    attempts: Sequence[Evidence], reference: Callable[[Any], Any] = _reference
+) -> dict[str, RuleEvidence]:
+    """Return what student_evidence(attempts) returns, for attempts given oldest first.
+
+    `reference` gives an attempt's top card, which counts distinct top cards (report rows
+    pass their stand-in for plays after a named denominator). Building AttemptEvidence
+    objects for thousands of rows cost more than the evidence itself, so rows can be given
+    as they are.
+    """
     n = 0
     k = dict.fromkeys(RULE_IDS, 0)
     p0_sum = dict.fromkeys(RULE_IDS, 0.0)
@@ -25,13 +51,13 @@ def student_evidence_fast(attempts: Sequence[AttemptEvidence]) -> dict[str, Rule
         if not attempt.tags:
             continue
         n += 1
-        for rule, share in attempt.p0.items():
+        for rule, share in (attempt.p0 or {}).items():
             if rule in p0_sum:
                 p0_sum[rule] += share
         for rule in attempt.tags:
             if rule in k:
                 k[rule] += 1
-                references[rule].add(attempt.reference)
+                references[rule].add(reference(attempt))
     clean = dict.fromkeys(RULE_IDS, 0)
     open_rules = set(RULE_IDS)
     for attempt in reversed(attempts):

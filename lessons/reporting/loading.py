@@ -22,7 +22,6 @@ from django.utils import timezone
 
 from lessons.diagnosis import (
     SKILL_IDS,
-    AttemptEvidence,
     Opportunity,
     RuleEvidence,
     SkillProgress,
@@ -100,27 +99,16 @@ class Row:
     opportunities: frozenset[str] = frozenset()
     day: date | None = None  # the local day of the attempt (set by the loaders)
     correct: bool = True  # whether the claim was right (set by the loaders)
-    cached_evidence: AttemptEvidence | None = None
+
+    @property
+    def reference_key(self) -> Card:
+        """Return the top card for counting distinct ones; (0, d) after a named denominator."""
+        return self.reference or (0, self.named_denominator or 0)
 
     @property
     def skills(self) -> tuple[str, ...]:
         """Return the skills this claim exercised."""
         return skills_of(self.reference, self.played, self.claim)
-
-    def evidence(self) -> AttemptEvidence:
-        """Return the diagnosis input for this attempt (built once)."""
-        if self.cached_evidence is not None:
-            return self.cached_evidence
-        reference = self.reference or (0, self.named_denominator or 0)
-        self.cached_evidence = AttemptEvidence(
-            reference=reference,
-            played=self.played,
-            claim=self.claim,
-            tags=self.tags,
-            p0=self.p0 or {},
-            opportunities=self.opportunities,
-        )
-        return self.cached_evidence
 
 
 @lru_cache(maxsize=4096)
@@ -238,7 +226,11 @@ def by_student(rows: Iterable[Row]) -> dict[int, list[Row]]:
 
 def evidence_of(rows: Sequence[Row]) -> dict[str, RuleEvidence]:
     """Return every rule's evidence for one student's rows (oldest first)."""
-    return student_evidence_fast([row.evidence() for row in rows])
+    return student_evidence_fast(rows, reference=_reference_key)
+
+
+def _reference_key(row: Row) -> Card:
+    return row.reference_key
 
 
 def skills_from(rows: Iterable[Row]) -> dict[str, SkillProgress]:

@@ -7,10 +7,16 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from lessons.diagnosis import attempt_evidence, student_evidence
+from lessons.diagnosis import AttemptEvidence, attempt_evidence, student_evidence
 from lessons.models import ClassSession
 from lessons.reporting.class_view import WRONG_RUN_ALERT, class_dashboard
-from lessons.reporting.loading import WINDOW_DAYS, evidence_window, skills_from, student_rows
+from lessons.reporting.loading import (
+    WINDOW_DAYS,
+    evidence_of,
+    evidence_window,
+    skills_from,
+    student_rows,
+)
 from lessons.reporting.session_view import session_report
 from lessons.reporting.student_view import student_report
 from tests.conftest import ClassWorld
@@ -177,3 +183,25 @@ def test_session_view_counts_per_student(class_a: ClassWorld) -> None:
         1,
     )
     assert report.claims == 7
+
+
+def test_row_evidence_equals_the_diagnosis_on_stored_attempts(class_a: ClassWorld) -> None:
+    anais = class_a.student.student
+    log_plays(anais, M1_PLAYS + RIGHT_PLAYS)
+    log_attempt(anais, None, (5, 6), "denominator", named_denominator=12)
+    log_attempt(anais, None, (5, 24), "denominator", named_denominator=6)
+    log_attempt(anais, (6, 12), (3, 24))
+    rows = student_rows(anais.pk)
+    stored = [
+        AttemptEvidence(
+            reference=row.reference_key,
+            played=row.played,
+            claim=row.claim,
+            tags=row.tags,
+            p0=row.p0 or {},
+            opportunities=row.opportunities,
+        )
+        for row in rows
+    ]
+    assert evidence_of(rows) == student_evidence(stored)
+    assert evidence_of(rows)["D1"].distinct_references == 2
