@@ -353,7 +353,11 @@ class WrongAttempt:
 
 @dataclass
 class BotStep:
-    """Hold what one bot step did: the action applied, its events and any wrong attempt."""
+    """Hold what one bot step did: the action applied, its events and any wrong attempt.
+
+    The engine saw the wrong attempts first (each with its own events: a penalty draw, or
+    none when it was refused), then ``action``; ``events`` are those of ``action`` only.
+    """
 
     seat: int
     action: Action
@@ -394,9 +398,9 @@ def play_bot_step(
         first = events[0]
         wrong = WrongAttempt(seat, action, first["code"], error, dict(first["details"]), events)
     fallback = heuristic_move(game, seat, rng)
-    if fallback is None:
-        return BotStep(seat, action, wrong.events, [wrong])
-    return BotStep(seat, fallback, wrong.events + game.apply(seat, fallback), [wrong])
+    if fallback is None:  # cannot happen while the turn stays with the student; kept total
+        return BotStep(seat, action, wrong.events, error_type=error)
+    return BotStep(seat, fallback, game.apply(seat, fallback), [wrong])
 
 
 def next_bot_step(

@@ -196,6 +196,7 @@ def test_student_wrong_attempt_is_recorded_then_a_correct_move_played() -> None:
     assert wrong.code == "not_equivalent" and wrong.error_type == "M1"
     assert wrong.details["reference"] == "1/2" and wrong.details["played"] in ("2/3", "5/6")
     assert step.action == {"type": "play", "card": "3/6b", "claim": "equal"}
+    assert wrong.events == [] and [e["type"] for e in step.events] == ["played"]
     assert game.view(None)["top"] == "3/6b"
 
 
@@ -203,7 +204,14 @@ def test_student_wrong_attempt_under_a_penalty_draws_then_plays() -> None:
     game = _game("fractions", FRACTION_HANDS, "1/2r", wrong_attempt_penalty=1)
     step = play_bot_step(game, 1, "student", _rng(), {"M1": 1.0})
     assert step is not None and step.wrong[0].code == "not_equivalent"
-    assert [e["type"] for e in step.events[:2]] == ["wrong_attempt", "drew"]
+    assert [e["type"] for e in step.wrong[0].events] == ["wrong_attempt", "drew"]
+    assert step.events[0] == {
+        "type": "played",
+        "seat": 1,
+        "card": "3/6b",
+        "rule": "equal",
+        "claim": "equal",
+    }
     assert game.view(None)["hand_sizes"][1] == 5  # 5 cards + 1 penalty - 1 played
 
 
