@@ -358,7 +358,7 @@ def describe(name: str, r: dict[str, Any]) -> str:
         f"{'rounds' if r['mode'] == 'bare' else 'moves'} in {r['seconds']} s = {r['rate']:.1f}/s; "
         f"latency p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; "
         f"errors {sum(r['errors'].values())} {r['errors'] or ''}, lost {r['lost']}, "
-        f"duplicated {r['duplicates']}; server peak {r['server_peak_mb']} MB, server CPU "
+        f"duplicated {r['duplicates']}; finished tables {r['finished_tables']}; server peak {r['server_peak_mb']} MB, server CPU "
         f"{r['server_cpu']} cores, client CPU {r['client_cpu']:.2f} cores; "
         f"tracebacks {r['server_tracebacks']}; connect {r['connect_seconds']} s; "
         f"machine load average {r['loadavg']}"

@@ -77,8 +77,8 @@ class GameTable:
         self.rng = rng
         self.socks: list[Any] = []
         self.last: list[int] = []
-        self.in_flight: tuple[float, int] | None = None  # (sent at, state it answered)
-        self.holding: set[int] = set()
+        # The moves sent and not yet held by every seat: state answered -> (sent at, holders).
+        self.in_flight: dict[int, tuple[float, set[int]]] = {}
         self.next_slot = 0.0
         self.done = False
 
@@ -144,8 +144,9 @@ class GameTable:
             self._arrived(index, state_id)
             view = frame["view"]
             if view.get("winner") is not None:
+                if not self.done:
+                    self.stats.finished_tables += 1
                 self.done = True
-                self.stats.finished_tables += 1
                 return
             action = choose_action(view, self.rng)
             if action is None:
@@ -160,8 +161,7 @@ class GameTable:
                     await asyncio.sleep(wait)
                 if time.monotonic() >= stop_at or self.last[index] != state_id:
                     continue
-            self.in_flight = (time.monotonic(), state_id)
-            self.holding = set()
+            self.in_flight[state_id] = (time.monotonic(), set())
             try:
                 await sock.send(
                     json.dumps({"type": "action", "action": action, "state_id": state_id})
@@ -171,15 +171,16 @@ class GameTable:
                 return
 
     def _arrived(self, index: int, state_id: int) -> None:
-        if self.in_flight is None or state_id <= self.in_flight[1]:
-            return
-        self.holding.add(index)
-        if len(self.holding) == len(self.socks):
-            sent_at = self.in_flight[0]
-            self.in_flight = None
-            if self.stats.measuring:
-                self.stats.moves += 1
-                self.stats.latencies.append(time.monotonic() - sent_at)
+        """Count seat `index` as holding every move answered before `state_id`; a move is
+        done when all seats hold its result (the actor may already have sent the next one)."""
+        for base in [b for b in self.in_flight if b < state_id]:
+            sent_at, holders = self.in_flight[base]
+            holders.add(index)
+            if len(holders) == len(self.socks):
+                del self.in_flight[base]
+                if self.stats.measuring:
+                    self.stats.moves += 1
+                    self.stats.latencies.append(time.monotonic() - sent_at)
 
 
 # --------------------------------------------------------------------------------- bare mode
