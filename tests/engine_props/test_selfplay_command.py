@@ -87,3 +87,37 @@ def test_selfplay_fails_on_an_invariant_violation(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(CommandError, match="1 invariant violation"):
         call_command("selfplay", "--games", "2", stdout=io.StringIO(), stderr=err)
     assert "card count 107" in err.getvalue()
+
+
+def test_selfplay_student_profile_makes_mistakes() -> None:
+    out = io.StringIO()
+    call_command(
+        "selfplay",
+        "--ruleset",
+        "fractions",
+        "--players",
+        "3",
+        "--games",
+        "4",
+        "--bot",
+        "student",
+        "--profile",
+        '{"M1": 0.4, "M2": 0.2, "miss": 0.2}',
+        stdout=out,
+    )
+    text = out.getvalue()
+    match = re.search(r"^student mistakes: (\d+)$", text, re.MULTILINE)
+    assert match and int(match.group(1)) > 0 and "invariants: OK" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--bot", "student", "--profile", '{"M42": 0.1}'), "unknown error type"),
+        (("--bot", "student", "--profile", "{oops"), "--profile"),
+        (("--bot", "heuristic", "--profile", '{"M1": 0.1}'), "needs --bot student"),
+    ],
+)
+def test_selfplay_rejects_bad_profiles(args: tuple[str, ...], message: str) -> None:
+    with pytest.raises(CommandError, match=message):
+        call_command("selfplay", "--games", "1", *args, stdout=io.StringIO())
