@@ -78,8 +78,12 @@ def _equal(x: Card, y: Card) -> bool:
 def _play(
     reference: Card, played: Card, claim: str, hand: tuple[Card, ...], asked: bool
 ) -> SimulatedPlay:
-    """Tag one play (cached: the deck is small, so the same turns come back often)."""
-    evidence = attempt_evidence(reference, played, claim, hand, claim_asked=asked)
+    """Tag one play (cached: the deck is small, so the same turns come back often).
+
+    As in the live attempt log (lessons.attempt_log), chance rates assume the play page asks
+    for the rule whenever both could apply; `asked` only says whether it did for this play.
+    """
+    evidence = attempt_evidence(reference, played, claim, hand, claim_asked=True)
     outcome = "wrong" if evidence.tags else ("equal" if claim == CLAIM_EQUAL else "denominator")
     return SimulatedPlay(
         reference=reference,

@@ -42,7 +42,7 @@ def test_fast_evidence_on_simulated_students() -> None:
                 turn.played,
                 turn.claim,
                 json.loads(turn.hand),
-                claim_asked=turn.claim_source == "asked",
+                claim_asked=True,
             )
             for turn in turns
             if isinstance(turn, SimulatedPlay)

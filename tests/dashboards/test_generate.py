@@ -27,7 +27,7 @@ def _assert_realistic(attempts: list[Attempt]) -> None:
         assert (attempt.outcome == "wrong") == bool(attempt.tags)
         evidence = attempt_evidence(
             reference, played, attempt.claim, attempt.hand,
-            claim_asked=attempt.claim_source == "asked",
+            claim_asked=True,
         )  # fmt: skip
         assert attempt.p0 == pytest.approx({k: round(v, 4) for k, v in evidence.p0.items()})
         assert attempt.skills == skill_tags(reference, played)
