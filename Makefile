@@ -6,8 +6,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 # Debian packages the test suite needs: chromium for the browser tests, gettext for
-# translations, redis and postgresql for the scale-out tests.
-DEB_TEST_PACKAGES := chromium gettext redis-server postgresql
+# translations, redis and postgresql for the scale-out tests, pango and a font for the PDF
+# reports (WeasyPrint).
+DEB_TEST_PACKAGES := chromium gettext redis-server postgresql libpango-1.0-0 libpangoft2-1.0-0 \
+	fonts-dejavu-core
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
 .PHONY: run test install system-deps translations lint typecheck demo clean
@@ -15,7 +17,7 @@ APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e ".[dev,bench]"
 	touch $@
 
 install: $(VENV)/.installed
