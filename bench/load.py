@@ -358,8 +358,9 @@ def describe(name: str, r: dict[str, Any]) -> str:
         f"{'rounds' if r['mode'] == 'bare' else 'moves'} in {r['seconds']} s = {r['rate']:.1f}/s; "
         f"latency p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; "
         f"errors {sum(r['errors'].values())} {r['errors'] or ''}, lost {r['lost']}, "
-        f"duplicated {r['duplicates']}; finished tables {r['finished_tables']}; server peak {r['server_peak_mb']} MB, server CPU "
-        f"{r['server_cpu']} cores, client CPU {r['client_cpu']:.2f} cores; "
+        f"duplicated {r['duplicates']}; finished tables {r['finished_tables']}; "
+        f"server peak {r['server_peak_mb']} MB, server CPU {r['server_cpu']} cores, "
+        f"client CPU {r['client_cpu']:.2f} cores; "
         f"tracebacks {r['server_tracebacks']}; connect {r['connect_seconds']} s; "
         f"machine load average {r['loadavg']}"
     )
@@ -398,6 +399,10 @@ def main() -> int:
     parser.add_argument("--layers", default="pubsub,core", help="Redis layers to try")
     parser.add_argument("--db", choices=["postgres", "sqlite"], default="postgres")
     parser.add_argument(
+        "--only", default="", help="comma-separated scenario names to run (goal lines need all)"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="run the scenarios N times")
+    parser.add_argument(
         "--proposals",
         action="store_true",
         help="also measure the proposals of bench/patched_asgi.py (full speed and paced)",
@@ -425,6 +430,14 @@ def main() -> int:
                 patches="dispatch,threads",
             )
         )  # fmt: skip
+    if args.only:
+        wanted = args.only.split(",")
+        scenarios = [s for s in scenarios if s.name in wanted]
+    scenarios = [
+        Scenario(s.name, s.mode, s.processes, s.pace, s.seconds, s.layer, s.profile, s.patches)
+        for _ in range(args.repeat)
+        for s in scenarios
+    ]
     bench = Bench(args)
     print(f"machine: {machine()}", flush=True)
     print(f"database: {args.db}; client: one separate process (bench/load_client.py)", flush=True)
@@ -440,6 +453,8 @@ def main() -> int:
         bench.close()
 
     r = {s.name: s.result for s in scenarios}
+    if args.only or args.repeat > 1:
+        return 0  # the goal lines need one run of every scenario
     pace, full, bare = r["pace-1proc"], r["full-1proc"], r["bare-1proc"]
     print()
     print(
