@@ -153,11 +153,12 @@ class Bench:
         env = dict(self.env)
         if scenario.layer != "memory":
             env |= {"REDIS_URL": self.redis.url, "CHANNEL_LAYER": scenario.layer}
-        app = (
-            "bench.bare_asgi:application"
-            if scenario.mode == "bare"
-            else "unoclass.asgi:application"
-        )
+        app = "unoclass.asgi:application"
+        if scenario.mode == "bare":
+            app = "bench.bare_asgi:application"
+        elif scenario.patches:
+            app = "bench.patched_asgi:application"
+            env["BENCH_PATCHES"] = scenario.patches
         servers = []
         for number in range(scenario.processes):
             port = free_port()
@@ -421,7 +422,13 @@ def main() -> int:
         scenarios.append(Scenario(f"full-1proc-{layer}", "game", 1, 0, args.full_seconds, layer))
         scenarios.append(Scenario(f"full-2proc-{layer}", "game", 2, 0, args.full_seconds, layer))
     if args.proposals:
-        for patches in ("dispatch", "threads", "dispatch,threads"):
+        for patches in (
+            "dispatch",
+            "threads",
+            "dispatch,threads",
+            "compact",
+            "dispatch,threads,compact",
+        ):
             name = f"full-1proc+{patches.replace(',', '+')}"
             scenarios.append(Scenario(name, "game", 1, 0, args.full_seconds, patches=patches))
         scenarios.append(
