@@ -6,12 +6,13 @@ import json
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import driver
+from games.asyncdb import in_thread
 from games.broadcast import table_group
 from games.engine import Game
 from games.errors import TableError
@@ -39,6 +40,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     lang: str
     last_state_id: int
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Call the handler named after the message type.
+
+        Unlike Channels' own dispatch, no hop to the database thread comes first to close old
+        connections: every query here goes through in_thread, which closes them around itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         """Accept a signed-in user who is seated at the table or may watch it."""
         user = self.scope.get("user")
@@ -48,7 +60,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.lang = _language_of(self.scope)
         try:
-            access = await database_sync_to_async(table_access)(table_id=self.table_id, user=user)
+            access = await in_thread(table_access)(table_id=self.table_id, user=user)
         except TableError:
             await self.close(code=CLOSE_NO_ACCESS)
             return
@@ -95,7 +107,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send_error(TableError("not_seated", _("You are watching this table.")))
             return
         try:
-            outcome = await database_sync_to_async(table_act)(
+            outcome = await in_thread(table_act)(
                 table_id=self.table_id,
                 user=self.scope["user"],
                 action=content.get("action"),
@@ -129,9 +141,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _refresh_access(self) -> None:
         """Check the seat again, then send the current state (or close when access is gone)."""
         try:
-            access = await database_sync_to_async(table_access)(
-                table_id=self.table_id, user=self.scope["user"]
-            )
+            access = await in_thread(table_access)(table_id=self.table_id, user=self.scope["user"])
         except TableError:
             await self.close(code=CLOSE_NO_ACCESS)
             return
@@ -140,7 +150,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_history(self) -> None:
         """Send the last few events (marked `replay`) so a reloaded page has its log back."""
-        history, info = await database_sync_to_async(_recent_events)(self.table_id)
+        history, info = await in_thread(_recent_events)(self.table_id)
         with translation.override(self.lang):
             for seq, events in history:
                 for frame in event_frames(events, self.seat, info, self.lang):
@@ -149,10 +159,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_current_state(self) -> None:
         """Send the seat's view from the database and plan any server step that is due."""
-        table, info = await database_sync_to_async(_load)(self.table_id)
+        table, info = await in_thread(_load)(self.table_id)
         game = Game.from_dict(table.state)
         await self._send_state(game, table.state_id, info)
-        driver.schedule(await database_sync_to_async(next_step_for)(table, game))
+        driver.schedule(await in_thread(next_step_for)(table, game))
 
     async def _send_state(self, game: Game, state_id: int, info: dict[str, Any]) -> None:
         self.last_state_id = max(self.last_state_id, state_id)

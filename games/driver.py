@@ -11,8 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.db import database_sync_to_async
-
+from games.asyncdb import in_thread
 from games.services import NextStep, table_step
 
 logger = logging.getLogger(__name__)
@@ -39,9 +38,7 @@ async def _run(step: NextStep) -> None:
     if _pending.get(step.table_id, (None,))[0] == step.state_id:
         del _pending[step.table_id]
     try:
-        outcome = await database_sync_to_async(table_step)(
-            table_id=step.table_id, state_id=step.state_id
-        )
+        outcome = await in_thread(table_step)(table_id=step.table_id, state_id=step.state_id)
     except Exception:  # a failing bot must not take the server's event loop down
         logger.exception("server step failed on table %s", step.table_id)
         return

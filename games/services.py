@@ -227,8 +227,8 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
     now = now or timezone.now()
     with transaction.atomic():
         try:
-            table = Table.objects.select_for_update().get(pk=table_id)
-        except Table.DoesNotExist:
+            table = _lock(table_id)
+        except TableError:
             return None
         if table.state_id != state_id or table.status != Table.Status.PLAYING:
             return None
@@ -352,8 +352,9 @@ def _arm_timer(table: Table, game: Game) -> None:
 
 
 def _lock(table_id: int) -> Table:
+    """Lock the table row for this transaction; its seats are loaded once, with it."""
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        return Table.objects.select_for_update().prefetch_related("seats").get(pk=table_id)
     except Table.DoesNotExist as exc:
         raise TableError("table_not_found", TABLE_NOT_FOUND) from exc
 
@@ -361,7 +362,7 @@ def _lock(table_id: int) -> Table:
 def _seat_of(table: Table, user: Any) -> Seat:
     if not getattr(user, "is_authenticated", False):
         raise TableError("not_seated", NOT_SEATED)
-    seat = table.seats.filter(user_id=user.pk).first()
+    seat = next((s for s in table.seats.all() if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated", NOT_SEATED)
     return seat
@@ -395,7 +396,10 @@ def seat_set_takeover(*, table_id: int, seat_index: int, by_bot: bool) -> Outcom
     """Let a bot play for an absent student (or give the seat back); callers check access."""
     with transaction.atomic():
         table = _lock(table_id)
-        seat = table.seats.filter(index=seat_index, user__isnull=False).first()
+        seat = next(
+            (s for s in table.seats.all() if s.index == seat_index and s.user_id is not None),
+            None,
+        )
         if seat is None:
             raise TableError("bad_seat", NOT_SEATED)
         seat.bot_takeover = by_bot

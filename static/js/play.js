@@ -96,6 +96,18 @@ function cardFace(code, element) {
 let socket = null;
 let retries = 0;
 let everOpened = false;
+// An update can be lost while the server's message bus restarts: after this long without a
+// frame while others are to play, ask for the state again (the state number removes repeats).
+const QUIET_SYNC_MS = 15000;
+let lastFrameAt = Date.now();
+
+setInterval(() => {
+  const view = game.view;
+  const waitingOnOthers = view && !view.game_over && actingSeat(view) !== SEAT;
+  if (waitingOnOthers && Date.now() - lastFrameAt > QUIET_SYNC_MS && send({ type: "sync" })) {
+    lastFrameAt = Date.now();
+  }
+}, 5000);
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -107,6 +119,7 @@ function connect() {
     setConnection("connected");
   });
   ws.addEventListener("message", (message) => {
+    lastFrameAt = Date.now();
     let frame;
     try {
       frame = JSON.parse(message.data);
