@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -16,7 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Playwright, expect, sync_playwright
 
-from tests.foundation.servers import BASE_DIR, BIN_DIR, child_env, free_port, manage
+from tests.foundation.servers import BASE_DIR, child_env, manage
+from tests.live import Daphne
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -75,19 +75,6 @@ class Server:
         raise AssertionError(f"table {table_id} stayed at state {state_id}")
 
 
-def _wait_for_port(port: int, process: subprocess.Popen[str], timeout: float = 30) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if process.poll() is not None:
-            errors = process.stderr.read() if process.stderr else ""
-            raise AssertionError(f"daphne exited: {errors}")
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise AssertionError("daphne did not start listening")
-
-
 @pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Migrate a fresh SQLite file and serve the app with daphne for the whole session."""
@@ -104,24 +91,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     )
     migrated = manage("migrate", "--noinput", env=env)
     assert migrated.returncode == 0, migrated.stderr
-    port = free_port()
-    process = subprocess.Popen(
-        [str(BIN_DIR / "daphne"), "-b", "127.0.0.1", "-p", str(port), "unoclass.asgi:application"],
-        cwd=BASE_DIR,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    daphne = Daphne(env)
     try:
-        _wait_for_port(port, process)
-        yield Server(url=f"http://127.0.0.1:{port}", env=env, db_path=db_path)
+        yield Server(url=daphne.http, env=env, db_path=db_path)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        daphne.kill()
 
 
 @pytest.fixture(scope="package")

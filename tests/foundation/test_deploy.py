@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import secrets
-import subprocess
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.foundation.servers import BASE_DIR, BIN_DIR, child_env, free_port, manage
+from tests.foundation.servers import child_env, manage
+from tests.live import Daphne
 
 
 def test_check_deploy_with_production_variables_is_clean() -> None:
@@ -37,25 +36,10 @@ def test_daphne_serves_home_and_static_css_with_make_run_settings(tmp_path: Path
     env = child_env(DEBUG="1", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
     migrated = manage("migrate", "--noinput", env=env)
     assert migrated.returncode == 0, migrated.stderr
-    port = free_port()
-    server = subprocess.Popen(
-        [str(BIN_DIR / "daphne"), "-b", "127.0.0.1", "-p", str(port), "unoclass.asgi:application"],
-        cwd=BASE_DIR,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
+    server = Daphne(env)  # returns once daphne accepts connections
+    base = server.http
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                status, _type, body = _get(f"{base}/")
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
-                assert time.monotonic() < deadline, "daphne did not answer within 60 s"
-                time.sleep(0.3)
+        status, _type, body = _get(f"{base}/")
         assert status == 200
         assert b"unoclass" in body
         status, content_type, css = _get(f"{base}/static/css/app.css")
@@ -63,5 +47,4 @@ def test_daphne_serves_home_and_static_css_with_make_run_settings(tmp_path: Path
         assert content_type.startswith("text/css")
         assert b".skip-link" in css
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.kill()

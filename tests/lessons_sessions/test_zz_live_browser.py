@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server, _wait_for_port, signed_in
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server, signed_in
 from tests.browser.pages import card_selector
-from tests.foundation.servers import BASE_DIR, BIN_DIR, child_env, free_port, manage
+from tests.foundation.servers import BASE_DIR, child_env, manage
+from tests.live import Daphne
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -37,21 +38,11 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     )
     migrated = manage("migrate", "--noinput", env=env)
     assert migrated.returncode == 0, migrated.stderr
-    port = free_port()
-    process = subprocess.Popen(
-        [str(BIN_DIR / "daphne"), "-b", "127.0.0.1", "-p", str(port), "unoclass.asgi:application"],
-        cwd=BASE_DIR,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    daphne = Daphne(env)
     try:
-        _wait_for_port(port, process)
-        yield Server(url=f"http://127.0.0.1:{port}", env=env, db_path=Path(db_path))
+        yield Server(url=daphne.http, env=env, db_path=Path(db_path))
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        daphne.kill()
 
 
 @pytest.fixture(scope="module")
