@@ -422,21 +422,10 @@ def main() -> int:
         scenarios.append(Scenario(f"full-1proc-{layer}", "game", 1, 0, args.full_seconds, layer))
         scenarios.append(Scenario(f"full-2proc-{layer}", "game", 2, 0, args.full_seconds, layer))
     if args.proposals:
-        for patches in (
-            "dispatch",
-            "threads",
-            "dispatch,threads",
-            "compact",
-            "dispatch,threads,compact",
-        ):
-            name = f"full-1proc+{patches.replace(',', '+')}"
-            scenarios.append(Scenario(name, "game", 1, 0, args.full_seconds, patches=patches))
+        # P1 and P2 (no per-message hop, thread pool) are in games/consumers.py since 1e010c8.
         scenarios.append(
-            Scenario(
-                "pace-1proc+dispatch+threads", "game", 1, args.pace, args.pace_seconds,
-                patches="dispatch,threads",
-            )
-        )  # fmt: skip
+            Scenario("full-1proc+compact", "game", 1, 0, args.full_seconds, patches="compact")
+        )
     if args.only:
         wanted = args.only.split(",")
         scenarios = [s for s in scenarios if s.name in wanted]

@@ -3,6 +3,9 @@
 bench/load.py serves this module to measure each proposal of /work/notes/perf-proposals.md
 without editing games/*.py. BENCH_PATCHES (comma-separated) chooses them:
 
+(Since commit 1e010c8 games/consumers.py does `dispatch` and `threads` itself: those two
+patches are then no-ops, kept to measure older revisions.)
+
 - `dispatch`: the table socket skips Channels' per-message hop to the database thread
   (`aclose_old_connections` before every handler); `database_sync_to_async` already closes old
   connections around each real database call.
@@ -76,7 +79,10 @@ def _decode(table_id: int, payload: str) -> tuple[Game, list[Any], dict[str, Any
 async def _compact_table_update(self: Any, message: dict[str, Any]) -> None:
     state_id = message["state_id"]
     game, events, info = _decode(self.table_id, message["payload"])
-    if state_id < self.last_state_id or (state_id == self.last_state_id and events):
+    if not events:
+        await self._refresh_access()  # seats or status changed (as TableConsumer does)
+        return
+    if state_id <= self.last_state_id:
         return
     with translation.override(self.lang):
         for frame in event_frames(events, self.seat, info, self.lang):
