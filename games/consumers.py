@@ -55,14 +55,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Accept a signed-in user who is seated at the table or may watch it."""
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_SIGNED_OUT)
+            await self._refuse(CLOSE_SIGNED_OUT)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.lang = _language_of(self.scope)
         try:
             access = await in_thread(table_access)(table_id=self.table_id, user=user)
         except TableError:
-            await self.close(code=CLOSE_NO_ACCESS)
+            await self._refuse(CLOSE_NO_ACCESS)
             return
         self.seat = access.seat
         self.last_state_id = -1
@@ -72,6 +72,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self._send_history()
         await self.send_current_state()
+
+    async def _refuse(self, code: int) -> None:
+        """Accept, then close at once with the reason's code: a browser sees the code of a
+        closed socket, not of a refused handshake, so the page can say "signed out" instead of
+        retrying for ever. Nothing is sent before the close."""
+        await self.accept()
+        await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
         """Leave the table's group; the seat stays the player's."""

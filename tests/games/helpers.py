@@ -67,3 +67,15 @@ async def receive_until(
         frame = json.loads(await comm.receive_from(timeout=timeout))
         if frame["type"] == kind:
             return frame
+
+
+async def refusal_code(comm: WebsocketCommunicator) -> int | None:
+    """Connect and return the close code the server answers with (None: it let us in)."""
+    connected, code = await comm.connect()
+    if not connected:
+        return code  # type: ignore[no-any-return]
+    output = await comm.receive_output(timeout=3)
+    if output["type"] != "websocket.close":
+        await comm.disconnect()
+        return None
+    return output.get("code")  # type: ignore[no-any-return]

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 
 from games import driver
 from games.models import Table, TableEvent
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
+from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, refusal_code, socket
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -51,19 +51,13 @@ async def test_connect_sends_the_seat_view(pair):  # type: ignore[no-untyped-def
 
 async def test_signed_out_socket_is_refused(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
-    comm = await socket(table.pk, None)
-    connected, code = await comm.connect()
-    assert not connected and code == 4401
+    assert await refusal_code(await socket(table.pk, None)) == 4401
 
 
 async def test_another_table_is_refused(pair, class_b):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
-    comm = await socket(table.pk, class_b.student.user)
-    connected, code = await comm.connect()
-    assert not connected and code == 4403
-    missing = await socket(table.pk + 999, pair[0])
-    connected, code = await missing.connect()
-    assert not connected and code == 4403
+    assert await refusal_code(await socket(table.pk, class_b.student.user)) == 4403
+    assert await refusal_code(await socket(table.pk + 999, pair[0])) == 4403
 
 
 async def test_action_is_broadcast_to_every_seat(pair):  # type: ignore[no-untyped-def]
