@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,19 +76,17 @@ class Server:
         raise AssertionError(f"table {table_id} stayed at state {state_id}")
 
 
-@pytest.fixture(scope="package")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Migrate a fresh SQLite file and serve the app with daphne for the whole session."""
-    db_path = tmp_path_factory.mktemp("browser") / "play.sqlite3"
+@contextmanager
+def serve(db_path: Path, **env_values: str) -> Iterator[Server]:
+    """Migrate a fresh SQLite file and serve the app with daphne until the block ends."""
     env = child_env(
         DJANGO_SETTINGS_MODULE="tests.browser.settings_browser",
         DEBUG="1",
         SECRET_KEY="browser-tests-only-secret-key-0123456789abcdefghijklmnop",
         ALLOWED_HOSTS="127.0.0.1,localhost",
         DATABASE_URL=f"sqlite:///{db_path}",
-        GAMES_BOT_DELAY="0.05",
-        GAMES_ROUND_PAUSE="0.2",
         PYTHONPATH=str(BASE_DIR),
+        **env_values,
     )
     migrated = manage("migrate", "--noinput", env=env)
     assert migrated.returncode == 0, migrated.stderr
@@ -96,6 +95,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield Server(url=daphne.http, env=env, db_path=db_path)
     finally:
         daphne.kill()
+
+
+@pytest.fixture(scope="package")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Serve the app with quick bots for the whole browser package."""
+    db_path = tmp_path_factory.mktemp("browser") / "play.sqlite3"
+    with serve(db_path, GAMES_BOT_DELAY="0.05", GAMES_ROUND_PAUSE="0.2") as live:
+        yield live
 
 
 @pytest.fixture(scope="package")

@@ -9,16 +9,14 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server, signed_in
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Server, serve, signed_in
 from tests.browser.pages import card_selector
-from tests.foundation.servers import BASE_DIR, child_env, manage
-from tests.live import Daphne
+from tests.foundation.servers import BASE_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -27,22 +25,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Serve the app with daphne on a fresh SQLite file."""
     db_path = tmp_path_factory.mktemp("sessions") / "sessions.sqlite3"
-    env = child_env(
-        DJANGO_SETTINGS_MODULE="tests.browser.settings_browser",
-        DEBUG="1",
-        SECRET_KEY="browser-tests-only-secret-key-0123456789abcdefghijklmnop",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        DATABASE_URL=f"sqlite:///{db_path}",
-        GAMES_BOT_DELAY="60",
-        PYTHONPATH=str(BASE_DIR),
-    )
-    migrated = manage("migrate", "--noinput", env=env)
-    assert migrated.returncode == 0, migrated.stderr
-    daphne = Daphne(env)
-    try:
-        yield Server(url=daphne.http, env=env, db_path=Path(db_path))
-    finally:
-        daphne.kill()
+    # Slow robots: the test plays the students' moves itself.
+    with serve(db_path, GAMES_BOT_DELAY="60") as live:
+        yield live
 
 
 @pytest.fixture(scope="module")
