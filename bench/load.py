@@ -4,9 +4,9 @@
     .venv/bin/python bench/load.py --clients 200 --pace-seconds 20 --full-seconds 10  # quicker
     .venv/bin/python bench/load.py --profile       # also samples the server with py-spy
 
-Starts a throwaway PostgreSQL cluster and redis-server (tests/servers.py), creates N students
-with their session keys and tables of four directly in the database, then runs each scenario
-with the client in a separate process (bench/load_client.py): one move per table every
+Starts a throwaway PostgreSQL cluster and redis-server (tests/support/servers.py), creates N
+students with their session keys and tables of four directly in the database, then runs each
+scenario with the client in a separate process (bench/load_client.py): one move per table every
 `--pace` seconds, full speed on one process, the bare broadcast app (bench/bare_asgi.py) at the
 same client count, and full speed through Redis with one and two daphne processes (both
 channels_redis layers). Prints figures and the goal lines (PASS/FAIL). Not part of the tests.
@@ -32,7 +32,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import PostgresCluster, RedisServer, free_port  # noqa: E402
+from tests.support.servers import PostgresCluster, RedisServer, free_port  # noqa: E402
 
 PYTHON = sys.executable
 DAPHNE = str(Path(sys.executable).with_name("daphne"))
@@ -43,7 +43,7 @@ import json
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
-from lessons import services
+from lessons.classrooms import services
 settings.PIN_HASH_ITERATIONS = 1  # the bench never signs in by PIN
 teacher = services.teacher_create(username="bench", password="bench-password-0123456789")
 users = []

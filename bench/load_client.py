@@ -4,7 +4,7 @@ Run by bench/load.py (never by the test suite) with a JSON plan on stdin; prints
 result line. Two modes:
 
 - `game`: tables of four seats on unoclass's /ws/table/<id>/; the seat whose move is due picks
-  a legal move from its own state frame (tests/scale/client.py's shadow engine) and sends it,
+  a legal move from its own state frame (tests/e2e/scale/client.py's shadow engine) and sends it,
   either at once (full speed) or at the table's next slot (one move per table every `pace`
   seconds). Latency runs from the send to the moment the last seat of the table holds the
   new state.
@@ -103,7 +103,7 @@ class GameTable:
         await asyncio.gather(*readers, return_exceptions=True)
 
     async def _read(self, index: int, stop_at: float, first: dict[str, Any]) -> None:
-        from tests.scale.client import choose_action
+        from tests.e2e.scale.client import choose_action
 
         sock = self.socks[index]
         after_error = False

@@ -11,6 +11,6 @@ class LessonsConfig(AppConfig):
 
     def ready(self) -> None:
         """Plug the lessons rules (names, watchers, attempt log) into the games app."""
-        from lessons import game_hooks
+        from lessons.attempts import hooks
 
-        game_hooks.register()
+        hooks.register()

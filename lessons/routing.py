@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from lessons.sessions.routing import websocket_urlpatterns as session_websockets
 
-from lessons.consumers import SessionOverviewConsumer
-
-websocket_urlpatterns = [
-    path("ws/session/<int:session_id>/", SessionOverviewConsumer.as_asgi()),
-]
+websocket_urlpatterns = list(session_websockets)

@@ -1,7 +1,7 @@
 """Fixtures shared by the whole suite: a cheap PIN hash, a clean cache, two classes.
 
 Two teachers each own one classroom with two students, so access tests can check that
-nobody reaches another class's data. Factories live in tests/factories.py.
+nobody reaches another class's data. Factories live in tests/support/factories.py.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from django.core.cache import cache
 from pytest_django.fixtures import Settings
 
 from lessons.models import Classroom, User
-from tests.factories import StudentLogin, make_classroom, make_student, make_teacher
+from tests.support.factories import StudentLogin, make_classroom, make_student, make_teacher
 
 
 @pytest.fixture(autouse=True)
 def _fast_pin_hash(settings: Settings) -> None:
-    # The production cost (lessons.pins) would make roster tests slow; the scheme is the same.
+    # The production cost (lessons.classrooms.pins) would make roster tests slow; same scheme.
     settings.PIN_HASH_ITERATIONS = 1_000
 
 

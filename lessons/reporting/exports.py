@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from lessons.diagnosis import RULE_IDS, RULES_BY_ID, SKILL_IDS, SKILLS
 from lessons.models import Attempt, Classroom, MissedEquivalence
-from lessons.reporting.class_view import class_dashboard
+from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.loading import WINDOW_DAYS, WRONG
 
 PSEUDONYM_LENGTH: Final = 16

@@ -29,7 +29,7 @@ from lessons.diagnosis import (
     skill_tags,
 )
 from lessons.models import Attempt, Classroom
-from lessons.reporting.evidence import student_evidence_fast
+from lessons.reporting.rule_evidence import student_evidence_fast
 
 WINDOW_DAYS: Final = 28
 WRONG: Final = Attempt.Outcome.WRONG.value

@@ -28,10 +28,10 @@ from lessons.diagnosis import (
     SkillProgress,
 )
 from lessons.reporting import charts
-from lessons.reporting.class_view import ClassDashboard, WrongPlay
+from lessons.reporting.class_report import ClassDashboard, WrongPlay
 from lessons.reporting.loading import Card
-from lessons.reporting.session_view import SessionReport
-from lessons.reporting.student_view import StudentReport
+from lessons.reporting.session_report import SessionReport
+from lessons.reporting.student_report import StudentReport
 
 LANGS = ("fr", "en")
 # Weekly misconception rates are small shares: their bars fill up at 25 %.

@@ -1,4 +1,4 @@
-"""URLs of dashboards, progress reports and exports (added to lessons.urls, not namespaced)."""
+"""URLs of dashboards, progress reports, exports and the "How we diagnose" page."""
 
 from __future__ import annotations
 
@@ -39,4 +39,5 @@ urlpatterns = [
         name="export_students",
     ),
     path("reports/data-dictionary/", views.export_dictionary, name="export_dictionary"),
+    path("diagnosis/", views.diagnosis, name="diagnosis"),
 ]

@@ -1,4 +1,5 @@
-"""Dashboard, report and export views: teachers see their own classes, students themselves."""
+"""Dashboard, report and export views (teachers see their own classes, students themselves),
+and the public "How we diagnose" page."""
 
 from __future__ import annotations
 
@@ -7,11 +8,21 @@ from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.http import require_GET
 
-from lessons import selectors
-from lessons.access import student_required, teacher_required
+from lessons.classrooms import selectors
+from lessons.classrooms.access import student_required, teacher_required
+from lessons.diagnosis import (
+    BASIS_LABELS,
+    CONFIDENCE_LABELS,
+    RULES,
+    RULES_VERSION,
+    SKILL_CUTOFFS,
+    SKILL_CUTOFFS_TEXT,
+    STATUS_RULES_TEXT,
+    THRESHOLDS,
+)
 from lessons.models import Classroom, ClassSession, Student
 from lessons.reporting import exports
-from lessons.reporting.class_view import class_dashboard
+from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.pdf import pdf_response
 from lessons.reporting.present import (
     LANGS,
@@ -20,8 +31,8 @@ from lessons.reporting.present import (
     session_context,
     student_context,
 )
-from lessons.reporting.session_view import session_report
-from lessons.reporting.student_view import student_report
+from lessons.reporting.session_report import session_report
+from lessons.reporting.student_report import student_report
 
 
 def current_lang() -> str:
@@ -145,5 +156,36 @@ def export_dictionary(request: HttpRequest) -> HttpResponse:
             "attempt_columns": exports.attempt_dictionary(lang),
             "student_columns": exports.student_dictionary(lang),
             "legend": legend(lang),
+        },
+    )
+
+
+def diagnosis(request: HttpRequest) -> HttpResponse:
+    """Explain every diagnosis rule, the evidence thresholds and the skill cut-offs."""
+    language = "en" if translation.get_language() == "en" else "fr"
+    rules = [
+        {
+            "id": rule.id,
+            "name": rule.name[language],
+            "teacher": rule.teacher[language],
+            "detection": rule.detection,
+            "claim": rule.claim,
+            "examples": [f"{r[0]}/{r[1]} → {p[0]}/{p[1]}" for r, p in rule.examples],
+            "basis": [BASIS_LABELS[b][language] for b in rule.basis],
+            "confidence": CONFIDENCE_LABELS[rule.confidence][language],
+            "part_of": rule.part_of,
+        }
+        for rule in RULES
+    ]
+    return render(
+        request,
+        "lessons/diagnosis.html",
+        {
+            "rules": rules,
+            "rules_version": RULES_VERSION,
+            "status_text": STATUS_RULES_TEXT[language],
+            "thresholds": sorted(THRESHOLDS.items()),
+            "skill_text": SKILL_CUTOFFS_TEXT[language],
+            "cutoffs": sorted(SKILL_CUTOFFS.items()),
         },
     )

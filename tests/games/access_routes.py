@@ -1,11 +1,11 @@
-"""Rows of the authorisation matrix for the games app (see tests/foundation/access_matrix.py)."""
+"""Rows of the authorisation matrix for the games app (see tests/e2e/security/access_matrix.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.services import SeatSpec, table_create
-from tests.foundation.access_matrix import F, L, N, P, R, Route, outcomes
+from tests.e2e.security.access_matrix import F, L, N, P, R, Route, outcomes
 
 
 def _table_of_a(a: Any, b: Any) -> dict[str, Any]:

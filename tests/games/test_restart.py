@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import websockets
 
-from tests.live import LiveApp, seed_table
+from tests.support.live import LiveApp, seed_table
 
 pytestmark = pytest.mark.slow
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from lessons.demo import DEMO_TEACHER_PASSWORD, demo_classroom_ensure, demo_history_ensure
+from lessons.demo.data import DEMO_TEACHER_PASSWORD, demo_classroom_ensure, demo_history_ensure
 
 
 class Command(BaseCommand):

@@ -11,8 +11,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
 from django.utils import timezone
 
-from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student, User
-from lessons.reporting.history import (
+from lessons.classrooms.services import join_code_generate
+from lessons.demo.history import (
     ATTEMPT_COLUMNS,
     PlannedSession,
     PlayPool,
@@ -20,8 +20,8 @@ from lessons.reporting.history import (
     session_moment,
     session_rows,
 )
-from lessons.reporting.simulate import PROFILES
-from lessons.services import join_code_generate
+from lessons.demo.simulate import PROFILES
+from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student, User
 
 PREFIX = "bench"
 

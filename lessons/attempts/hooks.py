@@ -1,0 +1,34 @@
+"""What lessons tells the games app: names, who may watch a table, and the attempt log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import hooks
+
+
+def student_name(user: Any) -> str | None:
+    """Name a student by their display name in the class."""
+    student = getattr(user, "student", None) if getattr(user, "is_student", False) else None
+    return student.display_name if student is not None else None
+
+
+def teacher_may_watch(user: Any, table: Any) -> bool:
+    """Let a teacher watch a table where a student of one of their classes sits."""
+    if not getattr(user, "is_teacher", False):
+        return False
+    return table.seats.filter(user__student__classroom__teacher=user).exists()
+
+
+def register() -> None:
+    """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
+    from lessons.attempts.log import log_judged_play, log_missed_equivalence
+
+    if log_judged_play not in hooks.judged_play_listeners:
+        hooks.judged_play_listeners.append(log_judged_play)
+    if log_missed_equivalence not in hooks.player_action_listeners:
+        hooks.player_action_listeners.append(log_missed_equivalence)
+    if student_name not in hooks.name_rules:
+        hooks.name_rules.append(student_name)
+    if teacher_may_watch not in hooks.watch_rules:
+        hooks.watch_rules.append(teacher_may_watch)

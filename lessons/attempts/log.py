@@ -1,0 +1,195 @@
+"""Store every judged fraction play of a student (the attempt log) and every missed equivalence.
+
+The games app calls these listeners inside the action's transaction (games.hooks), so a row
+commits with the action or not at all, and always before the action is broadcast.
+
+The claimed rule: a claim the client sent is the student's; without one it is inferred the way
+the play page infers it (no reference fraction, or the played card has the current
+denominator: "denominator"; another denominator: "equal"). The page asks the student only when
+both rules could apply (a reference fraction and a card with its denominator), and otherwise
+sends the claim it inferred; so `claim_source` is "asked" when a claim was sent in that
+ambiguous case (or when a client sent a claim that differs from the inference), and "inferred"
+otherwise. Because the page asks in every ambiguous case, chance rates are computed with
+`claim_asked=True`: a same-denominator card could always have been claimed "equal".
+
+Plays on an empty discard (no reference, no named denominator) judge nothing and are not
+logged. Bots, timers and teachers never reach the log: only a seated student's own actions do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import hooks
+from games.rules import is_fraction_card, parse_fraction
+from lessons.diagnosis import (
+    CLAIM_DENOMINATOR,
+    CLAIM_EQUAL,
+    RULES_VERSION,
+    attempt_evidence,
+    classify,
+    missed_equivalences,
+    skill_tags,
+)
+from lessons.models import Attempt, MissedEquivalence, SessionTable, Student
+from lessons.sessions.broadcast import session_changed
+
+Fraction = tuple[int, int]
+
+
+def _student_of(user_id: int | None) -> Student | None:
+    if user_id is None:
+        return None
+    return (
+        Student.objects.select_related("classroom")
+        .filter(user_id=user_id, user__role="student")
+        .first()
+    )
+
+
+def _session_id_of(table_id: int) -> int | None:
+    return (
+        SessionTable.objects.filter(table_id=table_id).values_list("session_id", flat=True).first()
+    )
+
+
+def _hand_fractions(hand: list[Any]) -> list[str]:
+    """Keep the fraction cards of a hand, as plain fractions ("2/6r" -> "2/6")."""
+    return ["{}/{}".format(*parse_fraction(card)) for card in hand if is_fraction_card(card)]
+
+
+def inferred_claim(reference: Fraction | None, denominator: int | None, played: Fraction) -> str:
+    """Return the rule the play page infers when the student is not asked."""
+    if reference is None or played[1] == denominator:
+        return CLAIM_DENOMINATOR
+    return CLAIM_EQUAL
+
+
+def _claim(
+    action: dict[str, Any], reference: Fraction | None, denominator: int | None, played: Fraction
+) -> tuple[str, str]:
+    """Return (claim, claim_source) for a play."""
+    inferred = inferred_claim(reference, denominator, played)
+    sent = action.get("claim")
+    if sent not in (CLAIM_EQUAL, CLAIM_DENOMINATOR):
+        return inferred, Attempt.ClaimSource.INFERRED
+    ambiguous = reference is not None and played[1] == reference[1]
+    if ambiguous or sent != inferred:
+        return sent, Attempt.ClaimSource.ASKED
+    return sent, Attempt.ClaimSource.INFERRED
+
+
+def _outcome(play: hooks.JudgedPlay, claim: str) -> str:
+    """Read the engine's verdict: the rule an accepted play was accepted by, else wrong."""
+    if not play.accepted:
+        return Attempt.Outcome.WRONG
+    played = next((e for e in play.events if e.get("type") == "played"), {})
+    rule = played.get("rule")
+    if rule in (Attempt.Outcome.EQUAL, Attempt.Outcome.DENOMINATOR):
+        return str(rule)
+    # "both" (the same fraction again): the page calls it by the claim.
+    return claim
+
+
+def _diagnosis(
+    reference: Fraction | None,
+    named: int,
+    played: Fraction,
+    claim: str,
+    hand: list[str],
+    wrong: bool,
+) -> tuple[list[str], dict[str, float], list[str], list[str]]:
+    """Return tags, chance rates, opportunities and skills of one play."""
+    if reference is not None:
+        evidence = attempt_evidence(reference, played, claim, hand, claim_asked=True)
+        data = evidence.as_dict()
+        return (
+            list(data["tags"]),  # type: ignore[call-overload]
+            dict(data["p0"]),  # type: ignore[call-overload]
+            list(data["opportunities"]),  # type: ignore[call-overload]
+            skill_tags(reference, played),
+        )
+    # After a named denominator there is no fraction to compare values with: only the
+    # same-denominator rule (D1 when broken) can be judged, and it exercises S1.
+    if not wrong:
+        return [], {}, [], ["S1"]
+    tags = classify((1, named), played, claim) if claim == CLAIM_DENOMINATOR else ["U"]
+    return tags, {}, [], ["S1"]
+
+
+def log_judged_play(play: hooks.JudgedPlay) -> None:
+    """Store the attempt of a student's judged fraction play (right or wrong)."""
+    student = _student_of(play.user_id)
+    if student is None:
+        return
+    card = play.action.get("card")
+    if not is_fraction_card(card):
+        return
+    view = play.view_before
+    reference = parse_fraction(view["reference"]) if view.get("reference") else None
+    denominator = view.get("denominator")
+    if reference is None and not denominator:
+        return
+    played = parse_fraction(card)
+    claim, source = _claim(play.action, reference, denominator, played)
+    outcome = _outcome(play, claim)
+    hand = _hand_fractions(view.get("hand") or [])
+    wrong = outcome == Attempt.Outcome.WRONG
+    tags, p0, opportunities, skills = _diagnosis(
+        reference, int(denominator or 0), played, claim, hand, wrong
+    )
+    session_id = _session_id_of(play.table_id)
+    Attempt.objects.create(
+        classroom_id=student.classroom_id,
+        student=student,
+        session_id=session_id,
+        table_id=play.table_id,
+        created_at=timezone.now(),
+        reference_num=reference[0] if reference else None,
+        reference_den=reference[1] if reference else None,
+        named_denominator=None if reference else denominator,
+        played_num=played[0],
+        played_den=played[1],
+        card=card,
+        claim=claim,
+        claim_source=source,
+        outcome=outcome,
+        tags=tags if wrong else [],
+        p0=p0,
+        opportunities=opportunities,
+        skills=skills,
+        hand=hand,
+        response_ms=play.response_ms,
+        rules_version=RULES_VERSION,
+    )
+    if session_id is not None:
+        transaction.on_commit(lambda: session_changed(session_id))
+
+
+def log_missed_equivalence(record: hooks.PlayerAction) -> None:
+    """Store a voluntary draw of a student who held a fraction equal to the reference."""
+    if record.ruleset != "fractions" or record.action.get("type") != "draw":
+        return
+    reference = record.view_before.get("reference")
+    if not reference:
+        return
+    held = [card for card in record.view_before.get("hand") or [] if is_fraction_card(card)]
+    equal = set(missed_equivalences(reference, [parse_fraction(card) for card in held]))
+    if not equal:
+        return
+    student = _student_of(record.user_id)
+    if student is None:
+        return
+    MissedEquivalence.objects.create(
+        classroom_id=student.classroom_id,
+        student=student,
+        session_id=_session_id_of(record.table_id),
+        table_id=record.table_id,
+        created_at=timezone.now(),
+        reference=reference,
+        equal_cards=[card for card in held if parse_fraction(card) in equal],
+        rules_version=RULES_VERSION,
+    )

@@ -1,0 +1,40 @@
+"""Keep newly issued PINs in the teacher's session for an hour, so login cards can be printed.
+
+Only hashes are stored in the database; the plain PIN exists only here and on paper.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+from django.contrib.sessions.backends.base import SessionBase
+
+from lessons.classrooms.services import StudentWithPin
+
+SESSION_KEY = "lessons.classrooms.fresh_pins"
+KEEP_SECONDS = 60 * 60
+
+
+def fresh_pins_remember(*, session: SessionBase, issued: Iterable[StudentWithPin]) -> None:
+    """Store just-issued PINs so the cards page can show them."""
+    now = time.time()
+    pins = _fresh(session)
+    pins.update({str(item.student.pk): [item.pin, now] for item in issued})
+    session[SESSION_KEY] = pins
+
+
+def fresh_pins_recall(*, session: SessionBase) -> dict[int, str]:
+    """Return the PINs issued within the last hour, by student id."""
+    return {int(student_id): pin for student_id, (pin, _at) in _fresh(session).items()}
+
+
+def fresh_pins_forget(*, session: SessionBase) -> None:
+    """Drop every remembered PIN (the teacher has printed the cards)."""
+    session.pop(SESSION_KEY, None)
+
+
+def _fresh(session: SessionBase) -> dict[str, list[str | float]]:
+    cutoff = time.time() - KEEP_SECONDS
+    stored: dict[str, list[str | float]] = session.get(SESSION_KEY, {})
+    return {key: value for key, value in stored.items() if float(value[1]) >= cutoff}

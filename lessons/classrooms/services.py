@@ -1,0 +1,293 @@
+"""Write operations on teachers, classrooms and students (the only path that changes them).
+
+Every function takes keyword-only arguments and raises ValidationError with a translated
+message when the input is refused; a refused call changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
+
+from lessons.classrooms.pins import PIN_LENGTH, pin_generate, pin_hash, pin_matches
+from lessons.models import (
+    DISPLAY_NAME_MAX_LENGTH,
+    JOIN_CODE_ALPHABET,
+    JOIN_CODE_LENGTH,
+    Classroom,
+    Student,
+    User,
+)
+
+ROSTER_MAX_LINES = 60
+CLASSROOM_MAX_STUDENTS = 100
+LOCK_AFTER_FAILURES = 5
+LOCK_DURATION = timedelta(minutes=5)
+# One classroom usually shares one public address, so the per-address limit must let a whole
+# class mistype a few PINs and still stop a script trying thousands.
+ADDRESS_FAILURE_LIMIT = 40
+ADDRESS_FAILURE_WINDOW_SECONDS = 10 * 60
+
+ROSTER_EMPTY = _("Paste at least one name, one name per line.")
+ROSTER_TOO_MANY_LINES = _("Paste at most %(limit)d names at a time (you pasted %(count)d).")
+ROSTER_CLASS_FULL = _(
+    "A class holds at most %(limit)d students: it has %(existing)d, you pasted %(count)d."
+)
+ROSTER_NAME_TOO_LONG = _("Line %(line)d is longer than %(limit)d characters.")
+ROSTER_NAME_UNPRINTABLE = _("Line %(line)d contains characters that cannot be shown.")
+ROSTER_DUPLICATE_IN_PASTE = _("“%(name)s” appears more than once in the list.")
+ROSTER_DUPLICATE_IN_CLASS = _("“%(name)s” is already in this class.")
+JOIN_CODE_UNKNOWN = _("No class has this code. Check the code on the board and try again.")
+JOIN_STUDENT_UNKNOWN = _("This name is not in this class. Pick your name in the list.")
+JOIN_PIN_MALFORMED = _("Your PIN has exactly 4 digits.")
+JOIN_ADDRESS_BLOCKED = _("Too many failed attempts from this network. Wait a few minutes.")
+JOIN_STUDENT_LOCKED = _("Too many wrong PINs. Ask your teacher, or try again in a few minutes.")
+JOIN_PIN_WRONG = ngettext_lazy(
+    "Wrong PIN. %(left)d try left before a 5-minute pause.",
+    "Wrong PIN. %(left)d tries left before a 5-minute pause.",
+    "left",
+)
+JOIN_CODE_GENERATION_FAILED = "Could not find a free join code."
+
+
+@dataclass(frozen=True)
+class StudentWithPin:
+    """A student together with the plain PIN just given to them (shown once to the teacher)."""
+
+    student: Student
+    pin: str
+
+
+def teacher_create(*, username: str, password: str) -> User:
+    """Create a teacher account (the form has already validated the password)."""
+    user = User(username=username, role=User.Role.TEACHER)
+    user.set_password(password)
+    user.full_clean(exclude=["password"])
+    user.save()
+    return user
+
+
+def join_code_generate() -> str:
+    """Return a random join code from the unambiguous alphabet."""
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _position in range(JOIN_CODE_LENGTH))
+
+
+def join_code_normalise(code: str) -> str:
+    """Return a typed code in canonical form: upper case, without spaces or dashes."""
+    return "".join(ch for ch in code.upper() if ch not in " -\t")
+
+
+def classroom_create(*, teacher: User, name: str, grade: str, language: str) -> Classroom:
+    """Create a classroom with a fresh unique join code."""
+    if not teacher.is_teacher:
+        raise ValidationError(_("Only a teacher can create a class."), code="not_teacher")
+    classroom = Classroom(
+        teacher=teacher, name=name.strip(), grade=grade.strip(), language=language
+    )
+    for _attempt in range(20):
+        classroom.join_code = join_code_generate()
+        classroom.full_clean(exclude=["join_code"])
+        if Classroom.objects.filter(join_code=classroom.join_code).exists():
+            continue
+        try:
+            with transaction.atomic():
+                classroom.save()
+        except IntegrityError:
+            # Another request took the same code between the check and the insert.
+            continue
+        return classroom
+    raise RuntimeError(JOIN_CODE_GENERATION_FAILED)
+
+
+def roster_parse(*, text: str) -> list[str]:
+    """Split a pasted roster into clean display names, or raise every problem found."""
+    names: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        name = " ".join(raw.split())
+        if name:
+            names.append((number, name))
+    if not names:
+        raise ValidationError(ROSTER_EMPTY, code="empty")
+    if len(names) > ROSTER_MAX_LINES:
+        raise ValidationError(
+            ROSTER_TOO_MANY_LINES,
+            code="too_many_lines",
+            params={"limit": ROSTER_MAX_LINES, "count": len(names)},
+        )
+    errors: list[ValidationError] = []
+    seen: dict[str, str] = {}
+    reported: set[str] = set()
+    for number, name in names:
+        if len(name) > DISPLAY_NAME_MAX_LENGTH:
+            errors.append(
+                ValidationError(
+                    ROSTER_NAME_TOO_LONG,
+                    code="too_long",
+                    params={"line": number, "limit": DISPLAY_NAME_MAX_LENGTH},
+                )
+            )
+        elif not name.isprintable():
+            errors.append(
+                ValidationError(
+                    ROSTER_NAME_UNPRINTABLE, code="unprintable", params={"line": number}
+                )
+            )
+        key = name.casefold()
+        if key in seen and key not in reported:
+            reported.add(key)
+            errors.append(
+                ValidationError(ROSTER_DUPLICATE_IN_PASTE, code="duplicate", params={"name": name})
+            )
+        seen.setdefault(key, name)
+    if errors:
+        raise ValidationError(errors)
+    return [name for _number, name in names]
+
+
+def _student_user_create() -> User:
+    user = User(username=f"student-{uuid.uuid4().hex[:16]}", role=User.Role.STUDENT)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def roster_add(*, classroom: Classroom, text: str) -> list[StudentWithPin]:
+    """Add every name of a pasted roster to a classroom, each with a new PIN; all or nothing."""
+    names = roster_parse(text=text)
+    with transaction.atomic():
+        # Lock the classroom so two pastes at once cannot pass the size check together.
+        Classroom.objects.select_for_update().get(pk=classroom.pk)
+        existing = list(classroom.students.values_list("display_name", flat=True))
+        if len(existing) + len(names) > CLASSROOM_MAX_STUDENTS:
+            raise ValidationError(
+                ROSTER_CLASS_FULL,
+                code="class_full",
+                params={
+                    "limit": CLASSROOM_MAX_STUDENTS,
+                    "existing": len(existing),
+                    "count": len(names),
+                },
+            )
+        taken = {name.casefold() for name in existing}
+        clashes = [name for name in names if name.casefold() in taken]
+        if clashes:
+            raise ValidationError(
+                [
+                    ValidationError(ROSTER_DUPLICATE_IN_CLASS, code="taken", params={"name": name})
+                    for name in clashes
+                ]
+            )
+        created: list[StudentWithPin] = []
+        for name in names:
+            pin = pin_generate()
+            student = Student.objects.create(
+                user=_student_user_create(),
+                classroom=classroom,
+                display_name=name,
+                pin_hash=pin_hash(pin),
+            )
+            created.append(StudentWithPin(student=student, pin=pin))
+    return created
+
+
+def student_reset_pin(*, student: Student) -> str:
+    """Give a student a new PIN, clear their lock, and return the PIN."""
+    pin = pin_generate()
+    student.pin_hash = pin_hash(pin)
+    student.failed_attempts = 0
+    student.locked_until = None
+    student.save(update_fields=["pin_hash", "failed_attempts", "locked_until"])
+    return pin
+
+
+def classroom_reset_all_pins(*, classroom: Classroom) -> list[StudentWithPin]:
+    """Give every student of a classroom a new PIN (for a fresh set of login cards)."""
+    with transaction.atomic():
+        students = list(classroom.students.select_for_update().order_by("display_name", "id"))
+        return [StudentWithPin(student=s, pin=student_reset_pin(student=s)) for s in students]
+
+
+def student_unlock(*, student: Student) -> None:
+    """Let a locked student try their PIN again at once."""
+    student.failed_attempts = 0
+    student.locked_until = None
+    student.save(update_fields=["failed_attempts", "locked_until"])
+
+
+def _address_key(address: str) -> str:
+    return f"lessons:join-failures:{address}"
+
+
+def address_is_blocked(*, address: str) -> bool:
+    """Tell whether an address has failed too often recently to try again."""
+    return int(cache.get(_address_key(address), 0)) >= ADDRESS_FAILURE_LIMIT
+
+
+def address_record_failure(*, address: str) -> None:
+    """Count one failed sign-in step (wrong code or wrong PIN) from an address."""
+    key = _address_key(address)
+    if cache.add(key, 1, ADDRESS_FAILURE_WINDOW_SECONDS):
+        return
+    try:
+        cache.incr(key)
+    except ValueError:
+        # The window expired between add and incr: start a new one.
+        cache.set(key, 1, ADDRESS_FAILURE_WINDOW_SECONDS)
+
+
+def join_classroom_find(*, code: str, address: str) -> Classroom:
+    """Return the classroom with this join code, counting a wrong code against the address."""
+    if address_is_blocked(address=address):
+        raise ValidationError(JOIN_ADDRESS_BLOCKED, code="address_blocked")
+    classroom = Classroom.objects.filter(join_code=join_code_normalise(code)).first()
+    if classroom is None:
+        address_record_failure(address=address)
+        raise ValidationError(JOIN_CODE_UNKNOWN, code="unknown_code")
+    return classroom
+
+
+def student_sign_in_check(
+    *, classroom: Classroom, student_id: int, pin: str, address: str
+) -> Student:
+    """Check a student's PIN, counting failures and locking after five; return the student."""
+    if address_is_blocked(address=address):
+        raise ValidationError(JOIN_ADDRESS_BLOCKED, code="address_blocked")
+    if len(pin) != PIN_LENGTH or not pin.isdigit() or not pin.isascii():
+        raise ValidationError(JOIN_PIN_MALFORMED, code="malformed_pin")
+    with transaction.atomic():
+        student = (
+            Student.objects.select_for_update()
+            .select_related("user", "classroom")
+            .filter(classroom=classroom, pk=student_id)
+            .first()
+        )
+        if student is None:
+            refusal = ValidationError(JOIN_STUDENT_UNKNOWN, code="unknown_student")
+        elif student.is_locked():
+            refusal = ValidationError(JOIN_STUDENT_LOCKED, code="locked")
+        elif pin_matches(pin, student.pin_hash):
+            if student.failed_attempts:
+                student.failed_attempts = 0
+                student.save(update_fields=["failed_attempts"])
+            return student
+        else:
+            student.failed_attempts += 1
+            left = LOCK_AFTER_FAILURES - student.failed_attempts
+            if left <= 0:
+                student.failed_attempts = 0
+                student.locked_until = timezone.now() + LOCK_DURATION
+                refusal = ValidationError(JOIN_STUDENT_LOCKED, code="locked")
+            else:
+                refusal = ValidationError(JOIN_PIN_WRONG, code="wrong_pin", params={"left": left})
+            student.save(update_fields=["failed_attempts", "locked_until"])
+    address_record_failure(address=address)
+    raise refusal

@@ -1,0 +1,29 @@
+"""URLs of classrooms: home, teacher accounts, classes and rosters, the students' way in."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from lessons.classrooms import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.TeacherLoginView.as_view(), name="login"),
+    path("logout/", views.TeacherLogoutView.as_view(), name="logout"),
+    path("password/", views.TeacherPasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password/done/",
+        views.TeacherPasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("classrooms/new/", views.classroom_create, name="classroom_create"),
+    path("classrooms/<int:classroom_id>/", views.classroom_detail, name="classroom_detail"),
+    path("classrooms/<int:classroom_id>/roster/", views.classroom_roster, name="classroom_roster"),
+    path("classrooms/<int:classroom_id>/cards/", views.classroom_cards, name="classroom_cards"),
+    path("students/<int:student_id>/reset-pin/", views.student_reset_pin, name="student_reset_pin"),
+    path("students/<int:student_id>/unlock/", views.student_unlock, name="student_unlock"),
+    path("join/", views.join, name="join"),
+    path("join/<str:code>/", views.join_name, name="join_name"),
+    path("join/<str:code>/<int:student_id>/", views.join_pin, name="join_pin"),
+]

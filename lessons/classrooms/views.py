@@ -1,0 +1,302 @@
+"""Thin views: parse the request, call a service or selector, render or redirect."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse, reverse_lazy
+from django.utils import translation
+from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from lessons.classrooms import selectors, services
+from lessons.classrooms.access import teacher_required
+from lessons.classrooms.forms import (
+    ClassroomForm,
+    JoinCodeForm,
+    PinForm,
+    RosterForm,
+    TeacherSignUpForm,
+)
+from lessons.classrooms.fresh_pins import fresh_pins_forget, fresh_pins_recall, fresh_pins_remember
+from lessons.classrooms.login_limit import LimitedAuthenticationForm
+from lessons.models import Classroom
+from lessons.sessions.services import class_session_for_home
+
+STUDENT_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _client_address(request: HttpRequest) -> str:
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+def _practice_url() -> str | None:
+    # Live play adds `games:practice`; until then the student home shows the entry unlinked.
+    try:
+        return reverse("games:practice")
+    except NoReverseMatch:
+        return None
+
+
+def _teacher_classroom(request: HttpRequest, classroom_id: int) -> Classroom:
+    classroom = selectors.classroom_for_teacher(teacher=request.user, classroom_id=classroom_id)
+    if classroom is None:
+        raise Http404
+    return classroom
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Show the landing page, the teacher's classrooms, or the student's class."""
+    user = request.user
+    if not user.is_authenticated:
+        return render(request, "lessons/home_visitor.html")
+    if getattr(user, "is_student", False):
+        student = selectors.student_for_user(user=user)
+        return render(
+            request,
+            "lessons/home_student.html",
+            {
+                "student": student,
+                "practice_url": _practice_url(),
+                **class_session_for_home(student),
+            },
+        )
+    classrooms = selectors.classrooms_for_teacher(teacher=user)
+    return render(request, "lessons/home_teacher.html", {"classrooms": classrooms})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create a teacher account and sign the teacher in."""
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = TeacherSignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.teacher_create(
+            username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+        )
+        login(request, user, backend=STUDENT_BACKEND)
+        messages.success(request, _("Welcome! Create your first class."))
+        return redirect("classroom_create")
+    return render(request, "lessons/signup.html", {"form": form})
+
+
+class TeacherLoginView(auth_views.LoginView):
+    """Sign a teacher in with username and password."""
+
+    template_name = "lessons/login.html"
+    redirect_authenticated_user = True
+    authentication_form = LimitedAuthenticationForm  # failed sign-ins limited (login_limit)
+
+
+class TeacherLogoutView(auth_views.LogoutView):
+    """Sign anyone out (POST only)."""
+
+
+@method_decorator(teacher_required, name="dispatch")
+class TeacherPasswordChangeView(auth_views.PasswordChangeView):
+    """Let a teacher change their password."""
+
+    template_name = "lessons/password_change.html"
+    success_url = reverse_lazy("password_change_done")
+
+
+@method_decorator(teacher_required, name="dispatch")
+class TeacherPasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    """Confirm a password change."""
+
+    template_name = "lessons/password_change_done.html"
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def classroom_create(request: HttpRequest) -> HttpResponse:
+    """Create a classroom for the signed-in teacher."""
+    form = ClassroomForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            classroom = services.classroom_create(
+                teacher=request.user,
+                name=form.cleaned_data["name"],
+                grade=form.cleaned_data["grade"],
+                language=form.cleaned_data["language"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Class created. Now add your students."))
+            return redirect("classroom_roster", classroom_id=classroom.pk)
+    return render(request, "lessons/classroom_form.html", {"form": form})
+
+
+@teacher_required
+def classroom_detail(request: HttpRequest, classroom_id: int) -> HttpResponse:
+    """Show a classroom: its join code and its students with their lock state."""
+    classroom = _teacher_classroom(request, classroom_id)
+    students = selectors.students_of_classroom(classroom=classroom)
+    return render(
+        request,
+        "lessons/classroom_detail.html",
+        {"classroom": classroom, "students": students},
+    )
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def classroom_roster(request: HttpRequest, classroom_id: int) -> HttpResponse:
+    """Add students by pasting one name a line; each gets a PIN."""
+    classroom = _teacher_classroom(request, classroom_id)
+    form = RosterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            issued = services.roster_add(classroom=classroom, text=form.cleaned_data["names"])
+        except ValidationError as error:
+            form.add_error("names", error)
+        else:
+            fresh_pins_remember(session=request.session, issued=issued)
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)d student added. Print the login card now.",
+                    "%(count)d students added. Print their login cards now.",
+                    len(issued),
+                )
+                % {"count": len(issued)},
+            )
+            return redirect("classroom_cards", classroom_id=classroom.pk)
+    return render(request, "lessons/classroom_roster.html", {"classroom": classroom, "form": form})
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def classroom_cards(request: HttpRequest, classroom_id: int) -> HttpResponse:
+    """Show printable login cards; POST gives every student a new PIN first."""
+    classroom = _teacher_classroom(request, classroom_id)
+    if request.method == "POST":
+        if request.POST.get("action") == "hide":
+            fresh_pins_forget(session=request.session)
+            return redirect("classroom_detail", classroom_id=classroom.pk)
+        issued = services.classroom_reset_all_pins(classroom=classroom)
+        fresh_pins_remember(session=request.session, issued=issued)
+        messages.success(request, _("Every student has a new PIN."))
+        return redirect("classroom_cards", classroom_id=classroom.pk)
+    fresh_pins = fresh_pins_recall(session=request.session)
+    cards = [
+        (student, fresh_pins.get(student.pk))
+        for student in selectors.students_of_classroom(classroom=classroom)
+    ]
+    return render(
+        request,
+        "lessons/classroom_cards.html",
+        {
+            "classroom": classroom,
+            "cards": cards,
+            "join_url": request.build_absolute_uri(reverse("join")),
+        },
+    )
+
+
+@teacher_required
+@require_POST
+def student_reset_pin(request: HttpRequest, student_id: int) -> HttpResponse:
+    """Give one student a new PIN (also unlocks them)."""
+    student = selectors.student_for_teacher(teacher=request.user, student_id=student_id)
+    if student is None:
+        raise Http404
+    pin = services.student_reset_pin(student=student)
+    fresh_pins_remember(
+        session=request.session, issued=[services.StudentWithPin(student=student, pin=pin)]
+    )
+    messages.success(
+        request,
+        _("New PIN for %(name)s: %(pin)s") % {"name": student.display_name, "pin": pin},
+    )
+    return redirect("classroom_detail", classroom_id=student.classroom_id)
+
+
+@teacher_required
+@require_POST
+def student_unlock(request: HttpRequest, student_id: int) -> HttpResponse:
+    """Let a locked student try again at once."""
+    student = selectors.student_for_teacher(teacher=request.user, student_id=student_id)
+    if student is None:
+        raise Http404
+    services.student_unlock(student=student)
+    messages.success(request, _("%(name)s can sign in again.") % {"name": student.display_name})
+    return redirect("classroom_detail", classroom_id=student.classroom_id)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest) -> HttpResponse:
+    """Step 1 of student sign-in: the class code."""
+    form = JoinCodeForm(request.POST or request.GET or None)
+    if form.is_bound and form.is_valid():
+        try:
+            classroom = services.join_classroom_find(
+                code=form.cleaned_data["code"], address=_client_address(request)
+            )
+        except ValidationError as error:
+            form.add_error("code", error)
+        else:
+            return redirect("join_name", code=classroom.join_code)
+    return render(request, "lessons/join_code.html", {"form": form})
+
+
+def _join_classroom(request: HttpRequest, code: str) -> Classroom:
+    # A code in the URL counts like a typed one, so guessing codes by URL is rate-limited too.
+    try:
+        return services.join_classroom_find(code=code, address=_client_address(request))
+    except ValidationError as error:
+        if error.code == "address_blocked":
+            raise PermissionDenied(error.messages[0]) from error
+        raise Http404 from error
+
+
+def join_name(request: HttpRequest, code: str) -> HttpResponse:
+    """Step 2 of student sign-in: pick your name."""
+    classroom = _join_classroom(request, code)
+    students = selectors.students_of_classroom(classroom=classroom).only("id", "display_name")
+    return render(request, "lessons/join_name.html", {"classroom": classroom, "students": students})
+
+
+@require_http_methods(["GET", "POST"])
+def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
+    """Step 3 of student sign-in: the PIN; success signs the student in, in the class language."""
+    classroom = _join_classroom(request, code)
+    student = classroom.students.filter(pk=student_id).first()
+    if student is None:
+        raise Http404
+    form = PinForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            student = services.student_sign_in_check(
+                classroom=classroom,
+                student_id=student_id,
+                pin=form.cleaned_data["pin"],
+                address=_client_address(request),
+            )
+        except ValidationError as error:
+            form.add_error("pin", error)
+        else:
+            login(request, student.user, backend=STUDENT_BACKEND)
+            translation.activate(classroom.language)
+            response = redirect("home")
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                classroom.language,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            )
+            return response
+    return render(
+        request, "lessons/join_pin.html", {"classroom": classroom, "student": student, "form": form}
+    )

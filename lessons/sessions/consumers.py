@@ -1,0 +1,148 @@
+"""The teacher's live overview socket of a class session (its own Channels group).
+
+The socket joins the session's group (an attempt was stored, a student joined or moved, the
+session was paused or ended) and the group of every table of the session (any move, by a
+student, a bot or a timer). On each change it sends a fresh overview: the data and the HTML
+the page shows, never a hand. Changes arriving close together are sent once.
+
+While the overview is open, it also seats the students whose wait is over, starts a new game
+where one ended, and plans the server's next step of each playing table (bots, timers), so
+that a table resumed by the teacher moves on even if no player's socket reconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
+
+from games import driver
+from games.broadcast import table_group
+from games.consumers import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, _language_of
+from games.models import Table
+from games.services import NextStep, next_step_for
+from lessons.models import ClassSession
+from lessons.sessions.broadcast import session_group
+from lessons.sessions.overview import session_overview
+from lessons.sessions.selectors import session_for_teacher
+from lessons.sessions.services import session_seat_due
+
+# Changes closer together than this are sent as one overview.
+COALESCE_SECONDS = 0.3
+
+
+def _snapshot(session_id: int, user: Any, lang: str, seat: bool) -> dict[str, Any] | None:
+    """Build the overview frame, the tables to follow and their next server steps.
+
+    `seat`: first seat the students whose wait is over and start new games where one ended
+    (not on every move of every table: that takes the session's lock).
+    """
+    from lessons.sessions.views import overview_html
+
+    session = session_for_teacher(teacher=user, session_id=session_id)
+    if session is None:
+        return None
+    if seat and session.status == ClassSession.Status.OPEN:
+        session_seat_due(session=session)
+    overview = session_overview(session=session)
+    with translation.override(lang):
+        html = overview_html(overview)
+    steps: list[NextStep] = []
+    tables = Table.objects.filter(lesson_table__session=session).prefetch_related("seats")
+    for table in tables:
+        step = next_step_for(table)
+        if step is not None:
+            steps.append(step)
+    return {
+        "frame": {"type": "overview", "data": overview.as_data(), "html": html},
+        "tables": [t.table_id for t in overview.tables],
+        "steps": steps,
+    }
+
+
+class SessionOverviewConsumer(AsyncWebsocketConsumer):
+    """A teacher's socket on the live overview of one of their class sessions."""
+
+    session_id: int
+    lang: str
+
+    async def connect(self) -> None:
+        """Accept the teacher of the session's class; refuse anyone else."""
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_SIGNED_OUT)
+            return
+        self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
+        self.lang = _language_of(self.scope)
+        self.tables: set[int] = set()
+        self.pending = False
+        self.seat_wanted = False
+        snapshot = await database_sync_to_async(_snapshot)(self.session_id, user, self.lang, True)
+        if snapshot is None:
+            await self.close(code=CLOSE_NO_ACCESS)
+            return
+        await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
+        await self.accept()
+        await self._send(snapshot)
+
+    async def disconnect(self, code: int) -> None:
+        """Leave the session's group and the tables' groups."""
+        if not hasattr(self, "tables"):
+            return
+        await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
+        for table_id in self.tables:
+            await self.channel_layer.group_discard(table_group(table_id), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Answer {"type": "sync"} with a fresh overview; anything else gets an error frame."""
+        try:
+            content = json.loads(text_data or "")
+        except (ValueError, RecursionError):
+            content = None
+        if isinstance(content, dict) and content.get("type") == "sync":
+            self.seat_wanted = True
+            await self._refresh_now()
+            return
+        with translation.override(self.lang):
+            message = translation.gettext("Unknown message type.")
+        await self.send(text_data=json.dumps({"type": "error", "message": message}))
+
+    async def session_update(self, message: dict[str, Any]) -> None:
+        """Something changed in the session: refresh soon."""
+        self.seat_wanted = True
+        self._refresh_soon()
+
+    async def table_update(self, message: dict[str, Any]) -> None:
+        """A table of the session moved: refresh soon (the message's state is not forwarded)."""
+        if message.get("info", {}).get("status") == Table.Status.FINISHED:
+            self.seat_wanted = True  # its players get a new game
+        self._refresh_soon()
+
+    def _refresh_soon(self) -> None:
+        if self.pending:
+            return
+        self.pending = True
+        loop = asyncio.get_running_loop()
+        loop.call_later(COALESCE_SECONDS, lambda: loop.create_task(self._refresh_now()))
+
+    async def _refresh_now(self) -> None:
+        self.pending = False
+        seat, self.seat_wanted = self.seat_wanted, False
+        user = self.scope["user"]
+        snapshot = await database_sync_to_async(_snapshot)(self.session_id, user, self.lang, seat)
+        if snapshot is None:
+            await self.close(code=CLOSE_NO_ACCESS)
+            return
+        await self._send(snapshot)
+
+    async def _send(self, snapshot: dict[str, Any]) -> None:
+        for table_id in set(snapshot["tables"]) - self.tables:
+            await self.channel_layer.group_add(table_group(table_id), self.channel_name)
+            self.tables.add(table_id)
+        for step in snapshot["steps"]:
+            driver.schedule(step)
+        await self.send(text_data=json.dumps(snapshot["frame"]))

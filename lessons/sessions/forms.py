@@ -1,0 +1,61 @@
+"""Forms of class sessions: the teacher's settings, and moving a student."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.forms import RULESET_CHOICES
+from lessons.sessions.services import MAX_TURN_TIMER
+
+
+class SessionStartForm(forms.Form):
+    """Choose the game, the table size and the main options of a class session.
+
+    The form only parses; lessons.sessions.services.session_start checks every value.
+    """
+
+    ruleset = forms.ChoiceField(label=_("Game"), choices=RULESET_CHOICES, initial="fractions")
+    table_size = forms.IntegerField(
+        label=_("Players per table"),
+        initial=4,
+        help_text=_("Uno Fractions: 2 to 5. Classic UNO and Family Quick: 2 to 10."),
+    )
+    turn_timer = forms.IntegerField(
+        label=_("Turn timer (seconds, 0 = none)"),
+        initial=0,
+        min_value=0,
+        max_value=MAX_TURN_TIMER,
+    )
+    accessible = forms.BooleanField(
+        label=_("Accessible mode (screen reader, no time limit)"), required=False
+    )
+    wrong_attempt_penalty = forms.IntegerField(
+        label=_("Cards drawn after a wrong fraction (Uno Fractions, 0 = the card just comes back)"),
+        initial=0,
+        min_value=0,
+        max_value=10,
+        required=False,
+    )
+    stacking = forms.BooleanField(label=_("Stacking +2 and +4 (classic)"), required=False)
+    seven_o = forms.BooleanField(label=_("7-0: swap and pass hands (classic)"), required=False)
+    jump_in = forms.BooleanField(label=_("Jump-in (classic)"), required=False)
+
+    def options(self) -> dict[str, Any]:
+        """Return the rule options the teacher set for the chosen game."""
+        data = self.cleaned_data
+        if data["ruleset"] == "fractions":
+            penalty = data.get("wrong_attempt_penalty") or 0
+            return {"wrong_attempt_penalty": penalty} if penalty else {}
+        if data["ruleset"] == "classic":
+            return {key: True for key in ("stacking", "seven_o", "jump_in") if data.get(key)}
+        return {}
+
+
+class MoveForm(forms.Form):
+    """Move a student to a table number, or back to the waiting list (empty table)."""
+
+    student = forms.IntegerField(label=_("Student"), min_value=1)
+    table = forms.IntegerField(label=_("Table"), min_value=1, required=False)

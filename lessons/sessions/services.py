@@ -1,0 +1,423 @@
+"""Class sessions: start one, seat students at balanced tables, move, pause, resume and end.
+
+Seating policy (the teacher's page repeats it):
+
+- A student who signs in, or opens their home, while their class has an open session joins it
+  and waits. Waiting students are dealt at tables together: when the teacher presses "Seat the
+  waiting students now", or by themselves once nobody has joined for SETTLE_SECONDS (so that
+  a class signing in within a minute is seated as one group, not table by table).
+- Tables are balanced: ceil(n / size) tables whose sizes differ by one at most (7 students at
+  size 4 make 4 + 3, 5 make 3 + 2). A game (a games.Table of kind "lesson") starts as soon as
+  its table is formed.
+- Nobody plays alone: a table with one student gets bots up to LONE_TABLE_SEATS seats (fewer
+  if the table size is smaller). A deal that happens by itself leaves a lone waiting student
+  waiting for LONE_WAIT_SECONDS first, so that another late student can join them.
+- Late arrivals: a running game cannot take a new player, so a late student waits and is
+  seated with the next deal (with the other late students). The teacher can also move a
+  waiting student into a bot's seat at a running table.
+- When a table's game is over, its students get a new game together (a new table number) the
+  next time one of the class asks for their table, or the teacher opens the overview.
+- Moving a student: to another table of the session that has a bot's seat (the student takes
+  over that bot's hand at once), or back to the waiting list (seated with the next deal). The
+  seat the student leaves is played by a bot; a table left with no student is finished.
+- Pause and resume act on every table; nobody is seated while the session is paused.
+- Ending finishes every table. Members keep the table they sat at, as the session's record;
+  their home no longer sends them to it.
+
+Every function takes keyword-only arguments and raises ValidationError with a translated
+message when the input is refused; a refused call changes nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
+
+from games.broadcast import broadcast_table_update
+from games.engine import IllegalAction
+from games.engine.options import validate_options
+from games.errors import TableError
+from games.models import Seat, Table
+from games.players import table_info
+from games.rules import PLAYER_LIMITS
+from games.services import SeatSpec, table_create, table_set_paused
+from lessons.models import Classroom, ClassSession, SessionMember, SessionTable, Student, User
+from lessons.sessions.broadcast import session_changed
+
+SETTLE_SECONDS = 10
+LONE_WAIT_SECONDS = 60
+LONE_TABLE_SEATS = 3
+MAX_TURN_TIMER = 600
+BOT_KIND = Seat.Bot.HEURISTIC
+# The options a teacher may set per ruleset (the engine checks their values).
+SESSION_OPTIONS = {
+    "fractions": ("wrong_attempt_penalty", "uno_penalty"),
+    "classic": ("stacking", "seven_o", "jump_in", "uno_penalty"),
+    "family_quick": ("uno_penalty",),
+}
+
+NOT_YOUR_CLASS = _("This class is not one of yours.")
+BAD_RULESET = _("Choose Uno Fractions, classic UNO or UNO Family Quick.")
+BAD_TABLE_SIZE = _("In this game a table seats %(low)d to %(high)d players.")
+BAD_TURN_TIMER = _("The turn timer is between 0 (none) and %(limit)d seconds.")
+BAD_OPTIONS = _("These rule options are not valid: %(reason)s")
+ALREADY_OPEN = _("This class already has a session in progress. End it before starting another.")
+SESSION_ENDED = _("This session has ended.")
+NOT_A_MEMBER = _("This student has not joined the session.")
+NOT_IN_CLASS = _("This student is not in the class of this session.")
+NO_SUCH_TABLE = _("This session has no such table.")
+SAME_TABLE = _("The student already sits at this table.")
+ALREADY_WAITING = _("The student is already waiting for a table.")
+TABLE_OVER = _("The game at this table is over.")
+NO_FREE_SEAT = _("This table has no robot seat a student could take.")
+SESSION_PAUSED = _("The session is paused: resume it first.")
+
+
+def _refuse(message: Any, code: str, **params: Any) -> ValidationError:
+    return ValidationError(message, code=code, params=params or None)
+
+
+def plan_table_sizes(count: int, size: int) -> list[int]:
+    """Split `count` students into the fewest tables of at most `size`, sizes within one."""
+    if count <= 0:
+        return []
+    tables = math.ceil(count / size)
+    base, extra = divmod(count, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def session_open_for_classroom(*, classroom: Classroom) -> ClassSession | None:
+    """Return the classroom's session in progress (open or paused), if any."""
+    return (
+        ClassSession.objects.filter(classroom=classroom)
+        .exclude(status=ClassSession.Status.ENDED)
+        .first()
+    )
+
+
+def _check_teacher(session: ClassSession, teacher: User) -> None:
+    if session.classroom.teacher_id != getattr(teacher, "pk", None):
+        raise _refuse(NOT_YOUR_CLASS, "not_your_class")
+
+
+def _check_not_ended(session: ClassSession) -> None:
+    if session.status == ClassSession.Status.ENDED:
+        raise _refuse(SESSION_ENDED, "ended")
+
+
+def _clean_options(ruleset: str, size: int, options: dict[str, Any] | None) -> dict[str, Any]:
+    """Keep the teacher's options and let the engine check them at every table size."""
+    options = dict(options or {})
+    unknown = set(options) - set(SESSION_OPTIONS[ruleset])
+    if unknown:
+        raise _refuse(BAD_OPTIONS, "bad_options", reason=", ".join(sorted(unknown)))
+    for players in sorted({PLAYER_LIMITS[ruleset][0], size}):
+        try:
+            validate_options(ruleset, players, options)
+        except IllegalAction as exc:
+            # The engine words its refusals in French and English itself.
+            words = getattr(exc, "messages", None) or {}
+            language = "en" if translation.get_language() == "en" else "fr"
+            raise ValidationError(words.get(language, str(exc)), code="bad_options") from exc
+    return options
+
+
+def session_start(
+    *,
+    teacher: User,
+    classroom: Classroom,
+    ruleset: str = "fractions",
+    table_size: int = 4,
+    options: dict[str, Any] | None = None,
+    turn_timer: int = 0,
+    accessible: bool = False,
+    now: datetime | None = None,
+) -> ClassSession:
+    """Open a session for a class with its rules and table settings (recorded with it)."""
+    if classroom.teacher_id != getattr(teacher, "pk", None):
+        raise _refuse(NOT_YOUR_CLASS, "not_your_class")
+    if ruleset not in PLAYER_LIMITS:
+        raise _refuse(BAD_RULESET, "bad_ruleset")
+    low, high = PLAYER_LIMITS[ruleset]
+    if type(table_size) is not int or not low <= table_size <= high:
+        raise _refuse(BAD_TABLE_SIZE, "bad_table_size", low=low, high=high)
+    if type(turn_timer) is not int or not 0 <= turn_timer <= MAX_TURN_TIMER:
+        raise _refuse(BAD_TURN_TIMER, "bad_turn_timer", limit=MAX_TURN_TIMER)
+    clean = _clean_options(ruleset, table_size, options)
+    with transaction.atomic():
+        # Lock the class row so that two clicks cannot open two sessions.
+        Classroom.objects.select_for_update().filter(pk=classroom.pk).first()
+        if session_open_for_classroom(classroom=classroom) is not None:
+            raise _refuse(ALREADY_OPEN, "already_open")
+        return ClassSession.objects.create(
+            classroom=classroom,
+            ruleset=ruleset,
+            options=clean,
+            table_size=table_size,
+            play_settings={
+                "turn_timer": 0 if accessible else turn_timer,
+                "accessible": bool(accessible),
+            },
+            started_at=now or timezone.now(),
+        )
+
+
+def _lock(session: ClassSession) -> ClassSession:
+    """Lock the session row for the rest of the transaction (call it first)."""
+    # PostgreSQL locks the row; SQLite ignores FOR UPDATE but every transaction there starts
+    # IMMEDIATE (settings), which serialises them: two deals never seat the same students.
+    return ClassSession.objects.select_for_update().select_related("classroom").get(pk=session.pk)
+
+
+def session_join(
+    *, session: ClassSession, student: Student, now: datetime | None = None
+) -> SessionMember:
+    """Add a student of the class to the session (once), then seat whoever is due."""
+    if student.classroom_id != session.classroom_id:
+        raise _refuse(NOT_IN_CLASS, "not_in_class")
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = _lock(session)
+        _check_not_ended(locked)
+        member, created = SessionMember.objects.get_or_create(
+            session=locked, student=student, defaults={"joined_at": now}
+        )
+        if created:
+            transaction.on_commit(lambda: session_changed(locked.pk))
+        _seat_due(locked, now)
+    member.refresh_from_db()
+    return member
+
+
+def session_seat_due(*, session: ClassSession, now: datetime | None = None) -> list[SessionTable]:
+    """Deal the waiting students when the pool has settled (see the policy above)."""
+    with transaction.atomic():
+        return _seat_due(_lock(session), now or timezone.now())
+
+
+def session_seat_now(*, session: ClassSession, teacher: User) -> list[SessionTable]:
+    """Deal every waiting student at once, a lone one with bots (the teacher's button)."""
+    _check_teacher(session, teacher)
+    with transaction.atomic():
+        locked = _lock(session)
+        _check_not_ended(locked)
+        if locked.status == ClassSession.Status.PAUSED:
+            raise _refuse(SESSION_PAUSED, "paused")
+        return _deal(locked, list(_waiting(locked)))
+
+
+def _waiting(session: ClassSession) -> Any:
+    return (
+        SessionMember.objects.filter(session=session, table__isnull=True)
+        .select_related("student")
+        .order_by("joined_at", "id")
+    )
+
+
+def _seat_due(session: ClassSession, now: datetime) -> list[SessionTable]:
+    if session.status != ClassSession.Status.OPEN:
+        return []
+    made = _rematch(session)
+    waiting = list(_waiting(session))
+    if not waiting:
+        return made
+    if now - max(m.joined_at for m in waiting) < timedelta(seconds=SETTLE_SECONDS):
+        return made
+    if len(waiting) == 1 and now - waiting[0].joined_at < timedelta(seconds=LONE_WAIT_SECONDS):
+        return made
+    return made + _deal(session, waiting)
+
+
+def _bots_for(humans: int, size: int) -> int:
+    return max(0, min(size, LONE_TABLE_SEATS) - humans) if humans == 1 else 0
+
+
+def _new_table(session: ClassSession, members: list[SessionMember], number: int) -> SessionTable:
+    """Start a game for these members (bots keep a lone student company) at table `number`."""
+    seats = [SeatSpec(name=m.student.display_name, user_id=m.student.user_id) for m in members]
+    seats += [
+        SeatSpec(name=f"Robot {index}", bot=BOT_KIND)
+        for index in range(1, _bots_for(len(members), session.table_size) + 1)
+    ]
+    try:
+        table = table_create(
+            ruleset=session.ruleset,
+            seats=seats,
+            kind=Table.Kind.LESSON,
+            options=session.options,
+            table_settings=session.play_settings,
+            created_by=session.classroom.teacher,
+        )
+    except TableError as exc:  # options were checked at start: this is a bug, not input
+        raise RuntimeError(f"session {session.pk}: table refused: {exc.code}") from exc
+    seated = SessionTable.objects.create(session=session, table=table, number=number)
+    SessionMember.objects.filter(pk__in=[m.pk for m in members]).update(table=seated)
+    return seated
+
+
+def _next_number(session: ClassSession) -> int:
+    return max(session.tables.values_list("number", flat=True), default=0) + 1
+
+
+def _deal(session: ClassSession, waiting: list[SessionMember]) -> list[SessionTable]:
+    """Seat the waiting members at new balanced tables; each table's game starts now."""
+    made: list[SessionTable] = []
+    start = 0
+    for size in plan_table_sizes(len(waiting), session.table_size):
+        made.append(_new_table(session, waiting[start : start + size], _next_number(session)))
+        start += size
+    if made:
+        transaction.on_commit(lambda: session_changed(session.pk))
+    return made
+
+
+def _rematch(session: ClassSession) -> list[SessionTable]:
+    """Give the students of a table whose game is over a new game together, at a new number."""
+    made: list[SessionTable] = []
+    over = (
+        session.tables.filter(table__status=Table.Status.FINISHED, members__isnull=False)
+        .distinct()
+        .order_by("number")
+    )
+    for old in over:
+        members = list(old.members.select_related("student").order_by("joined_at", "id"))
+        made.append(_new_table(session, members, _next_number(session)))
+    if made:
+        transaction.on_commit(lambda: session_changed(session.pk))
+    return made
+
+
+def _broadcast(table: Table) -> None:
+    table_id, state_id, state = table.pk, table.state_id, table.state
+    info = table_info(table=table)
+    transaction.on_commit(lambda: broadcast_table_update(table_id, state_id, state, [], info))
+
+
+def _finish_table(table_id: int) -> None:
+    """Stop a table's game for good (the session ended or nobody is left at it)."""
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if table.status == Table.Status.FINISHED:
+        return
+    table.status = Table.Status.FINISHED
+    table.deadline = None
+    table.save(update_fields=["status", "deadline"])
+    _broadcast(table)
+
+
+def _release_seat(member: SessionMember) -> None:
+    """Hand a member's seat to a bot; finish the table when no student is left at it."""
+    if member.table is None:
+        return
+    table = Table.objects.select_for_update().get(pk=member.table.table_id)
+    seat = table.seats.filter(user_id=member.student.user_id).first()
+    if seat is not None:
+        robots = table.seats.filter(user__isnull=True).count()
+        seat.user = None
+        seat.bot = seat.bot or BOT_KIND
+        seat.bot_takeover = False
+        seat.name = f"Robot {robots + 1}"
+        seat.save(update_fields=["user", "bot", "bot_takeover", "name"])
+    if not table.seats.filter(user__isnull=False).exists():
+        _finish_table(table.pk)
+    else:
+        _broadcast(table)
+
+
+def session_move(
+    *, session: ClassSession, teacher: User, student_id: int, table_number: int | None
+) -> SessionMember:
+    """Move a student to a robot's seat at another table, or back to the waiting list."""
+    _check_teacher(session, teacher)
+    with transaction.atomic():
+        locked = _lock(session)
+        _check_not_ended(locked)
+        member = (
+            SessionMember.objects.select_related("student", "table")
+            .filter(session=locked, student_id=student_id)
+            .first()
+        )
+        if member is None:
+            raise _refuse(NOT_A_MEMBER, "not_a_member")
+        if table_number is None:
+            if member.table is None:
+                raise _refuse(ALREADY_WAITING, "already_waiting")
+            _release_seat(member)
+            member.table = None
+            member.save(update_fields=["table"])
+        else:
+            target = locked.tables.select_related("table").filter(number=table_number).first()
+            if target is None:
+                raise _refuse(NO_SUCH_TABLE, "no_such_table")
+            if member.table_id == target.pk:
+                raise _refuse(SAME_TABLE, "same_table")
+            game = Table.objects.select_for_update().get(pk=target.table_id)
+            if game.status == Table.Status.FINISHED:
+                raise _refuse(TABLE_OVER, "table_over")
+            seat = game.seats.filter(user__isnull=True).order_by("index").first()
+            if seat is None:
+                raise _refuse(NO_FREE_SEAT, "no_free_seat")
+            _release_seat(member)
+            seat.user_id = member.student.user_id
+            seat.name = member.student.display_name
+            seat.bot_takeover = False
+            seat.save(update_fields=["user", "name", "bot_takeover"])
+            _broadcast(game)
+            member.table = target
+            member.save(update_fields=["table"])
+        transaction.on_commit(lambda: session_changed(locked.pk))
+    return member
+
+
+def session_set_paused(*, session: ClassSession, teacher: User, paused: bool) -> ClassSession:
+    """Pause or resume every table of the session."""
+    _check_teacher(session, teacher)
+    with transaction.atomic():
+        locked = _lock(session)
+        _check_not_ended(locked)
+        locked.status = ClassSession.Status.PAUSED if paused else ClassSession.Status.OPEN
+        locked.save(update_fields=["status"])
+        for table_id in locked.tables.values_list("table_id", flat=True):
+            table_set_paused(table_id=table_id, paused=paused)
+        transaction.on_commit(lambda: session_changed(locked.pk))
+    return locked
+
+
+def session_end(
+    *, session: ClassSession, teacher: User, now: datetime | None = None
+) -> ClassSession:
+    """End the session: every table's game stops; members keep their table as the record."""
+    _check_teacher(session, teacher)
+    with transaction.atomic():
+        locked = _lock(session)
+        _check_not_ended(locked)
+        locked.status = ClassSession.Status.ENDED
+        locked.ended_at = now or timezone.now()
+        locked.save(update_fields=["status", "ended_at"])
+        for table_id in locked.tables.values_list("table_id", flat=True):
+            _finish_table(table_id)
+        transaction.on_commit(lambda: session_changed(locked.pk))
+    return locked
+
+
+def class_session_for_home(student: Student | None) -> dict[str, Any]:
+    """Join the student to their class's open session, for the home page's "class game" card.
+
+    Opening the home (right after signing in, too) is how a student joins: they are seated
+    automatically, so the card links to their table or to the waiting page.
+    """
+    if student is None:
+        return {}
+    session = session_open_for_classroom(classroom=student.classroom)
+    if session is None:
+        return {}
+    try:
+        member = session_join(session=session, student=student)
+    except ValidationError:
+        return {}
+    return {"class_session": session, "session_member": member}

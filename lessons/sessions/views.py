@@ -1,0 +1,197 @@
+"""Thin views of class sessions: start, live overview and controls, the student's way in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.forms import RULESET_CHOICES
+from lessons.classrooms import selectors
+from lessons.classrooms.access import student_required, teacher_required
+from lessons.models import ClassSession
+from lessons.sessions import services
+from lessons.sessions.forms import MoveForm, SessionStartForm
+from lessons.sessions.overview import IDLE_SECONDS, WRONG_STREAK, Overview, session_overview
+from lessons.sessions.selectors import session_for_student, session_for_teacher
+
+WAITING_REFRESH_SECONDS = 5
+
+
+def _teacher_session(request: HttpRequest, session_id: int) -> ClassSession:
+    session = session_for_teacher(teacher=request.user, session_id=session_id)
+    if session is None:
+        raise Http404
+    return session
+
+
+def _error_message(error: ValidationError) -> str:
+    return " ".join(str(message) for message in error.messages)
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def session_new(request: HttpRequest, classroom_id: int) -> HttpResponse:
+    """Start a class session, or go to the one in progress."""
+    classroom = selectors.classroom_for_teacher(teacher=request.user, classroom_id=classroom_id)
+    if classroom is None:
+        raise Http404
+    current = services.session_open_for_classroom(classroom=classroom)
+    form = SessionStartForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            session = services.session_start(
+                teacher=request.user,
+                classroom=classroom,
+                ruleset=data["ruleset"],
+                table_size=data["table_size"],
+                options=form.options(),
+                turn_timer=data["turn_timer"],
+                accessible=data["accessible"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("The session is open: students who sign in now join it."))
+            return redirect("session_overview", session_id=session.pk)
+    return render(
+        request,
+        "lessons/sessions/new.html",
+        {"classroom": classroom, "form": form, "current": current},
+    )
+
+
+def overview_context(overview: Overview) -> dict[str, Any]:
+    """Return what the live part of the overview needs (the page and the socket share it)."""
+    return {
+        "overview": overview,
+        "session": overview.session,
+        "wrong_streak": WRONG_STREAK,
+        "idle_minutes": IDLE_SECONDS // 60,
+    }
+
+
+def overview_html(overview: Overview) -> str:
+    """Render the live part of the overview, as the socket sends it."""
+    return render_to_string("lessons/sessions/_overview.html", overview_context(overview))
+
+
+@teacher_required
+def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Show the teacher's live overview of a session, with its controls."""
+    session = _teacher_session(request, session_id)
+    if session.status == ClassSession.Status.OPEN:
+        services.session_seat_due(session=session)
+    overview = session_overview(session=session)
+    return render(
+        request,
+        "lessons/sessions/overview.html",
+        {
+            **overview_context(overview),
+            "ruleset_label": dict(RULESET_CHOICES).get(session.ruleset, session.ruleset),
+            "settle_seconds": services.SETTLE_SECONDS,
+            "lone_wait_seconds": services.LONE_WAIT_SECONDS,
+            "lone_table_seats": services.LONE_TABLE_SEATS,
+        },
+    )
+
+
+def _control(request: HttpRequest, session_id: int, action, done: str) -> HttpResponse:  # type: ignore[no-untyped-def]
+    session = _teacher_session(request, session_id)
+    try:
+        action(session)
+    except ValidationError as error:
+        messages.error(request, _error_message(error))
+    else:
+        messages.success(request, done)
+    return redirect("session_overview", session_id=session.pk)
+
+
+@teacher_required
+@require_POST
+def session_pause(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Pause (paused=on) or resume every table of the session."""
+    paused = request.POST.get("paused") == "on"
+    return _control(
+        request,
+        session_id,
+        lambda s: services.session_set_paused(session=s, teacher=request.user, paused=paused),
+        _("Every table is paused.") if paused else _("Every table plays again."),
+    )
+
+
+@teacher_required
+@require_POST
+def session_end(request: HttpRequest, session_id: int) -> HttpResponse:
+    """End the session: every game stops."""
+    return _control(
+        request,
+        session_id,
+        lambda s: services.session_end(session=s, teacher=request.user),
+        _("The session has ended."),
+    )
+
+
+@teacher_required
+@require_POST
+def session_seat(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Seat every waiting student now."""
+    return _control(
+        request,
+        session_id,
+        lambda s: services.session_seat_now(session=s, teacher=request.user),
+        _("The waiting students are seated."),
+    )
+
+
+@teacher_required
+@require_POST
+def session_move(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Move a student to another table, or back to the waiting list."""
+    session = _teacher_session(request, session_id)
+    form = MoveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a student and a table."))
+        return redirect("session_overview", session_id=session.pk)
+    return _control(
+        request,
+        session_id,
+        lambda s: services.session_move(
+            session=s,
+            teacher=request.user,
+            student_id=form.cleaned_data["student"],
+            table_number=form.cleaned_data["table"],
+        ),
+        _("The student has moved."),
+    )
+
+
+@student_required
+def session_play(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Take a student to their table, or show that they wait for one (refreshing itself)."""
+    found = session_for_student(user=request.user, session_id=session_id)
+    if found is None:
+        raise Http404
+    session, student = found
+    if session.status == ClassSession.Status.ENDED:
+        messages.info(request, _("This class session has ended."))
+        return redirect("home")
+    try:
+        member = services.session_join(session=session, student=student)
+    except ValidationError as error:
+        messages.error(request, _error_message(error))
+        return redirect("home")
+    if member.table is not None:
+        return redirect("games:play", table_id=member.table.table_id)
+    return render(
+        request,
+        "lessons/sessions/waiting.html",
+        {"session": session, "refresh": WAITING_REFRESH_SECONDS},
+    )

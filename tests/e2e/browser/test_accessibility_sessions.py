@@ -1,0 +1,58 @@
+"""axe-core in Debian's chromium finds no serious problem on the class-session pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from lessons.sessions.services import session_join, session_seat_now
+from tests.e2e.browser.test_accessibility_classrooms import _serious, _sign_in, browser  # noqa: F401
+from tests.lessons.sessions.helpers import class_of, start
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture
+def world(transactional_db: None, class_a: Any) -> dict[str, Any]:
+    """Four students seated, a fifth waiting (made before Playwright starts its event loop)."""
+    classroom, students = class_of(class_a.teacher, 5)
+    session = start(class_a.teacher, classroom)
+    for student in students[:4]:
+        session_join(session=session, student=student)
+    session_seat_now(session=session, teacher=class_a.teacher)
+    session_join(session=session, student=students[4])
+    return {"classroom": classroom, "students": students, "session": session}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_session_pages_have_no_serious_accessibility_violation(
+    world: dict[str, Any],
+    browser: Any,  # noqa: F811
+    live_server: Any,
+    class_a: Any,
+) -> None:
+    classroom, students, session = world["classroom"], world["students"], world["session"]
+    pages = {
+        class_a.teacher: [
+            reverse("session_new", args=[class_a.classroom.pk]),
+            reverse("session_new", args=[classroom.pk]),
+            reverse("session_overview", args=[session.pk]),
+            reverse("diagnosis"),
+        ],
+        students[4].user: [reverse("home"), reverse("session_play", args=[session.pk])],
+    }
+    problems: dict[str, list[str]] = {}
+    for user, urls in pages.items():
+        for viewport in ({"width": 390, "height": 844}, {"width": 1920, "height": 1080}):
+            context = browser.new_context(viewport=viewport, locale="fr-FR")
+            _sign_in(context, live_server, user)
+            page = context.new_page()
+            for url in urls:
+                page.goto(live_server.url + url)
+                found = _serious(page)
+                if found:
+                    problems[f"{url} at {viewport['width']}px"] = found
+            context.close()
+    assert problems == {}

@@ -1,0 +1,143 @@
+"""The authorisation matrix of every WebSocket route: who may open which socket.
+
+Targets belong to class A. The routes are read from the ASGI application itself, so a new
+WebSocket route without a row here fails the suite.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from games.consumers import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
+from games.services import SeatSpec, table_create
+from lessons.sessions.services import session_start
+from tests.e2e.security.access_matrix import ACTORS
+from tests.games.helpers import refusal_code, session_cookie
+from unoclass.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SEATED, WATCHING, ACCEPTED = "seated", "watching", "accepted"
+
+
+@dataclass(frozen=True)
+class SocketRoute:
+    """One WebSocket route: how to build a class A target, and each actor's outcome."""
+
+    pattern: str
+    path: Callable[[Any], str]
+    expect: dict[str, Any]
+
+
+def _table_path(a: Any) -> str:
+    seats = [SeatSpec(name=s.student.display_name, user_id=s.user.pk) for s in (a.student,)]
+    seats.append(
+        SeatSpec(name=a.other_student.student.display_name, user_id=a.other_student.user.pk)
+    )
+    return f"/ws/table/{table_create(ruleset='fractions', seats=seats, seed=3).pk}/"
+
+
+def _session_path(a: Any) -> str:
+    return f"/ws/session/{session_start(teacher=a.teacher, classroom=a.classroom).pk}/"
+
+
+def _row(anonymous: Any, student_a: Any, student_b: Any, teacher_a: Any, teacher_b: Any) -> Any:
+    return dict(zip(ACTORS, (anonymous, student_a, student_b, teacher_a, teacher_b), strict=True))
+
+
+ROUTES = [
+    SocketRoute(
+        "ws/table/<int:table_id>/",
+        _table_path,
+        _row(CLOSE_SIGNED_OUT, SEATED, CLOSE_NO_ACCESS, WATCHING, CLOSE_NO_ACCESS),
+    ),
+    SocketRoute(
+        "ws/session/<int:session_id>/",
+        _session_path,
+        _row(CLOSE_SIGNED_OUT, CLOSE_NO_ACCESS, CLOSE_NO_ACCESS, ACCEPTED, CLOSE_NO_ACCESS),
+    ),
+]
+
+
+def _socket_patterns(app: Any) -> set[str]:
+    """Find every URL pattern of the WebSocket side of the ASGI application."""
+    found: set[str] = set()
+    seen: set[int] = set()
+    stack = [app.application_mapping["websocket"]]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, URLRouter):
+            for route in node.routes:
+                found.add(str(route.pattern))
+                stack.append(route.callback)
+        for name in ("application", "inner", "app"):
+            child = getattr(node, name, None)
+            if child is not None:
+                stack.append(child)
+    return found
+
+
+def test_every_websocket_route_has_a_row() -> None:
+    assert _socket_patterns(application) == {route.pattern for route in ROUTES}
+
+
+def _user(actor: str, a: Any, b: Any) -> Any:
+    return {
+        "anonymous": None,
+        "student_a": a.student.user,
+        "student_b": b.student.user,
+        "teacher_a": a.teacher,
+        "teacher_b": b.teacher,
+    }[actor]
+
+
+async def _communicator(path: str, user: Any, origin: bytes = b"http://testserver") -> Any:
+    headers = [(b"origin", origin), (b"host", b"testserver")]
+    if user is not None:
+        headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.pattern)
+async def test_actor_opens_only_what_they_may(route: SocketRoute, actor: str, class_a, class_b):  # type: ignore[no-untyped-def]
+    path = await database_sync_to_async(route.path)(class_a)
+    comm = await _communicator(path, _user(actor, class_a, class_b))
+    expected = route.expect[actor]
+    if isinstance(expected, int):
+        # Refused before or right after the handshake, with nothing sent before the close.
+        assert await refusal_code(comm) == expected
+        return
+    connected, _code = await comm.connect()
+    assert connected
+    first = json.loads(await comm.receive_from(timeout=5))
+    text = json.dumps(first, ensure_ascii=False)
+    if expected == SEATED:
+        assert first["type"] == "state" and first["view"]["seat"] == 0
+    elif expected == WATCHING:
+        assert first["type"] == "state" and first["view"]["seat"] is None
+        assert first["view"]["hand"] == []
+    else:
+        assert first["type"] == "overview"
+    # Nobody of class B ever gets here; class A's sockets carry no class B data.
+    assert class_b.student.student.display_name not in text
+    await comm.disconnect()
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.pattern)
+async def test_a_foreign_origin_is_refused(route: SocketRoute, class_a):  # type: ignore[no-untyped-def]
+    path = await database_sync_to_async(route.path)(class_a)
+    comm = await _communicator(path, class_a.teacher, origin=b"https://evil.example")
+    connected, _code = await comm.connect()
+    assert not connected

@@ -1,0 +1,174 @@
+"""The teacher's live overview: figures, alerts, and its socket (access and live updates)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import driver
+from games.models import Table
+from games.services import TableError, table_act
+from lessons.models import SessionMember, SessionTable
+from lessons.sessions.overview import IDLE_SECONDS, session_overview
+from lessons.sessions.services import session_start
+from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
+
+
+def _scripted_session(class_a: Any) -> tuple[Any, Table]:
+    """Open a session whose one table is the scripted two-student table (seat 1 plays first)."""
+    session = session_start(teacher=class_a.teacher, classroom=class_a.classroom)
+    users = [class_a.student.user, class_a.other_student.user]
+    table = make_table(users, setup=FRACTIONS_SETUP)
+    seated = SessionTable.objects.create(session=session, table=table, number=1)
+    for login in (class_a.student, class_a.other_student):
+        SessionMember.objects.create(session=session, student=login.student, table=seated)
+    return session, table
+
+
+def _wrong_play(table: Table, user: Any) -> None:
+    with pytest.raises(TableError):
+        table_act(
+            table_id=table.pk,
+            user=user,
+            action={"type": "play", "card": "10/12v", "claim": "equal"},
+            state_id=0,
+        )
+
+
+@pytest.mark.django_db
+def test_figures_and_alerts(class_a):  # type: ignore[no-untyped-def]
+    session, table = _scripted_session(class_a)
+    player = class_a.other_student
+    overview = session_overview(session=session)
+    assert overview.alerts == []
+    (row,) = overview.tables
+    assert [s.cards for s in row.seats] == [4, 4]
+    assert [s.waited_on for s in row.seats] == [False, True]
+    for _ in range(3):
+        _wrong_play(table, player.user)
+    later = timezone.now() + timedelta(seconds=IDLE_SECONDS + 1)
+    overview = session_overview(session=session, now=later)
+    student = next(s for s in overview.students if s.student_id == player.student.pk)
+    assert (student.attempts, student.errors) == (3, 3)
+    kinds = [a.kind for a in student.alerts]
+    assert kinds.count("wrong_streak") == 1 and "idle" in kinds and "repeat" in kinds
+    assert all(a.tag not in {"M0", "U"} for a in student.alerts if a.kind == "repeat")
+    other = next(s for s in overview.students if s.student_id == class_a.student.student.pk)
+    assert other.alerts == []  # not their turn: never idle
+
+
+@pytest.mark.django_db
+def test_a_right_play_breaks_the_wrong_streak(class_a):  # type: ignore[no-untyped-def]
+    session, table = _scripted_session(class_a)
+    player = class_a.other_student.user
+    for _ in range(2):
+        _wrong_play(table, player)
+    table_act(
+        table_id=table.pk,
+        user=player,
+        action={"type": "play", "card": "4/12j", "claim": "equal"},
+        state_id=0,
+    )
+    overview = session_overview(session=session)
+    assert "wrong_streak" not in [a.kind for a in overview.alerts]
+
+
+async def _overview_socket(session_id: int, user: Any):  # type: ignore[no-untyped-def]
+    return await socket(0, user, path=f"/ws/session/{session_id}/")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_socket_refuses_anyone_but_the_class_teacher(class_a, class_b):  # type: ignore[no-untyped-def]
+    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    for user, code in [
+        (None, 4401),
+        (class_b.teacher, 4403),
+        (class_a.student.user, 4403),
+    ]:
+        comm = await _overview_socket(session.pk, user)
+        connected, close_code = await comm.connect()
+        assert not connected and close_code == code
+    comm = await _overview_socket(session.pk + 999, class_a.teacher)
+    connected, close_code = await comm.connect()
+    assert not connected and close_code == 4403
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_socket_sends_an_update_after_a_play_and_no_hand(class_a, settings):  # type: ignore[no-untyped-def]
+    settings.GAMES_BOT_DELAY = 60  # nothing else moves during the test
+    session, table = await database_sync_to_async(_scripted_session)(class_a)
+    comm = await _overview_socket(session.pk, class_a.teacher)
+    connected, _ = await comm.connect()
+    assert connected
+    first = await receive_until(comm, "overview")
+    assert [s["attempts"] for s in first["data"]["students"]] == [0, 0]
+    await database_sync_to_async(table_act)(
+        table_id=table.pk,
+        user=class_a.other_student.user,
+        action={"type": "play", "card": "4/12j", "claim": "equal"},
+        state_id=0,
+    )
+    while True:
+        frame = await receive_until(comm, "overview")
+        attempts = {s["id"]: s["attempts"] for s in frame["data"]["students"]}
+        if attempts[class_a.other_student.student.pk] == 1:
+            break
+    (seats,) = [t["seats"] for t in frame["data"]["tables"]]
+    assert [s["cards"] for s in seats] == [4, 3]
+    text = json.dumps(frame)
+    for card in FRACTIONS_SETUP["hands"][0]:
+        assert card not in text  # seat 0's hand is never sent
+    await comm.send_to(text_data=json.dumps({"type": "sync"}))
+    assert (await receive_until(comm, "overview"))["data"]["session"] == session.pk
+    await comm.send_to(text_data="not json")
+    assert (await receive_until(comm, "error"))["message"]
+    await comm.disconnect()
+    driver.cancel_all()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("count", [3, 24])
+def test_overview_queries_do_not_grow_with_the_class(class_a, count, django_assert_max_num_queries):  # type: ignore[no-untyped-def]
+    from lessons.sessions.services import session_join, session_seat_now
+    from tests.lessons.sessions.helpers import class_of
+
+    classroom, students = class_of(class_a.teacher, count)
+    session = session_start(teacher=class_a.teacher, classroom=classroom)
+    for student in students:
+        session_join(session=session, student=student)
+    session_seat_now(session=session, teacher=class_a.teacher)
+    with django_assert_max_num_queries(6):
+        overview = session_overview(session=session)
+    assert sum(len(t.seats) for t in overview.tables) >= count
+
+
+def _finish(table_id: int) -> None:
+    from django.db import transaction
+
+    from lessons.sessions.services import _finish_table
+
+    with transaction.atomic():
+        _finish_table(table_id)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_watched_session_starts_a_new_game_where_one_ended(class_a, settings):  # type: ignore[no-untyped-def]
+    settings.GAMES_BOT_DELAY = 60
+    session, table = await database_sync_to_async(_scripted_session)(class_a)
+    comm = await _overview_socket(session.pk, class_a.teacher)
+    connected, _ = await comm.connect()
+    assert connected
+    await receive_until(comm, "overview")
+    await database_sync_to_async(_finish)(table.pk)
+    while True:
+        frame = await receive_until(comm, "overview")
+        if [t["number"] for t in frame["data"]["tables"]] == [2]:
+            break
+    assert {s["table"] for s in frame["data"]["students"]} == {2}
+    await comm.disconnect()
+    driver.cancel_all()

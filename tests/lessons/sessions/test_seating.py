@@ -1,0 +1,168 @@
+"""Seating: balanced tables for every class size, nobody alone, late arrivals, the settle rule."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from games.models import Table
+from games.rules import PLAYER_LIMITS
+from lessons.models import SessionMember, SessionTable
+from lessons.sessions.services import (
+    LONE_WAIT_SECONDS,
+    SETTLE_SECONDS,
+    plan_table_sizes,
+    session_join,
+    session_seat_due,
+    session_seat_now,
+)
+from tests.lessons.sessions.helpers import at, class_of, join_all, start
+
+
+@pytest.mark.parametrize("ruleset", sorted(PLAYER_LIMITS))
+def test_plan_is_balanced_and_within_limits_for_every_count(ruleset: str) -> None:
+    low, high = PLAYER_LIMITS[ruleset]
+    for size in range(low, high + 1):
+        for count in range(1, 32):
+            plan = plan_table_sizes(count, size)
+            assert sum(plan) == count
+            assert len(plan) == math.ceil(count / size)
+            assert max(plan) - min(plan) <= 1
+            assert max(plan) <= size
+
+
+def test_plan_examples() -> None:
+    assert plan_table_sizes(7, 4) == [4, 3]
+    assert plan_table_sizes(5, 4) == [3, 2]
+    assert plan_table_sizes(9, 4) == [3, 3, 3]
+    assert plan_table_sizes(0, 4) == []
+
+
+def _check_seating(session, count: int) -> None:  # type: ignore[no-untyped-def]
+    tables = list(SessionTable.objects.filter(session=session).select_related("table"))
+    size = session.table_size
+    assert len(tables) == math.ceil(count / size)
+    humans = []
+    for seated in tables:
+        table: Table = seated.table
+        seats = list(table.seats.all())
+        people = [seat for seat in seats if seat.user_id is not None]
+        humans.append(len(people))
+        assert table.kind == Table.Kind.LESSON and table.ruleset == session.ruleset
+        assert table.status == Table.Status.PLAYING
+        assert 2 <= len(seats) <= size
+        assert people, "a table without any student"
+        if len(people) == 1:
+            assert len(seats) >= 2  # a lone student plays with bots
+        assert {m.student.user_id for m in seated.members.all()} == {s.user_id for s in people}
+    assert sum(humans) == count
+    assert max(humans) - min(humans) <= 1
+    assert not SessionMember.objects.filter(session=session, table__isnull=True).exists()
+    assert sorted(t.number for t in tables) == list(range(1, len(tables) + 1))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("count", range(1, 32))
+def test_every_class_size_from_1_to_31_is_seated_at_balanced_tables(count, class_a):  # type: ignore[no-untyped-def]
+    classroom, students = class_of(class_a.teacher, count)
+    session = start(class_a.teacher, classroom)
+    join_all(session, students)
+    session_seat_due(session=session, now=at(LONE_WAIT_SECONDS))
+    _check_seating(session, count)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("ruleset", "size", "count"), [
+    ("fractions", 2, 7), ("fractions", 5, 31), ("fractions", 3, 4), ("classic", 10, 31),
+    ("classic", 2, 1), ("family_quick", 6, 13),
+])  # fmt: skip
+def test_other_sizes_and_rulesets(ruleset, size, count, class_a):  # type: ignore[no-untyped-def]
+    classroom, students = class_of(class_a.teacher, count)
+    session = start(class_a.teacher, classroom, ruleset=ruleset, table_size=size)
+    join_all(session, students)
+    session_seat_due(session=session, now=at(LONE_WAIT_SECONDS))
+    _check_seating(session, count)
+
+
+@pytest.mark.django_db
+def test_students_wait_until_nobody_has_joined_for_a_while(class_a):  # type: ignore[no-untyped-def]
+    classroom, students = class_of(class_a.teacher, 7)
+    session = start(class_a.teacher, classroom)
+    join_all(session, students[:4], seconds=0)
+    assert SessionTable.objects.count() == 0
+    join_all(session, students[4:], seconds=SETTLE_SECONDS - 2)
+    assert session_seat_due(session=session, now=at(SETTLE_SECONDS + 1)) == []
+    made = session_seat_due(session=session, now=at(2 * SETTLE_SECONDS))
+    assert sorted(t.members.count() for t in made) == [3, 4]
+
+
+@pytest.mark.django_db
+def test_a_lone_student_waits_for_a_partner_then_plays_with_bots(class_a):  # type: ignore[no-untyped-def]
+    classroom, students = class_of(class_a.teacher, 1)
+    session = start(class_a.teacher, classroom)
+    member = session_join(session=session, student=students[0], now=at(0))
+    assert member.table is None
+    assert session_seat_due(session=session, now=at(LONE_WAIT_SECONDS - 1)) == []
+    (seated,) = session_seat_due(session=session, now=at(LONE_WAIT_SECONDS))
+    seats = list(seated.table.seats.all())
+    assert len(seats) == 3 and sum(1 for s in seats if s.bot and s.user_id is None) == 2
+
+
+@pytest.mark.django_db
+def test_the_teacher_seats_a_lone_student_at_once(class_a):  # type: ignore[no-untyped-def]
+    classroom, students = class_of(class_a.teacher, 1)
+    session = start(class_a.teacher, classroom, table_size=2)
+    session_join(session=session, student=students[0], now=at(0))
+    (seated,) = session_seat_now(session=session, teacher=class_a.teacher)
+    assert seated.table.seats.count() == 2  # never more than the table size
+
+
+@pytest.mark.django_db
+def test_late_arrivals_wait_then_get_a_new_table_together(class_a):  # type: ignore[no-untyped-def]
+    classroom, students = class_of(class_a.teacher, 10)
+    session = start(class_a.teacher, classroom)
+    join_all(session, students[:8])
+    first = session_seat_due(session=session, now=at(SETTLE_SECONDS))
+    assert [t.members.count() for t in first] == [4, 4]
+    late = session_join(session=session, student=students[8], now=at(100))
+    assert late.table is None  # running games cannot take a new player
+    session_join(session=session, student=students[9], now=at(105))
+    assert session_seat_due(session=session, now=at(110)) == []
+    (table,) = session_seat_due(session=session, now=at(115))
+    assert table.number == 3 and table.members.count() == 2
+    # Joining again changes nothing.
+    again = session_join(session=session, student=students[8], now=at(200))
+    assert again.table == table and SessionMember.objects.count() == 10
+
+
+@pytest.mark.django_db
+def test_nobody_is_seated_while_the_session_is_paused(class_a):  # type: ignore[no-untyped-def]
+    from lessons.sessions.services import session_set_paused
+
+    classroom, students = class_of(class_a.teacher, 3)
+    session = start(class_a.teacher, classroom)
+    session_set_paused(session=session, teacher=class_a.teacher, paused=True)
+    join_all(session, students)
+    assert session_seat_due(session=session, now=at(LONE_WAIT_SECONDS)) == []
+    session_set_paused(session=session, teacher=class_a.teacher, paused=False)
+    assert len(session_seat_due(session=session, now=at(LONE_WAIT_SECONDS))) == 1
+
+
+@pytest.mark.django_db
+def test_students_of_a_finished_game_get_a_new_game_together(class_a):  # type: ignore[no-untyped-def]
+    from lessons.sessions.overview import session_overview
+
+    classroom, students = class_of(class_a.teacher, 7)
+    session = start(class_a.teacher, classroom)
+    join_all(session, students)
+    first, second = session_seat_due(session=session, now=at(SETTLE_SECONDS))
+    together = {m.student_id for m in first.members.all()}
+    Table.objects.filter(pk=first.table_id).update(status=Table.Status.FINISHED)
+    (again,) = session_seat_due(session=session, now=at(100))
+    assert again.number == 3 and again.table.status == Table.Status.PLAYING
+    assert {m.student_id for m in again.members.all()} == together
+    assert second.members.count() == 3  # the other table plays on
+    assert session_seat_due(session=session, now=at(200)) == []
+    # The overview leaves out the finished game nobody sits at any more.
+    assert [t.number for t in session_overview(session=session).tables] == [2, 3]

@@ -1,0 +1,192 @@
+"""Session pages: start, overview (no hands), controls, the student's way in, the diagnosis page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Table
+from games.rules import is_fraction_card
+from lessons.diagnosis import RULES, RULES_VERSION, SKILL_CUTOFFS, THRESHOLDS
+from lessons.models import ClassSession, SessionMember
+from lessons.sessions.services import session_join, session_seat_now
+from tests.lessons.sessions.helpers import class_of, start
+from tests.support.factories import student_client, teacher_client
+from tests.support.responses import form_errors, page_text
+
+pytestmark = pytest.mark.django_db
+
+
+def _english(client: Client) -> Client:
+    client.cookies["django_language"] = "en"
+    return client
+
+
+def test_teacher_starts_a_session_with_its_settings(class_a):  # type: ignore[no-untyped-def]
+    client = _english(teacher_client(class_a.teacher))
+    url = reverse("session_new", args=[class_a.classroom.pk])
+    assert "Start the session" in page_text(client.get(url))
+    response = client.post(
+        url,
+        {"ruleset": "classic", "table_size": 6, "turn_timer": 20, "stacking": "on"},
+    )
+    session = ClassSession.objects.get()
+    assert response["Location"] == reverse("session_overview", args=[session.pk])
+    assert (session.ruleset, session.table_size, session.options) == (
+        "classic",
+        6,
+        {"stacking": True},
+    )
+    assert session.play_settings == {"turn_timer": 20, "accessible": False}
+    # A second visit shows the session in progress instead of the form.
+    assert "already in progress" in page_text(client.get(url))
+
+
+@pytest.mark.parametrize(
+    ("data", "english"),
+    [
+        ({"ruleset": "fractions", "table_size": 9, "turn_timer": 0}, "seats 2 to 5 players"),
+        ({"ruleset": "chess", "table_size": 4, "turn_timer": 0}, "Select a valid choice"),
+    ],
+)
+def test_bad_settings_show_an_error_and_start_nothing(class_a, data, english):  # type: ignore[no-untyped-def]
+    client = _english(teacher_client(class_a.teacher))
+    response = client.post(reverse("session_new", args=[class_a.classroom.pk]), data)
+    assert response.status_code == 200
+    assert any(english in error for error in form_errors(response))
+    assert ClassSession.objects.count() == 0
+
+
+def test_french_error_on_a_bad_table_size(class_a):  # type: ignore[no-untyped-def]
+    client = teacher_client(class_a.teacher)
+    client.cookies["django_language"] = "fr"
+    response = client.post(
+        reverse("session_new", args=[class_a.classroom.pk]),
+        {"ruleset": "fractions", "table_size": 9, "turn_timer": 0},
+    )
+    assert "Dans ce jeu, une table compte de 2 à 5 joueurs." in form_errors(response)
+
+
+def test_student_home_joins_the_open_session(class_a):  # type: ignore[no-untyped-def]
+    client = _english(student_client(class_a.student.student))
+    assert "Join the class session" not in page_text(client.get(reverse("home")))
+    session = start(class_a.teacher, class_a.classroom)
+    text = page_text(client.get(reverse("home")))
+    assert "Join the class session" in text
+    assert SessionMember.objects.filter(session=session, student=class_a.student.student).exists()
+
+
+def test_student_waits_then_is_sent_to_their_table(class_a):  # type: ignore[no-untyped-def]
+    session = start(class_a.teacher, class_a.classroom)
+    client = _english(student_client(class_a.student.student))
+    url = reverse("session_play", args=[session.pk])
+    waiting = client.get(url)
+    assert waiting.status_code == 200
+    assert 'id="waiting-check"' in page_text(waiting)  # the page asks again by itself
+    session_join(session=session, student=class_a.other_student.student)
+    (table,) = session_seat_now(session=session, teacher=class_a.teacher)
+    assert client.get(url)["Location"] == reverse("games:play", args=[table.table_id])
+
+
+def test_an_ended_session_sends_the_student_home(class_a):  # type: ignore[no-untyped-def]
+    session = start(class_a.teacher, class_a.classroom)
+    teacher_client(class_a.teacher).post(reverse("session_end", args=[session.pk]))
+    client = student_client(class_a.student.student)
+    assert client.get(reverse("session_play", args=[session.pk]))["Location"] == reverse("home")
+    assert SessionMember.objects.count() == 0
+
+
+def test_overview_shows_tables_and_cards_left_but_no_hand(class_a):  # type: ignore[no-untyped-def]
+    classroom, students = class_of(class_a.teacher, 5)
+    session = start(class_a.teacher, classroom)
+    for student in students:
+        session_join(session=session, student=student)
+    session_seat_now(session=session, teacher=class_a.teacher)
+    client = _english(teacher_client(class_a.teacher))
+    text = page_text(client.get(reverse("session_overview", args=[session.pk])))
+    assert "Table 1" in text and "Table 2" in text
+    assert "7 cards" in text
+    for student in students:
+        assert student.display_name in text
+    for table in Table.objects.all():
+        for hand in _hands(table):
+            for card in hand:
+                if is_fraction_card(card):
+                    assert card not in text
+
+
+def _hands(table: Table) -> list[list[str]]:
+    from games.engine import Game
+
+    game = Game.from_dict(table.state)
+    return [game.view(seat)["hand"] for seat in range(table.seats.count())]
+
+
+def test_controls_pause_resume_move_end(class_a):  # type: ignore[no-untyped-def]
+    classroom, students = class_of(class_a.teacher, 3)
+    session = start(class_a.teacher, classroom)
+    for student in students:
+        session_join(session=session, student=student)
+    session_seat_now(session=session, teacher=class_a.teacher)
+    client = _english(teacher_client(class_a.teacher))
+    client.post(reverse("session_pause", args=[session.pk]), {"paused": "on"})
+    assert set(Table.objects.values_list("status", flat=True)) == {"paused"}
+    client.post(reverse("session_pause", args=[session.pk]))
+    assert set(Table.objects.values_list("status", flat=True)) == {"playing"}
+    client.post(
+        reverse("session_move", args=[session.pk]), {"student": students[0].pk, "table": ""}
+    )
+    assert SessionMember.objects.get(student=students[0]).table is None
+    response = client.post(reverse("session_end", args=[session.pk]), follow=True)
+    assert "The session has ended." in page_text(response)
+    again = client.post(reverse("session_end", args=[session.pk]), follow=True)
+    assert "This session has ended." in page_text(again)
+    assert set(Table.objects.values_list("status", flat=True)) == {"finished"}
+
+
+def test_a_bad_move_shows_an_error(class_a):  # type: ignore[no-untyped-def]
+    session = start(class_a.teacher, class_a.classroom)
+    client = _english(teacher_client(class_a.teacher))
+    response = client.post(
+        reverse("session_move", args=[session.pk]), {"student": "x", "table": "1"}, follow=True
+    )
+    assert "Choose a student and a table." in page_text(response)
+    response = client.post(
+        reverse("session_move", args=[session.pk]),
+        {"student": class_a.student.student.pk, "table": "1"},
+        follow=True,
+    )
+    assert "This student has not joined the session." in page_text(response)
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_diagnosis_page_shows_every_rule_and_the_constants(language):  # type: ignore[no-untyped-def]
+    client = Client()
+    client.cookies["django_language"] = language
+    text = page_text(client.get(reverse("diagnosis")))
+    assert RULES_VERSION in text
+    for rule in RULES:
+        assert f'id="rule-{rule.id}"' in text
+        assert rule.name[language] in text
+        assert rule.teacher[language] in text
+        assert rule.detection in text
+    for name, value in {**THRESHOLDS, **SKILL_CUTOFFS}.items():
+        shown = re.escape(str(value)).replace(r"\.", "[.,]")  # French shows 0,7
+        assert re.search(rf"<code>{name}</code></th><td>{shown}</td>", text), name
+    title = {"fr": "Comment nous diagnostiquons", "en": "How we diagnose"}[language]
+    assert title in text
+
+
+def test_signing_in_joins_the_open_session(class_a):  # type: ignore[no-untyped-def]
+    session = start(class_a.teacher, class_a.classroom)
+    client = Client()
+    code, login = class_a.classroom.join_code, class_a.student
+    response = client.post(
+        reverse("join_pin", args=[code, login.student.pk]), {"pin": login.pin}, follow=True
+    )
+    assert response.redirect_chain[-1][0] == reverse("home")
+    assert "Rejoindre la séance de la classe" in page_text(response)
+    assert SessionMember.objects.filter(session=session, student=login.student).exists()

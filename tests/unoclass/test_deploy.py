@@ -1,0 +1,50 @@
+"""Production settings pass `check --deploy`; `make run`'s settings serve pages and CSS."""
+
+from __future__ import annotations
+
+import secrets
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.support.live import Daphne
+from tests.support.processes import child_env, manage
+
+
+def test_check_deploy_with_production_variables_is_clean() -> None:
+    env = child_env(DEBUG="0", SECRET_KEY=secrets.token_urlsafe(48), ALLOWED_HOSTS="example.org")
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_settings_refuse_to_start_without_secret_key_when_debug_is_off() -> None:
+    result = manage("check", env=child_env(DEBUG="0", ALLOWED_HOSTS="example.org"))
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def _get(url: str) -> tuple[int, str, bytes]:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.status, response.headers.get("Content-Type", ""), response.read()
+
+
+@pytest.mark.slow
+def test_daphne_serves_home_and_static_css_with_make_run_settings(tmp_path: Path) -> None:
+    env = child_env(DEBUG="1", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    migrated = manage("migrate", "--noinput", env=env)
+    assert migrated.returncode == 0, migrated.stderr
+    server = Daphne(env)  # returns once daphne accepts connections
+    base = server.http
+    try:
+        status, _type, body = _get(f"{base}/")
+        assert status == 200
+        assert b"unoclass" in body
+        status, content_type, css = _get(f"{base}/static/css/app.css")
+        assert status == 200
+        assert content_type.startswith("text/css")
+        assert b".skip-link" in css
+    finally:
+        server.kill()
