@@ -15,6 +15,15 @@ from .classifier import (
     classify,
     m1_readings,
 )
+from .diagnose import (
+    ALPHA_EMERGING,
+    ALPHA_LIKELY,
+    DIAGNOSIS_STATUSES,
+    STATUS_NOT_POSSIBLE,
+    Diagnosis,
+    diagnose,
+    possible_rules,
+)
 from .evidence import (
     DEFAULT_DECK_CARDS,
     STATUS_EMERGING,
@@ -36,6 +45,7 @@ from .evidence import (
     status_for,
     student_evidence,
 )
+from .reasons import REASON_LABELS, REASONS
 from .rulebook import BASIS_LABELS, CONFIDENCE_LABELS, Rule
 from .skills import (
     SKILL_CUTOFFS,
@@ -54,8 +64,20 @@ from .skills import (
     skill_tags,
     standards_tags,
 )
+from .stream import DEFAULT_DECK_VALUES, first_claim_accuracy
 
 __all__ = [
+    "ALPHA_EMERGING",
+    "ALPHA_LIKELY",
+    "DEFAULT_DECK_VALUES",
+    "DIAGNOSIS_STATUSES",
+    "REASONS",
+    "REASON_LABELS",
+    "STATUS_NOT_POSSIBLE",
+    "Diagnosis",
+    "diagnose",
+    "first_claim_accuracy",
+    "possible_rules",
     "BASIS_LABELS",
     "CLAIMS",
     "CLAIM_DENOMINATOR",

@@ -1,0 +1,62 @@
+"""Exact chance distributions for a rule's score, and a lower bound on a habit rate.
+
+Under "no habit", each wrong "equal" claim fits a rule with its own chance p0 (a card drawn
+at random from the student's wrong options), independently of the others: the number of
+fitting claims is a Poisson-binomial variable. A reason the student gives adds to the score;
+under "no habit" it names the rule with a fixed chance (a random answer). ChanceScore builds
+the exact distribution of the score one claim at a time, so the p-value P(score >= observed)
+costs one pass over a short list.
+"""
+
+from __future__ import annotations
+
+from math import sqrt
+
+__all__ = ["ChanceScore", "wilson_lower"]
+
+
+class ChanceScore:
+    """The exact chance distribution of an integer score, built one claim at a time."""
+
+    __slots__ = ("probs",)
+
+    def __init__(self) -> None:
+        self.probs: list[float] = [1.0]
+
+    def add(self, p: float) -> None:
+        """Add one claim that scores 1 with chance p, else 0."""
+        old = self.probs
+        q = 1.0 - p
+        self.probs = [x * q + y * p for x, y in zip([*old, 0.0], [0.0, *old], strict=True)]
+
+    def add_with_reason(self, p: float, reason_chance: float, weight: int) -> None:
+        """Add a claim scoring 0 (no fit), 1 (fit) or 1 + weight (fit and the rule's reason).
+
+        The reason is independent of the card under "no habit" (a random answer).
+        """
+        old = self.probs
+        fit_only, fit_reason = p * (1.0 - reason_chance), p * reason_chance
+        size = len(old) + 1 + weight
+        new = [x * (1.0 - p) for x in old] + [0.0] * (1 + weight)
+        for i, x in enumerate(old):
+            if x:
+                new[i + 1] += x * fit_only
+                new[i + 1 + weight] += x * fit_reason
+        self.probs = new[:size]
+
+    def tail(self, score: int) -> float:
+        """Return P(score >= `score`) under chance alone."""
+        if score <= 0:
+            return 1.0
+        return min(1.0, sum(self.probs[score:]))
+
+
+def wilson_lower(successes: int, trials: int, z: float) -> float:
+    """Return the Wilson score lower bound of a rate (0 without trials)."""
+    if trials <= 0:
+        return 0.0
+    share = successes / trials
+    z2 = z * z
+    centre = share + z2 / (2 * trials)
+    spread = z * sqrt(share * (1 - share) / trials + z2 / (4 * trials * trials))
+    return max(0.0, (centre - spread) / (1 + z2 / trials))

@@ -1,0 +1,307 @@
+"""diagnose(): one student's turns in, each rule's status out (pure; the one public entry point).
+
+The status model (docs/diagnosis.md gives the figures bench/diagnosis.py measures):
+
+- **Evidence.** The first claim of each turn (lessons.diagnosis.stream). A rule's score is the
+  number of wrong "equal" first claims that fit it, plus REASON_WEIGHT for each of those whose
+  student-given reason names the rule. Under "no habit" (each wrong play a card drawn at random
+  from the student's wrong options, each reason a random answer among len(REASONS)) the score's
+  distribution is exact (a Poisson-binomial with reason terms): its upper tail at the observed
+  score is the rule's p-value. A reason counts only on a card that fits the rule it names, and
+  only while the student names that rule no more often on cards that do not fit it than on
+  cards that do (a child who always gives the same answer is not read as giving evidence).
+- **likely**: p-value <= ALPHA_LIKELY / m (Bonferroni over the m rules the deck can show;
+  ALPHA_LIKELY is the per-look family level, chosen by simulation so that a student without
+  any misconception is shown "likely" for some rule within 60 turns at most 2% of the time,
+  status looked at after every play), with fitting claims on at least
+  LIKELY_MIN_REFERENCES different reference fractions. Once likely, a rule stays likely until
+  resolved.
+- **emerging**: not likely, p-value <= ALPHA_EMERGING for this rule alone, at least 2 fitting
+  claims. Beyond chance at a loose level: a hint to watch, not a diagnosis.
+- **resolved**: only a rule that was likely. The habit rate r (share of fitting plays among the
+  opportunities that were either a fitting play or a right play) is bounded below (Wilson,
+  z = RATE_Z) from the history before the current run; resolved after c clean opportunities in
+  a row (a fitting card held and a right first claim), the least c with (1 - r)^c <=
+  RESOLVED_MISS, and at least RESOLVED_MIN_CLEAN. A new fitting claim makes it likely again.
+- M0 (an umbrella) and U (no rule fits) describe plays, not students: always "none". D1 (a
+  wrong "same denominator" claim) has no chance model to beat: its k is shown, its status is
+  always "none". Rules no pair of the deck's values can show are "not_possible".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from math import ceil, log
+from typing import Final
+
+from .chance import ChanceScore, wilson_lower
+from .classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, RULE_IDS, tags_for
+from .evidence import STATUS_EMERGING, STATUS_LIKELY, STATUS_NONE, STATUS_RESOLVED
+from .reasons import REASON_FOR_RULE, REASONS
+from .stream import Turn, deck_values, read_turn, turn_evidence
+
+Card = tuple[int, int]
+
+STATUS_NOT_POSSIBLE: Final = "not_possible"
+DIAGNOSIS_STATUSES: Final = (
+    STATUS_LIKELY,
+    STATUS_EMERGING,
+    STATUS_RESOLVED,
+    STATUS_NONE,
+    STATUS_NOT_POSSIBLE,
+)
+
+# The model's levels (see the module docstring; bench/diagnosis.py measures what they give).
+ALPHA_LIKELY: Final = 0.005
+ALPHA_EMERGING: Final = 0.01
+LIKELY_MIN_REFERENCES: Final = 2
+EMERGING_MIN_MATCHES: Final = 2
+REASON_WEIGHT: Final = 1
+REASON_CHANCE: Final = 1 / len(REASONS)
+RATE_Z: Final = 1.0
+RESOLVED_MISS: Final = 0.01
+RESOLVED_MIN_CLEAN: Final = 5
+
+# Rules that describe plays, not students, or have no chance model: never a status.
+UNTESTED_RULES: Final = frozenset({"M0", "U", "D1"})
+TESTED_RULES: Final[tuple[str, ...]] = tuple(r for r in RULE_IDS if r not in UNTESTED_RULES)
+
+
+def possible_rules(deck: Iterable[Card]) -> frozenset[str]:
+    """Return the rules some ordered pair of distinct deck values can show."""
+    values = sorted(set(deck))
+    found: set[str] = set()
+    for a, b in values:
+        for c, d in values:
+            if (a, b) == (c, d):
+                continue
+            for claim in (CLAIM_EQUAL, CLAIM_DENOMINATOR):
+                found.update(tags_for(a, b, c, d, claim))
+    return frozenset(found)
+
+
+class _Track:
+    """One rule's running evidence."""
+
+    __slots__ = (
+        "clean",
+        "clean_run",
+        "contradicting_reasons",
+        "expected",
+        "fitting_reasons",
+        "k",
+        "likely_at",
+        "opportunities",
+        "probes",
+        "references",
+        "rule",
+        "score",
+        "with_reasons",
+        "without_reasons",
+    )
+
+    def __init__(self, rule: str) -> None:
+        self.rule = rule
+        self.k = 0
+        self.score = 0
+        self.expected = 0.0
+        self.references: set[Card] = set()
+        self.without_reasons = ChanceScore()
+        self.with_reasons = ChanceScore()
+        self.fitting_reasons = 0
+        self.contradicting_reasons = 0
+        self.opportunities = 0
+        self.clean = 0
+        self.clean_run = 0
+        self.probes = 0
+        self.likely_at: int | None = None
+
+    @property
+    def reasons_weigh(self) -> bool:
+        """Tell whether this student's reasons for the rule are read as evidence."""
+        return self.fitting_reasons > 0 and self.contradicting_reasons <= self.fitting_reasons
+
+    def p_value(self) -> float:
+        if self.reasons_weigh:
+            return self.with_reasons.tail(self.score)
+        return self.without_reasons.tail(self.k)
+
+    def clean_needed(self) -> int | None:
+        """Return the clean opportunities in a row that make a persisting habit improbable."""
+        if self.likely_at is None:
+            return None
+        decided = self.k + self.clean - self.clean_run
+        rate = wilson_lower(self.k, decided, RATE_Z)
+        if rate <= 0.0:
+            return None
+        if rate >= 1.0:
+            return RESOLVED_MIN_CLEAN
+        return max(RESOLVED_MIN_CLEAN, ceil(log(RESOLVED_MISS) / log(1.0 - rate)))
+
+
+class Diagnosis:
+    """One student's diagnosis, fed one turn at a time (oldest first).
+
+    diagnose() feeds every turn and reads result(); the calibration bench reads status()
+    after every turn, which is the same model without rebuilding it per play.
+    """
+
+    def __init__(self, deck: object = None) -> None:
+        self.deck = deck_values(deck)
+        self.possible = possible_rules(self.deck)
+        self.tested = tuple(r for r in TESTED_RULES if r in self.possible)
+        self.alpha_likely = ALPHA_LIKELY / max(1, len(self.tested))
+        self.tracks = {rule: _Track(rule) for rule in RULE_IDS}
+        self.turns = 0
+        self.wrong_equal = 0
+        self.wrong_first = 0
+        self.wrong_denominator = 0
+
+    def add(self, data: object) -> None:
+        """Check one turn dict (ValueError if bad) and add it to the evidence."""
+        self.add_turn(read_turn(data, self.deck, self.turns))
+
+    def add_turn(self, turn: Turn) -> None:
+        """Add one checked turn to the evidence."""
+        evidence = turn_evidence(turn)
+        first = evidence.first
+        self.turns += 1
+        for tags in evidence.probe_tags:
+            for rule in tags:
+                self.tracks[rule].probes += 1
+        if first is None:
+            return
+        if not first.correct:
+            self.wrong_first += 1
+            if first.claim == CLAIM_DENOMINATOR:
+                self.wrong_denominator += 1
+                self.tracks["D1"].k += 1
+                self.tracks["D1"].expected += 1.0
+        fitted = first.tags if evidence.wrong_equal else ()
+        if evidence.wrong_equal:
+            self.wrong_equal += 1
+            for rule, p in evidence.p0.items():
+                self._weigh(self.tracks[rule], p, rule in fitted, first.reason, evidence.reference)
+        for rule in evidence.opportunities:
+            track = self.tracks[rule]
+            track.opportunities += 1
+            if rule in fitted:
+                track.clean_run = 0
+            elif first.correct:
+                track.clean += 1
+                track.clean_run += 1
+
+    def _weigh(
+        self, track: _Track, p: float, fits: bool, reason: str | None, reference: Card | None
+    ) -> None:
+        track.expected += p
+        track.without_reasons.add(p)
+        code = REASON_FOR_RULE.get(track.rule)
+        if reason is not None and code is not None:
+            track.with_reasons.add_with_reason(p, REASON_CHANCE, REASON_WEIGHT)
+        else:
+            track.with_reasons.add(p)
+        if reason is not None and code is not None and reason == code:
+            if fits:
+                track.fitting_reasons += 1
+            else:
+                track.contradicting_reasons += 1
+        if not fits:
+            return
+        track.k += 1
+        track.score += 1 + (REASON_WEIGHT if reason == code and code is not None else 0)
+        if reference is not None:
+            track.references.add(reference)
+        if (
+            track.likely_at is None
+            and track.rule in self.tested
+            and len(track.references) >= LIKELY_MIN_REFERENCES
+            and track.p_value() <= self.alpha_likely
+        ):
+            track.likely_at = self.turns - 1
+
+    def status(self, rule: str) -> str:
+        """Return the rule's status now."""
+        if rule not in self.possible:
+            return STATUS_NOT_POSSIBLE
+        if rule not in self.tested:
+            return STATUS_NONE
+        track = self.tracks[rule]
+        if track.likely_at is not None:
+            needed = track.clean_needed()
+            if needed is not None and track.clean_run >= needed:
+                return STATUS_RESOLVED
+            return STATUS_LIKELY
+        if track.k >= EMERGING_MIN_MATCHES and track.p_value() <= ALPHA_EMERGING:
+            return STATUS_EMERGING
+        return STATUS_NONE
+
+    def result(self) -> dict[str, dict[str, object]]:
+        """Return every rule's status and figures, in RULE_IDS order."""
+        out: dict[str, dict[str, object]] = {}
+        for rule in RULE_IDS:
+            track = self.tracks[rule]
+            tested = rule in self.tested
+            if rule == "D1":
+                n = self.wrong_first
+                p_value: float | None = None
+            else:
+                n = self.wrong_equal
+                p_value = track.p_value() if n else None
+            out[rule] = {
+                "status": self.status(rule),
+                "k": track.k,
+                "expected": round(track.expected, 6),
+                "n": n,
+                "p_value": p_value,
+                "alpha": self.alpha_likely if tested else None,
+                "references": len(track.references),
+                "reasons": track.fitting_reasons if track.reasons_weigh else 0,
+                "opportunities": track.opportunities,
+                "clean_run": track.clean_run,
+                "clean_needed": track.clean_needed(),
+                "likely_at_turn": track.likely_at,
+                "probes": track.probes,
+            }
+        return out
+
+
+def diagnose(turns: object, deck: object = None) -> dict[str, dict[str, object]]:
+    """Return each rule's status and evidence for one student's turns (oldest first).
+
+    `turns`: dicts {"turn", "reference" ("a/b" or None), "denominator" (int or None), "hand"
+    (["a/b", ...], fraction cards before acting), "attempts" ([{"played", "claim" ("equal",
+    "denominator" or None), "asked" (bool), "reason" (a REASONS code or None)}, ...], refused
+    ones first), "drew" (bool)}. `deck`: the deck's fraction values ("a/b"), default the
+    default deck. Per rule ID: "status" (likely / emerging / resolved / none / not_possible),
+    "k" (wrong first claims fitting it), "expected" (what chance alone gives), "n" (wrong
+    claims considered), "p_value" (chance of a score at least this high), "alpha" (the level
+    "likely" needs), "references", "reasons" (fitting reasons counted), "opportunities",
+    "clean_run", "clean_needed", "likely_at_turn" (its index in `turns`), "probes" (later
+    tries of a turn that fit it; never weighed). Bad input raises ValueError.
+    """
+    diagnosis = Diagnosis(deck)
+    if isinstance(turns, str | bytes | dict) or not isinstance(turns, list | tuple):
+        raise ValueError("turns must be a list of turn dicts, oldest first")
+    for data in turns:
+        diagnosis.add(data)
+    return diagnosis.result()
+
+
+__all__ = [
+    "ALPHA_EMERGING",
+    "ALPHA_LIKELY",
+    "DIAGNOSIS_STATUSES",
+    "EMERGING_MIN_MATCHES",
+    "LIKELY_MIN_REFERENCES",
+    "REASON_CHANCE",
+    "REASON_WEIGHT",
+    "RESOLVED_MIN_CLEAN",
+    "RESOLVED_MISS",
+    "STATUS_NOT_POSSIBLE",
+    "TESTED_RULES",
+    "UNTESTED_RULES",
+    "Diagnosis",
+    "diagnose",
+    "possible_rules",
+]

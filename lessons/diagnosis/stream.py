@@ -1,0 +1,246 @@
+"""Read one student's turns (plain data) into the evidence stream the status model weighs.
+
+A turn is one go of the student: the reference (top card) and denominator in force, the
+fraction cards held before acting, the judged plays in order (refused ones first) and whether
+the student drew. What counts:
+
+- Only the **first claim of a turn** is evidence, and accuracy is measured on it. A student
+  whose wrong tries cost nothing may try card after card in one turn: later tries are probes,
+  shaped by the refusals before them, so they are counted apart (`probes`) and never weigh in
+  a status. A card refused and tried again in the same turn therefore counts once.
+- A claim left out (None) is inferred as the play page infers it: "equal" for a card of
+  another denominator than the one in force (the only rule it could be played by, so the
+  inference is sound), otherwise "denominator".
+- The student's wrong options on a turn are the cards held that would be a wrong "equal"
+  claim on the reference: every card of another value, same-denominator cards included, as the
+  page asks for the rule whenever both could apply. A rule's chance rate p0 on that turn is the
+  share of those options that fit it; a rule has an *opportunity* when some option fits it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from games.engine.cards import DECKS, FRACTION
+from games.engine.explain import parse_fraction
+
+from .classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, tags_for
+from .reasons import REASONS
+
+Card = tuple[int, int]
+
+# The fraction values of the default 116-card deck (23 values, four copies each), from the engine.
+DEFAULT_DECK_VALUES: Final[tuple[str, ...]] = tuple(
+    sorted(
+        {FRACTION[code] for code in DECKS["fractions"] if code in FRACTION},
+        key=lambda value: parse_fraction(value)[1] * 1000 + parse_fraction(value)[0],
+    )
+)
+
+TURN_KEYS: Final = ("turn", "reference", "denominator", "hand", "attempts", "drew")
+ATTEMPT_KEYS: Final = ("played", "claim", "asked", "reason")
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One judged play of a turn, its claim made explicit."""
+
+    played: Card
+    claim: str
+    asked: bool
+    reason: str | None
+    correct: bool
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One checked turn."""
+
+    number: int
+    reference: Card | None
+    denominator: int
+    hand: tuple[Card, ...]
+    plays: tuple[Play, ...]
+    drew: bool
+
+    @property
+    def first(self) -> Play | None:
+        """Return the turn's first claim (the evidence), or None if the student only drew."""
+        return self.plays[0] if self.plays else None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEvidence:
+    """What one turn tells each rule."""
+
+    reference: Card | None
+    first: Play | None
+    p0: Mapping[str, float]
+    opportunities: frozenset[str]
+    probe_tags: tuple[tuple[str, ...], ...]
+
+    @property
+    def wrong_equal(self) -> bool:
+        """Tell whether the first claim is a wrong "equal" claim on a reference (evidence)."""
+        first = self.first
+        return (
+            first is not None
+            and self.reference is not None
+            and first.claim == CLAIM_EQUAL
+            and not first.correct
+        )
+
+
+def deck_values(deck: object = None) -> frozenset[Card]:
+    """Return the checked fraction values of a deck ("a/b" list; None: the default deck)."""
+    values = DEFAULT_DECK_VALUES if deck is None else deck
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise ValueError(f"deck must be a list of 'a/b' values, not {deck!r}")
+    cards = frozenset(_fraction(value, "deck") for value in values)
+    if not cards:
+        raise ValueError("deck has no fraction value")
+    return cards
+
+
+def _fraction(value: object, where: str) -> Card:
+    if not isinstance(value, str):
+        raise ValueError(f"{where}: fraction {value!r} must be a string 'a/b'")
+    try:
+        return parse_fraction(value)
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
+
+
+def _known(value: object, deck: frozenset[Card], where: str) -> Card:
+    card = _fraction(value, where)
+    if card not in deck:
+        raise ValueError(f"{where}: {value!r} is not a fraction of the deck in use")
+    return card
+
+
+def _field(data: object, key: str, where: str) -> object:
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{where} must be a dict, not {type(data).__name__}")
+    if key not in data:
+        raise ValueError(f"{where}: missing key {key!r}")
+    return data[key]
+
+
+def read_turn(data: object, deck: frozenset[Card], index: int = 0) -> Turn:
+    """Check one turn dict and return it as a Turn; bad input raises ValueError."""
+    where = f"turn #{index}"
+    number, reference_value, named, hand_value, attempts_value, drew = (
+        _field(data, key, where) for key in TURN_KEYS
+    )
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise ValueError(f"{where}: 'turn' must be an int, not {number!r}")
+    where = f"turn {number}"
+    reference = None if reference_value is None else _known(reference_value, deck, where)
+    denominator = _denominator(named, reference, where)
+    if not isinstance(hand_value, list | tuple):
+        raise ValueError(f"{where}: 'hand' must be a list of 'a/b' values")
+    hand = tuple(_known(value, deck, f"{where} hand") for value in hand_value)
+    if not isinstance(drew, bool):
+        raise ValueError(f"{where}: 'drew' must be true or false, not {drew!r}")
+    if not isinstance(attempts_value, list | tuple):
+        raise ValueError(f"{where}: 'attempts' must be a list")
+    plays = tuple(
+        _play(attempt, reference, denominator, deck, f"{where} attempt {i}")
+        for i, attempt in enumerate(attempts_value)
+    )
+    if any(play.correct for play in plays[:-1]):
+        raise ValueError(f"{where}: an accepted play ends the turn; it must be the last attempt")
+    return Turn(number, reference, denominator, hand, plays, drew)
+
+
+def _denominator(named: object, reference: Card | None, where: str) -> int:
+    if named is None:
+        if reference is None:
+            raise ValueError(f"{where}: a turn needs a reference or a denominator")
+        return reference[1]
+    if not isinstance(named, int) or isinstance(named, bool) or named <= 0:
+        raise ValueError(f"{where}: 'denominator' must be a positive int or None, not {named!r}")
+    if reference is not None and named != reference[1]:
+        raise ValueError(f"{where}: denominator {named} is not the reference's ({reference[1]})")
+    return named
+
+
+def _play(
+    data: object, reference: Card | None, denominator: int, deck: frozenset[Card], where: str
+) -> Play:
+    played_value, claim, asked, reason = (_field(data, key, where) for key in ATTEMPT_KEYS)
+    played = _known(played_value, deck, where)
+    if claim is None:
+        claim = (
+            CLAIM_EQUAL if reference is not None and played[1] != denominator else CLAIM_DENOMINATOR
+        )
+    elif claim not in (CLAIM_EQUAL, CLAIM_DENOMINATOR):
+        raise ValueError(
+            f"{where}: unknown claim {claim!r}; expected 'equal', 'denominator' or None"
+        )
+    if not isinstance(asked, bool):
+        raise ValueError(f"{where}: 'asked' must be true or false, not {asked!r}")
+    if reference is None:
+        correct = claim == CLAIM_DENOMINATOR and played[1] == denominator
+        tags: tuple[str, ...] = () if correct else ("D1",) if claim == CLAIM_DENOMINATOR else ()
+    else:
+        tags = tags_for(*reference, *played, claim)
+        correct = not tags
+    if reason is not None:
+        if reason not in REASONS:
+            raise ValueError(f"{where}: unknown reason {reason!r}; expected one of {list(REASONS)}")
+        if correct or claim != CLAIM_EQUAL or reference is None:
+            raise ValueError(f"{where}: a reason is only asked after a wrong 'equal' claim")
+    return Play(played, str(claim), asked, reason, correct, tags)
+
+
+def turn_evidence(turn: Turn) -> TurnEvidence:
+    """Return the first claim of a turn with each rule's chance rate and opportunity."""
+    reference, first = turn.reference, turn.first
+    p0: dict[str, float] = {}
+    opportunities: frozenset[str] = frozenset()
+    if reference is not None:
+        cards = list(turn.hand)
+        if first is not None and first.played not in cards:
+            # A card drawn during the turn, or a snapshot taken after the play: it was an option.
+            cards.append(first.played)
+        a, b = reference
+        options = [tags_for(a, b, c, d, CLAIM_EQUAL) for c, d in cards if a * d != b * c]
+        counts: dict[str, int] = {}
+        for tags in options:
+            for rule in tags:
+                counts[rule] = counts.get(rule, 0) + 1
+        p0 = {rule: count / len(options) for rule, count in counts.items()}
+        opportunities = frozenset(counts)
+    probes = tuple(play.tags for play in turn.plays[1:] if not play.correct)
+    return TurnEvidence(reference, first, p0, opportunities, probes)
+
+
+def read_turns(turns: object, deck: frozenset[Card]) -> list[Turn]:
+    """Check a list of turn dicts (oldest first); bad input raises ValueError."""
+    if isinstance(turns, str | bytes | Mapping) or not isinstance(turns, Sequence):
+        raise ValueError("turns must be a list of turn dicts, oldest first")
+    return [read_turn(data, deck, index) for index, data in enumerate(turns)]
+
+
+def first_claim_accuracy(turns: object, deck: object = None) -> tuple[int, int]:
+    """Return (right first claims, turns with a claim): accuracy on the first claim of a turn."""
+    checked = read_turns(turns, deck_values(deck))
+    claims = [turn.first for turn in checked if turn.first is not None]
+    return sum(1 for play in claims if play.correct), len(claims)
+
+
+__all__ = [
+    "DEFAULT_DECK_VALUES",
+    "Play",
+    "Turn",
+    "TurnEvidence",
+    "deck_values",
+    "first_claim_accuracy",
+    "read_turn",
+    "read_turns",
+    "turn_evidence",
+]
