@@ -12,15 +12,23 @@ DEB_TEST_PACKAGES := chromium gettext redis-server postgresql libpango-1.0-0 lib
 	fonts-dejavu-core
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
-.PHONY: run test install system-deps translations lint typecheck demo clean
+.PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean
 
-$(VENV)/.installed: pyproject.toml
+# Two install stamps: `make run` needs only the app's own dependencies; `make test` adds the
+# dev and bench extras on top. Each is redone when pyproject.toml changes.
+$(VENV)/.installed-run: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed-run
 	$(PY) -m pip install --quiet -e ".[dev,bench]"
 	touch $@
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed-run
+
+install-dev: $(VENV)/.installed-dev
 
 translations: install
 	DEBUG=$${DEBUG:-1} $(PY) manage.py compiletranslations
@@ -41,17 +49,22 @@ system-deps:
 	  DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
 
-test: install system-deps translations
+test: install-dev system-deps translations
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
-lint: install
+lint: install-dev
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+	$(VENV)/bin/lint-imports --no-cache
 
-typecheck: install
+imports: install-dev
+	$(VENV)/bin/lint-imports --no-cache
+
+typecheck: install-dev
 	$(VENV)/bin/mypy
 
 clean:

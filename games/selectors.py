@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext_lazy as _
 
 from games import hooks
@@ -22,12 +23,12 @@ class TableAccess:
     seat: int | None
 
 
-def table_access(*, table_id: int, user: Any) -> TableAccess:
+def table_access(*, table_id: int, user: AbstractBaseUser | AnonymousUser) -> TableAccess:
     """Return the user's access to a table; raise TableError when they have none.
 
     A student reaches only their own seat; a teacher watches the tables of their classes.
     """
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         raise TableError("not_signed_in", NO_ACCESS)
     table = Table.objects.filter(pk=table_id).first()
     if table is None:

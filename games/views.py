@@ -14,7 +14,7 @@ from games.engine import card_name
 from games.engine.cards import DECKS
 from games.errors import TableError
 from games.forms import PracticeForm
-from games.selectors import table_access
+from games.selectors import TableAccess, table_access
 from games.services import SeatSpec, seat_set_takeover, table_create, table_set_paused
 
 
@@ -89,7 +89,7 @@ def pause(request: HttpRequest, table_id: int) -> HttpResponse:
     return redirect("games:play", table_id=table_id)
 
 
-def _teacher_access(request: HttpRequest, table_id: int):  # type: ignore[no-untyped-def]
+def _teacher_access(request: HttpRequest, table_id: int) -> TableAccess:
     try:
         access = table_access(table_id=table_id, user=request.user)
     except TableError as exc:

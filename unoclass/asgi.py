@@ -19,7 +19,11 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + lessons_websockets))
+            # The routes are path()s of ASGI apps, which django-stubs types as URLPatterns of
+            # views; types-channels wants its own pattern type (see games/routing.py).
+            AuthMiddlewareStack(
+                URLRouter(websocket_urlpatterns + lessons_websockets)  # type: ignore[arg-type]
+            )
         ),
     }
 )

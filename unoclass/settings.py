@@ -10,8 +10,13 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+# Typed code subscripts Django's generic classes (ModelForm[Classroom]); make that work at run
+# time too.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -185,6 +190,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Production security: on whenever DEBUG is off; each can be relaxed from the environment
 # (for example behind a TLS-terminating proxy on a private network, or for local load tests).
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# The load balancer may probe each process over plain HTTP: /healthz answers it there too.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SESSION_COOKIE_HTTPONLY = True

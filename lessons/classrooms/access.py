@@ -7,24 +7,37 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Concatenate, ParamSpec, cast
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 
-View = Callable[..., HttpResponse]
+from lessons.models import User
+
+P = ParamSpec("P")
 
 
-def _role_required(role_check: str) -> Callable[[View], View]:
-    def decorator(view: View) -> View:
+class SignedInRequest(HttpRequest):
+    """A request whose user is signed in: what the decorators below hand their view."""
+
+    user: User
+
+
+Guarded = Callable[Concatenate[SignedInRequest, P], HttpResponseBase]
+Open = Callable[Concatenate[HttpRequest, P], HttpResponseBase]
+
+
+def _role_required(role_check: str) -> Callable[[Guarded[P]], Open[P]]:
+    def decorator(view: Guarded[P]) -> Open[P]:
         @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not getattr(request.user, role_check, False):
                 raise PermissionDenied
-            return view(request, *args, **kwargs)
+            # Checked just above: the user is signed in, so it is one of our Users.
+            return view(cast(SignedInRequest, request), *args, **kwargs)
 
         return wrapper
 

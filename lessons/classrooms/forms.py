@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.core.validators import RegexValidator
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
@@ -15,15 +15,18 @@ from lessons.models import Classroom, User
 ROSTER_MAX_CHARS = 10_000
 
 
-class TeacherSignUpForm(UserCreationForm):
+class TeacherSignUpForm(UserCreationForm[User]):
     """Sign-up for teachers: a username and a password typed twice."""
 
-    class Meta(UserCreationForm.Meta):
+    # Spelled out rather than inherited from UserCreationForm.Meta, which the stubs do not
+    # declare; the same three settings Django's own Meta has, with our User model.
+    class Meta:
         model = User
         fields = ("username",)
+        field_classes = {"username": UsernameField}
 
 
-class ClassroomForm(forms.ModelForm):
+class ClassroomForm(forms.ModelForm[Classroom]):
     """Name, grade and language of a new classroom."""
 
     class Meta:

@@ -26,7 +26,7 @@ def fresh_pins_remember(*, session: SessionBase, issued: Iterable[StudentWithPin
 
 def fresh_pins_recall(*, session: SessionBase) -> dict[int, str]:
     """Return the PINs issued within the last hour, by student id."""
-    return {int(student_id): pin for student_id, (pin, _at) in _fresh(session).items()}
+    return {int(student_id): str(pin) for student_id, (pin, _at) in _fresh(session).items()}
 
 
 def fresh_pins_forget(*, session: SessionBase) -> None:

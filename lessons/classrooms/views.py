@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from lessons.classrooms import selectors, services
-from lessons.classrooms.access import teacher_required
+from lessons.classrooms.access import SignedInRequest, teacher_required
 from lessons.classrooms.forms import (
     ClassroomForm,
     JoinCodeForm,
@@ -45,7 +45,7 @@ def _practice_url() -> str | None:
         return None
 
 
-def _teacher_classroom(request: HttpRequest, classroom_id: int) -> Classroom:
+def _teacher_classroom(request: SignedInRequest, classroom_id: int) -> Classroom:
     classroom = selectors.classroom_for_teacher(teacher=request.user, classroom_id=classroom_id)
     if classroom is None:
         raise Http404
@@ -117,7 +117,7 @@ class TeacherPasswordChangeDoneView(auth_views.PasswordChangeDoneView):
 
 @teacher_required
 @require_http_methods(["GET", "POST"])
-def classroom_create(request: HttpRequest) -> HttpResponse:
+def classroom_create(request: SignedInRequest) -> HttpResponse:
     """Create a classroom for the signed-in teacher."""
     form = ClassroomForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -137,7 +137,7 @@ def classroom_create(request: HttpRequest) -> HttpResponse:
 
 
 @teacher_required
-def classroom_detail(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def classroom_detail(request: SignedInRequest, classroom_id: int) -> HttpResponse:
     """Show a classroom: its join code and its students with their lock state."""
     classroom = _teacher_classroom(request, classroom_id)
     students = selectors.students_of_classroom(classroom=classroom)
@@ -150,7 +150,7 @@ def classroom_detail(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 @teacher_required
 @require_http_methods(["GET", "POST"])
-def classroom_roster(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def classroom_roster(request: SignedInRequest, classroom_id: int) -> HttpResponse:
     """Add students by pasting one name a line; each gets a PIN."""
     classroom = _teacher_classroom(request, classroom_id)
     form = RosterForm(request.POST or None)
@@ -176,7 +176,7 @@ def classroom_roster(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 @teacher_required
 @require_http_methods(["GET", "POST"])
-def classroom_cards(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def classroom_cards(request: SignedInRequest, classroom_id: int) -> HttpResponse:
     """Show printable login cards; POST gives every student a new PIN first."""
     classroom = _teacher_classroom(request, classroom_id)
     if request.method == "POST":
@@ -205,7 +205,7 @@ def classroom_cards(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 @teacher_required
 @require_POST
-def student_reset_pin(request: HttpRequest, student_id: int) -> HttpResponse:
+def student_reset_pin(request: SignedInRequest, student_id: int) -> HttpResponse:
     """Give one student a new PIN (also unlocks them)."""
     student = selectors.student_for_teacher(teacher=request.user, student_id=student_id)
     if student is None:
@@ -223,7 +223,7 @@ def student_reset_pin(request: HttpRequest, student_id: int) -> HttpResponse:
 
 @teacher_required
 @require_POST
-def student_unlock(request: HttpRequest, student_id: int) -> HttpResponse:
+def student_unlock(request: SignedInRequest, student_id: int) -> HttpResponse:
     """Let a locked student try again at once."""
     student = selectors.student_for_teacher(teacher=request.user, student_id=student_id)
     if student is None:

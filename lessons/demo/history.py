@@ -60,6 +60,13 @@ MISS_COLUMNS: Final = (
     "rules_version",
 )
 
+# One column value as the database driver takes it (JSON columns travel as text).
+Cell = int | float | str | datetime | None
+Row = tuple[Cell, ...]
+# Both kinds of row hold their time in the same column.
+TIME_INDEX: Final = ATTEMPT_COLUMNS.index("created_at")
+assert MISS_COLUMNS.index("created_at") == TIME_INDEX
+
 
 @dataclass
 class PlayPool:
@@ -133,13 +140,13 @@ def session_rows(
     planned: PlannedSession,
     rng: random.Random,
     pool: PlayPool | None = None,
-) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+) -> tuple[list[Row], list[Row]]:
     """Return (attempt rows, missed-equivalence rows) for one session, in column order.
 
     Without a pool every turn is simulated and tagged afresh (slower, used by the demo).
     """
-    attempts: list[tuple[object, ...]] = []
-    misses: list[tuple[object, ...]] = []
+    attempts: list[Row] = []
+    misses: list[Row] = []
     session = planned.session
     for student, profile_name in planned.students:
         moment = session.started_at + timedelta(seconds=rng.randint(20, 120))
@@ -201,15 +208,22 @@ def session_rows(
     return attempts, misses
 
 
-def _adapted(rows: Iterable[tuple[object, ...]], time_index: int) -> Iterator[tuple[object, ...]]:
+def row_time(row: Row) -> datetime:
+    """Return a row's `created_at` (the same column in attempt and missed-equivalence rows)."""
+    moment = row[TIME_INDEX]
+    assert isinstance(moment, datetime), moment
+    return moment
+
+
+def _adapted(rows: Iterable[Row]) -> Iterator[Row]:
     adapt = connection.ops.adapt_datetimefield_value
     for row in rows:
         values = list(row)
-        values[time_index] = adapt(values[time_index])
+        values[TIME_INDEX] = adapt(row_time(row))
         yield tuple(values)
 
 
-def insert_rows(model: type[Attempt] | type[MissedEquivalence], rows: list[tuple[object, ...]]):  # type: ignore[no-untyped-def]
+def insert_rows(model: type[Attempt] | type[MissedEquivalence], rows: list[Row]) -> None:
     """Insert rows (columns as ATTEMPT_COLUMNS or MISS_COLUMNS; JSON as text) in batches."""
     columns = ATTEMPT_COLUMNS if model is Attempt else MISS_COLUMNS
     table = model._meta.db_table
@@ -223,9 +237,8 @@ def insert_rows(model: type[Attempt] | type[MissedEquivalence], rows: list[tuple
             return
         marks = ", ".join(["%s"] * len(columns))
         sql = f"INSERT INTO {connection.ops.quote_name(table)} ({quoted}) VALUES ({marks})"
-        time_index = columns.index("created_at")
         for start in range(0, len(rows), BATCH):
-            cursor.executemany(sql, list(_adapted(rows[start : start + BATCH], time_index)))
+            cursor.executemany(sql, list(_adapted(rows[start : start + BATCH])))
 
 
 def session_moment(start: datetime, rng: random.Random) -> datetime:

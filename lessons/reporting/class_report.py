@@ -213,7 +213,8 @@ def _trend(classroom: Classroom) -> tuple[list[SessionPoint], PerStudentSessions
         counts = (
             Attempt.objects.filter(session_id__in=[sid for sid, _start in sessions])
             .values_list("student_id", "session_id")
-            .annotate(claims=Count("id"), correct=Count("id", filter=~Q(outcome=WRONG)))
+            # Not `correct`: Attempt has a property of that name.
+            .annotate(claims=Count("id"), right=Count("id", filter=~Q(outcome=WRONG)))
             .order_by()
         )
         for student_id, session_id, claims, correct in counts:

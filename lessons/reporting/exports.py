@@ -186,7 +186,8 @@ def student_lines(classroom: Classroom) -> Iterator[list[object]]:
         .values_list("student_id")
         .annotate(
             claims=Count("id"),
-            correct=Count("id", filter=~Q(outcome=WRONG)),
+            # Not `correct`: Attempt has a property of that name.
+            right=Count("id", filter=~Q(outcome=WRONG)),
             first=Min("created_at"),
             last=Max("created_at"),
             sessions=Count("session_id", distinct=True),

@@ -94,11 +94,11 @@ class Row:
     claim: str
     outcome: str
     response_ms: int | None
+    day: date  # the local day of the attempt
+    correct: bool  # whether the claim was right
     tags: tuple[str, ...] = ()
     p0: dict[str, float] | None = None
     opportunities: frozenset[str] = frozenset()
-    day: date | None = None  # the local day of the attempt (set by the loaders)
-    correct: bool = True  # whether the claim was right (set by the loaders)
 
     @property
     def reference_key(self) -> Card:
@@ -142,11 +142,11 @@ def _row(values: Sequence[Any], zone: tzinfo) -> Row:
         claim,
         outcome,
         rt,
+        created.astimezone(zone).date(),
+        outcome != WRONG,
         _tags(values[12]) if full else (),
         (_decoded(values[13]) or {}) if full else None,
         _opportunities(values[14]) if full else frozenset(),
-        created.astimezone(zone).date(),
-        outcome != WRONG,
     )
 
 
@@ -240,14 +240,14 @@ def skills_from(rows: Iterable[Row]) -> dict[str, SkillProgress]:
     """
     per_skill: dict[str, list[Opportunity]] = {skill: [] for skill in SKILL_IDS}
     # Opportunities are immutable and few differ (right or not, per session and day): share them.
-    shared: dict[tuple[bool, int | None, date | None], Opportunity] = {}
+    shared: dict[tuple[bool, int | None, date], Opportunity] = {}
     for row in rows:
         skills = row.skills
         if skills:
             key = (row.correct, row.session_id, row.day)
             opportunity = shared.get(key)
             if opportunity is None:
-                opportunity = shared[key] = Opportunity(*key)  # type: ignore[arg-type]
+                opportunity = shared[key] = Opportunity(*key)
             for skill in skills:
                 per_skill[skill].append(opportunity)
     return {skill: skill_progress(per_skill[skill]) for skill in SKILL_IDS}

@@ -176,6 +176,8 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
     # Links are built once per student here: {% url %} in the loops cost as much as a query.
     student_url = reverse("dashboard_student", args=[dash.classroom.pk, 0])[:-2]
     report_url = reverse("report_student", args=[dash.classroom.pk, 0])[:-2]
+    # Set on the Student objects themselves: alerts and misconception panels hold the same
+    # objects and their template links read these two attributes, which the model lacks.
     for line in dash.lines:
         line.student.dashboard_url = f"{student_url}{line.student.pk}/"  # type: ignore[attr-defined]
         line.student.report_url = f"{report_url}{line.student.pk}/"  # type: ignore[attr-defined]

@@ -9,7 +9,7 @@ from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from lessons.classrooms import selectors
-from lessons.classrooms.access import student_required, teacher_required
+from lessons.classrooms.access import SignedInRequest, student_required, teacher_required
 from lessons.diagnosis import (
     BASIS_LABELS,
     CONFIDENCE_LABELS,
@@ -41,7 +41,7 @@ def current_lang() -> str:
     return lang if lang in LANGS else "fr"
 
 
-def _classroom(request: HttpRequest, classroom_id: int) -> Classroom:
+def _classroom(request: SignedInRequest, classroom_id: int) -> Classroom:
     classroom = selectors.classroom_for_teacher(teacher=request.user, classroom_id=classroom_id)
     if classroom is None:
         raise Http404
@@ -58,7 +58,7 @@ def _student_of(classroom: Classroom, student_id: int) -> Student:
 
 @teacher_required
 @require_GET
-def dashboard_class(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def dashboard_class(request: SignedInRequest, classroom_id: int) -> HttpResponse:
     """Show the class dashboard."""
     classroom = _classroom(request, classroom_id)
     context = class_context(class_dashboard(classroom), current_lang())
@@ -67,7 +67,7 @@ def dashboard_class(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 @teacher_required
 @require_GET
-def dashboard_student(request: HttpRequest, classroom_id: int, student_id: int) -> HttpResponse:
+def dashboard_student(request: SignedInRequest, classroom_id: int, student_id: int) -> HttpResponse:
     """Show one student's page to their teacher."""
     classroom = _classroom(request, classroom_id)
     student = _student_of(classroom, student_id)
@@ -78,7 +78,7 @@ def dashboard_student(request: HttpRequest, classroom_id: int, student_id: int) 
 
 @teacher_required
 @require_GET
-def dashboard_session(request: HttpRequest, classroom_id: int, session_id: int) -> HttpResponse:
+def dashboard_session(request: SignedInRequest, classroom_id: int, session_id: int) -> HttpResponse:
     """Show what happened in one lesson."""
     classroom = _classroom(request, classroom_id)
     session = ClassSession.objects.filter(classroom=classroom, pk=session_id).first()
@@ -108,7 +108,7 @@ def _report(request: HttpRequest, student: Student, *, for_student: bool) -> Htt
 
 @teacher_required
 @require_GET
-def report_student(request: HttpRequest, classroom_id: int, student_id: int) -> HttpResponse:
+def report_student(request: SignedInRequest, classroom_id: int, student_id: int) -> HttpResponse:
     """Show a student's printable progress report to their teacher (?format=pdf for a PDF)."""
     classroom = _classroom(request, classroom_id)
     return _report(request, _student_of(classroom, student_id), for_student=False)
@@ -116,7 +116,7 @@ def report_student(request: HttpRequest, classroom_id: int, student_id: int) -> 
 
 @student_required
 @require_GET
-def report_me(request: HttpRequest) -> HttpResponse:
+def report_me(request: SignedInRequest) -> HttpResponse:
     """Show the signed-in student their own progress report (?format=pdf for a PDF)."""
     student = selectors.student_for_user(user=request.user)
     if student is None:
@@ -126,7 +126,7 @@ def report_me(request: HttpRequest) -> HttpResponse:
 
 @teacher_required
 @require_GET
-def export_attempts(request: HttpRequest, classroom_id: int) -> StreamingHttpResponse:
+def export_attempts(request: SignedInRequest, classroom_id: int) -> StreamingHttpResponse:
     """Download one row per attempt of the class (pseudonymous ids)."""
     classroom = _classroom(request, classroom_id)
     return exports.csv_response(
@@ -136,7 +136,7 @@ def export_attempts(request: HttpRequest, classroom_id: int) -> StreamingHttpRes
 
 @teacher_required
 @require_GET
-def export_students(request: HttpRequest, classroom_id: int) -> StreamingHttpResponse:
+def export_students(request: SignedInRequest, classroom_id: int) -> StreamingHttpResponse:
     """Download one row per student of the class (pseudonymous ids)."""
     classroom = _classroom(request, classroom_id)
     return exports.csv_response(
@@ -146,7 +146,7 @@ def export_students(request: HttpRequest, classroom_id: int) -> StreamingHttpRes
 
 @teacher_required
 @require_GET
-def export_dictionary(request: HttpRequest) -> HttpResponse:
+def export_dictionary(request: SignedInRequest) -> HttpResponse:
     """Describe every column of both exports."""
     lang = current_lang()
     return render(

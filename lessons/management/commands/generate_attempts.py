@@ -13,10 +13,11 @@ from django.utils import timezone
 
 from lessons.classrooms.services import join_code_generate
 from lessons.demo.history import (
-    ATTEMPT_COLUMNS,
     PlannedSession,
     PlayPool,
+    Row,
     insert_rows,
+    row_time,
     session_moment,
     session_rows,
 )
@@ -58,8 +59,8 @@ class Command(BaseCommand):
                 cursor.execute("PRAGMA synchronous=OFF")
         rng = random.Random(options["seed"])
         pool = PlayPool.build(rng, size=options["pool"])
-        attempt_rows: list[tuple[object, ...]] = []
-        miss_rows: list[tuple[object, ...]] = []
+        attempt_rows: list[Row] = []
+        miss_rows: list[Row] = []
         with transaction.atomic():
             for _index in range(options["classes"]):
                 rows, misses = self._one_class(rng, pool, **counts)
@@ -67,9 +68,8 @@ class Command(BaseCommand):
                 miss_rows.extend(misses)
             # Stored in time order across classes, as a live server writes them: each class's
             # rows end up spread over the table, which is what the dashboards must cope with.
-            time_index = ATTEMPT_COLUMNS.index("created_at")
-            attempt_rows.sort(key=lambda row: row[time_index])  # type: ignore[arg-type,return-value]
-            miss_rows.sort(key=lambda row: row[time_index])  # type: ignore[arg-type,return-value]
+            attempt_rows.sort(key=row_time)
+            miss_rows.sort(key=row_time)
             insert_rows(Attempt, attempt_rows)
             insert_rows(MissedEquivalence, miss_rows)
         total = len(attempt_rows)
@@ -86,7 +86,7 @@ class Command(BaseCommand):
         attempts: int,
         sessions: int,
         days: int,
-    ) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    ) -> tuple[list[Row], list[Row]]:
         """Create one class, its students and sessions; return its attempt and miss rows."""
         number = User.objects.filter(username__startswith=f"{PREFIX}-teacher-").count() + 1
         teacher = User.objects.create(
@@ -126,8 +126,8 @@ class Command(BaseCommand):
             )
         created = ClassSession.objects.bulk_create(planned)
         per_session = max(1, round(attempts / sessions))
-        attempt_rows: list[tuple[object, ...]] = []
-        miss_rows: list[tuple[object, ...]] = []
+        attempt_rows: list[Row] = []
+        miss_rows: list[Row] = []
         for index, session in enumerate(created):
             plan = PlannedSession(session, cast, per_session, progress=index / sessions)
             rows, misses = session_rows(plan, rng, pool)
