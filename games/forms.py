@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.rules import PLAYER_LIMITS
+from games.engine.options import PLAYER_LIMITS
 
 RULESET_CHOICES = [
     ("fractions", _("Uno Fractions")),

@@ -254,30 +254,16 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
             applied.append((seat_index, step.action, step.events, Actor.BOT))
             return _commit(table, game, applied, None)
         if table.deadline is not None and table.deadline <= now:
-            action = timeout_action(game, seat_index)
+            action = game.timeout_action(seat_index)
             events = game.apply(seat_index, action)
             return _commit(table, game, [(seat_index, action, events, Actor.TIMER)], None)
         return None
 
 
 def due_seat(public_view: dict[str, Any]) -> int | None:
-    """Name the seat the game waits on: the turn owner, or the seat that must answer."""
-    if public_view.get("turn") is not None:
-        return int(public_view["turn"])
-    awaiting = public_view.get("awaiting")
-    if isinstance(awaiting, dict) and awaiting.get("seat") is not None:
-        return int(awaiting["seat"])
-    return None
-
-
-def timeout_action(game: Game, seat: int) -> dict[str, Any]:
-    """Choose what the server plays for an absent seat: accept, else draw, else pass."""
-    legal = game.legal_actions(seat)
-    for wanted in ("accept", "draw", "pass"):
-        for candidate in legal:
-            if candidate.get("type") == wanted:
-                return candidate
-    return legal[0]
+    """Return the seat the game waits on, as the engine's view tells it (``acting``)."""
+    acting = public_view.get("acting")
+    return int(acting) if acting is not None else None
 
 
 def next_step_for(table: Table, game: Game | None = None) -> NextStep | None:
@@ -337,14 +323,16 @@ def _commit(table: Table, game: Game, applied: list[Applied], user: Any) -> Outc
 
 
 def _arm_timer(table: Table, game: Game) -> None:
-    """Set the turn deadline when a human must act and the table has a turn timer."""
+    """Set the turn deadline when a human must act and the table has a turn timer.
+
+    The engine's acting seat is the one timed (nobody between rounds or after the game).
+    """
     timer = int(table.play_settings.get("turn_timer", 0) or 0)
     table.deadline = None
     if not timer or table.status != Table.Status.PLAYING:
         return
-    public = game.view(None)
-    seat_index = due_seat(public)
-    if seat_index is None or public.get("round_over"):
+    seat_index = game.acting_seat()
+    if seat_index is None:
         return
     seat = next((s for s in table.seats.all() if s.index == seat_index), None)
     if seat is not None and not seat.is_automatic:

@@ -1,7 +1,8 @@
 """Bots for empty seats: random, heuristic and a student-like fractions player.
 
-Every bot is pure and seeded: it reads ``game.view(seat)`` and ``game.legal_actions(seat)``,
-takes a ``random.Random`` and returns an action dict, or None when that seat lets others act.
+Every bot is pure and seeded: it reads ``game.view(seat)`` (its ``acting`` names the seat the
+game waits on) and ``game.legal_actions(seat)``, takes a ``random.Random`` and returns an
+action dict, or None when that seat lets others act.
 The student bot may return a *wrong* fraction play on purpose: ``play_bot_step`` applies a
 move, records such an attempt (the engine raises ``IllegalAction``, or returns a
 ``wrong_attempt`` event under ``wrong_attempt_penalty``) and then plays a correct move.
@@ -17,6 +18,7 @@ from typing import Any, Protocol
 
 from .cards import COLOUR, COLOURS, DEN, KIND, NUM, POINTS
 from .errors import IllegalAction
+from .fractions import FractionValue, parse_fraction
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -87,26 +89,14 @@ def validate_profile(profile: ErrorProfile | None) -> dict[str, float]:
 # --- reading views ---------------------------------------------------------------------------
 
 
-def acting_seat(view: View) -> int | None:
-    """Return the seat the game waits on: the turn owner, else the awaited seat."""
-    turn = view.get("turn")
-    if turn is not None:
-        return int(turn)
-    awaiting = view.get("awaiting")
-    if awaiting is not None:
-        return int(awaiting["seat"])
-    return None
-
-
 def _of_type(legal: Sequence[Action], kind: str) -> list[Action]:
     return [a for a in legal if a["type"] == kind]
 
 
-def _fraction(text: str | None) -> tuple[int, int] | None:
-    if text is None:
-        return None
-    num, den = text.split("/")
-    return int(num), int(den)
+def _reference(view: View) -> FractionValue | None:
+    """Return the reference fraction of a fractions view, if one is in force."""
+    reference = view.get("reference")
+    return parse_fraction(reference) if reference is not None else None
 
 
 # --- random bot --------------------------------------------------------------------------------
@@ -118,7 +108,7 @@ def random_move(game: EngineGame, seat: int, rng: random.Random) -> Action | Non
     if not legal:
         return None
     view = game.view(None)
-    out_of_turn = acting_seat(view) != seat and not view["round_over"]
+    out_of_turn = view["acting"] != seat and not view["round_over"]
     if out_of_turn and rng.random() >= RANDOM_INTERRUPT_RATE:
         return None
     return dict(rng.choice(legal))
@@ -203,7 +193,7 @@ def _choose_play(plays: Sequence[Action], view: View, seat: int) -> Action:
 
 def _claim(view: View, card: str) -> str:
     """Say which rule a legal fraction play uses, as a student would ("equal" first)."""
-    ref = _fraction(view.get("reference"))
+    ref = _reference(view)
     if ref is not None and NUM[card] * ref[1] == ref[0] * DEN[card]:
         return "equal"
     return "denominator"
@@ -223,7 +213,7 @@ def heuristic_move(game: EngineGame, seat: int, rng: random.Random) -> Action | 
             return dict(found[0])
     view = game.view(seat)
     plays = _of_type(legal, "play")
-    if acting_seat(view) != seat:
+    if view["acting"] != seat:
         # Jumping in with an identical card sheds a card at no cost; wilds are kept (a +4
         # jumped in as a bluff comes back after a challenge, and the loop could go on).
         jumps = [a for a in plays if COLOUR[a["card"]] is not None]
@@ -249,7 +239,7 @@ def heuristic_move(game: EngineGame, seat: int, rng: random.Random) -> Action | 
 def _wrong_candidates(view: View, rule: str) -> list[str]:
     """List hand cards whose pair with the reference fits ``rule`` yet is refused by the claim
     "equal" (M3: a same-denominator card, legal only under the other claim)."""
-    ref = _fraction(view.get("reference"))
+    ref = _reference(view)
     if ref is None:
         return []
     a, b = ref
@@ -270,7 +260,7 @@ def _wrong_candidates(view: View, rule: str) -> list[str]:
 
 
 def _holds_equal(view: View) -> bool:
-    ref = _fraction(view.get("reference"))
+    ref = _reference(view)
     if ref is None:
         return False
     a, b = ref
@@ -283,7 +273,7 @@ def student_intent(
     """Return the student's move and the error type it stands for (None: a correct move)."""
     clean = validate_profile(profile)
     view = game.view(seat)
-    if view["ruleset"] != "fractions" or acting_seat(view) != seat or view["awaiting"]:
+    if view["ruleset"] != "fractions" or view["acting"] != seat or view["awaiting"]:
         return heuristic_move(game, seat, rng), None
     legal = game.legal_actions(seat)
     just_drew = view["drawn"] is not None  # only the drawn card may go down now
@@ -416,7 +406,7 @@ def next_bot_step(
     view = game.view(None)
     if view["winner"] is not None:
         return None
-    actor = acting_seat(view)
+    actor = view["acting"]
     n = len(kinds)
     if actor is None or _interrupts_possible(view):
         start = rng.randrange(n)

@@ -1,7 +1,8 @@
 """Explain to a student, in French or English, why a fraction card does not fit.
 
-Pure and stdlib only: the play page calls it right after the engine rejects a play. Sentences
-stay short on purpose (readers are 9 to 11 years old) and never name a misconception.
+Pure (stdlib and the engine only): the play page calls it right after the engine rejects a
+play. Sentences stay short on purpose (readers are 9 to 11 years old) and never name a
+misconception.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from fractions import Fraction
 from math import lcm
 from typing import Final
 
+from .fractions import FractionLike, FractionValue, format_fraction, parse_fraction
+
 DECK_DENOMINATORS: Final[tuple[int, ...]] = (2, 3, 6, 12, 24, 48)
 LANGS: Final[tuple[str, ...]] = ("fr", "en")
 CLAIMS: Final[tuple[str, ...]] = ("equal", "denominator")
 # Above this, a common denominator would confuse more than it helps.
 _MAX_COMMON_DENOMINATOR: Final = 100
-
-FractionLike = str | tuple[int, int]
 
 _TEXTS: Final[dict[str, dict[str, str]]] = {
     "fr": {
@@ -48,32 +49,6 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
         "named_den": "You need a fraction with {n} at the bottom. {p} has {d} at the bottom.",
     },
 }
-
-
-def parse_fraction(value: FractionLike) -> tuple[int, int]:
-    """Return (numerator, denominator) from "a/b" or (a, b); both must be positive integers."""
-    if isinstance(value, str):
-        parts = value.split("/")
-        if len(parts) != 2:
-            raise ValueError(f"not a fraction: {value!r} (expected 'a/b')")
-        try:
-            pair = (int(parts[0].strip()), int(parts[1].strip()))
-        except ValueError:
-            raise ValueError(f"not a fraction: {value!r} (expected 'a/b')") from None
-    elif isinstance(value, tuple) and len(value) == 2:
-        pair = value
-    else:
-        raise ValueError(f"not a fraction: {value!r} (expected 'a/b' or (a, b))")
-    for part in pair:
-        # bool is an int subclass; True/False are never card numbers.
-        if isinstance(part, bool) or not isinstance(part, int) or part <= 0:
-            raise ValueError(f"not a fraction: {value!r} (parts must be positive integers)")
-    return pair[0], pair[1]
-
-
-def format_fraction(fraction: tuple[int, int]) -> str:
-    """Return "a/b" for (a, b)."""
-    return f"{fraction[0]}/{fraction[1]}"
 
 
 def equal_forms(
@@ -125,7 +100,7 @@ def explain_wrong_play(reference: FractionLike, played: FractionLike, rule: str,
     return " ".join(_unequal_lines(texts, (a, b), (c, d)))
 
 
-def _unequal_lines(texts: dict[str, str], ref: tuple[int, int], card: tuple[int, int]) -> list[str]:
+def _unequal_lines(texts: dict[str, str], ref: FractionValue, card: FractionValue) -> list[str]:
     """Build the sentences for two unequal fractions with different denominators."""
     (a, b), (c, d) = ref, card
     r, p = format_fraction(ref), format_fraction(card)

@@ -103,6 +103,37 @@ class Game(Legal):
 
     events_for = staticmethod(events_for)
 
+    def acting_seat(self) -> int | None:
+        """Return the seat the game waits on: the turn owner, else the seat that must answer.
+
+        The answers waited for are a +4 to challenge or accept, a +2/+4 to stack or take, and
+        a +4 that Quickos may send back (its victim accepts). None while a round is over and
+        once the game is over. A UNO window waits on nobody: the turn owner goes on playing
+        while the uncalled player may still call and the others may catch (docs/engine.md).
+        """
+        if self.turn >= 0:
+            return self.turn
+        aw = self.aw
+        return int(aw["s"]) if aw is not None else None
+
+    def timeout_action(self, seat: int) -> Action:
+        """Return what the server plays for ``seat`` when its turn timer runs out.
+
+        Accept what is awaited (the cards of a +2/+4), else draw, else pass after a draw:
+        the moves that keep the game going without choosing for the student. Raise
+        ``not_your_turn`` unless the game waits on ``seat`` (see ``acting_seat``).
+        """
+        self._check_seat(seat)
+        if self.acting_seat() != seat:
+            raise IllegalAction("not_your_turn")
+        legal = self.legal_actions(seat)
+        for wanted in ("accept", "draw", "pass"):
+            for action in legal:
+                if action["type"] == wanted:
+                    return action
+        # Unreachable: the awaited seat may accept, the turn owner may draw or (after) pass.
+        raise IllegalAction("not_your_turn")
+
     def _check_seat(self, seat: object) -> None:
         """Raise ``bad_seat`` unless ``seat`` is one of the game's seats."""
         if type(seat) is not int or not 0 <= seat < self.n:

@@ -35,6 +35,7 @@ def build_view(g: Game, seat: int | None) -> dict[str, Any]:
     view["hand"] = list(g.hands[seat]) if seat is not None else []
     view["hand_sizes"] = list(map(len, g.hands))
     view["turn"] = turn if turn >= 0 else None
+    view["acting"] = g.acting_seat()
     view["awaiting"] = awaiting
     view["uno_window"] = g.uno_win if g.uno_win >= 0 else None
     view["direction"] = g.direction

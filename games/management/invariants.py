@@ -10,7 +10,6 @@ import random
 from typing import Any
 
 from games.engine import Game
-from games.engine.bots import acting_seat
 
 DECK_SIZES = {"fractions": 116, "classic": 108, "family_quick": 68}
 REPLY_KINDS = frozenset({"challenge", "stack", "penalty", "quickos"})
@@ -35,12 +34,14 @@ def check_actor(game: Game, view: dict[str, Any]) -> list[str]:
     turn, awaiting, n = view["turn"], view["awaiting"], view["players"]
     legal = [game.legal_actions(s) for s in range(n)]
     if view["winner"] is not None:
-        if turn is not None or awaiting is not None or any(legal):
+        if turn is not None or awaiting is not None or view["acting"] is not None or any(legal):
             return [f"game over (winner {view['winner']}) yet turn {turn}, awaiting {awaiting}"]
         return []
     if view["round_over"]:
-        if turn is not None or any(acts != [{"type": "next_round"}] for acts in legal):
-            return [f"round over yet turn {turn} or actions other than next_round"]
+        acting = view["acting"]
+        only_next = all(acts == [{"type": "next_round"}] for acts in legal)
+        if turn is not None or acting is not None or not only_next:
+            return [f"round over yet turn {turn}, acting {acting} or actions besides next_round"]
         return []
     problems = []
     if turn is not None:
@@ -48,7 +49,13 @@ def check_actor(game: Game, view: dict[str, Any]) -> list[str]:
             problems.append(f"turn {turn} and a reply awaited at once: {awaiting}")
     elif awaiting is None or awaiting["kind"] not in REPLY_KINDS:
         problems.append(f"no turn owner and no reply awaited: awaiting {awaiting}")
-    actor = acting_seat(view)
+    actor = view["acting"]
+    # The engine's answer to "who must act now": the turn owner, else the seat that must answer.
+    expected = turn
+    if turn is None and awaiting is not None and awaiting["kind"] in REPLY_KINDS:
+        expected = awaiting["seat"]
+    if actor != expected:
+        problems.append(f"acting {actor} is neither turn {turn} nor the reply awaited {awaiting}")
     if actor is not None:
         if not 0 <= actor < n or actor in view["eliminated"]:
             problems.append(f"actor {actor} is not a seat in play")

@@ -24,7 +24,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import hooks
-from games.rules import is_fraction_card, parse_fraction
+from games.engine.fractions import FractionValue, parse_fraction
+from games.rules import is_fraction_card
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
     CLAIM_EQUAL,
@@ -36,8 +37,6 @@ from lessons.diagnosis import (
 )
 from lessons.models import Attempt, MissedEquivalence, SessionTable, Student
 from lessons.sessions.broadcast import session_changed
-
-Fraction = tuple[int, int]
 
 
 def _student_of(user_id: int | None) -> Student | None:
@@ -61,7 +60,9 @@ def _hand_fractions(hand: list[Any]) -> list[str]:
     return ["{}/{}".format(*parse_fraction(card)) for card in hand if is_fraction_card(card)]
 
 
-def inferred_claim(reference: Fraction | None, denominator: int | None, played: Fraction) -> str:
+def inferred_claim(
+    reference: FractionValue | None, denominator: int | None, played: FractionValue
+) -> str:
     """Return the rule the play page infers when the student is not asked."""
     if reference is None or played[1] == denominator:
         return CLAIM_DENOMINATOR
@@ -69,7 +70,10 @@ def inferred_claim(reference: Fraction | None, denominator: int | None, played: 
 
 
 def _claim(
-    action: dict[str, Any], reference: Fraction | None, denominator: int | None, played: Fraction
+    action: dict[str, Any],
+    reference: FractionValue | None,
+    denominator: int | None,
+    played: FractionValue,
 ) -> tuple[str, str]:
     """Return (claim, claim_source) for a play."""
     inferred = inferred_claim(reference, denominator, played)
@@ -95,9 +99,9 @@ def _outcome(play: hooks.JudgedPlay, claim: str) -> str:
 
 
 def _diagnosis(
-    reference: Fraction | None,
+    reference: FractionValue | None,
     named: int,
-    played: Fraction,
+    played: FractionValue,
     claim: str,
     hand: list[str],
     wrong: bool,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from games.engine.fractions import FractionValue
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
     CLAIM_EQUAL,
@@ -24,7 +25,6 @@ from lessons.diagnosis import (
     skill_tags,
 )
 
-Card = tuple[int, int]
 HAND_SIZE: Final = 7
 # Error types a profile may name: a misconception the wrong card must fit, "D1" (claims the
 # same denominator wrongly), "slip" (any wrong card claimed equal) or "miss" (draws while
@@ -50,8 +50,8 @@ FADING: Final[Mapping[str, float]] = {"improving": 0.1, "additive": 0.5}
 class SimulatedPlay:
     """One judged play, ready to be stored as an Attempt (JSON fields already serialised)."""
 
-    reference: Card
-    played: Card
+    reference: FractionValue
+    played: FractionValue
     claim: str
     claim_source: str
     outcome: str
@@ -66,17 +66,21 @@ class SimulatedPlay:
 class SimulatedMiss:
     """A draw while holding a card equal to the reference."""
 
-    reference: Card
+    reference: FractionValue
     equal_cards: str
 
 
-def _equal(x: Card, y: Card) -> bool:
+def _equal(x: FractionValue, y: FractionValue) -> bool:
     return x[0] * y[1] == x[1] * y[0]
 
 
 @lru_cache(maxsize=1 << 15)
 def _play(
-    reference: Card, played: Card, claim: str, hand: tuple[Card, ...], asked: bool
+    reference: FractionValue,
+    played: FractionValue,
+    claim: str,
+    hand: tuple[FractionValue, ...],
+    asked: bool,
 ) -> SimulatedPlay:
     """Tag one play (cached: the deck is small, so the same turns come back often).
 
@@ -100,8 +104,8 @@ def _play(
 
 
 def _wrong_card(
-    reference: Card, hand: Sequence[Card], error: str, rng: random.Random
-) -> tuple[Card, str] | None:
+    reference: FractionValue, hand: Sequence[FractionValue], error: str, rng: random.Random
+) -> tuple[FractionValue, str] | None:
     """Pick a hand card that makes `error` (and its claim), or None when the hand has none."""
     if error == "D1":
         cards = [c for c in hand if c[1] != reference[1]]
@@ -117,7 +121,7 @@ def simulate_turn(
     profile: Mapping[str, float],
     *,
     fade: float = 1.0,
-    deck: Sequence[Card] = DEFAULT_DECK_CARDS,
+    deck: Sequence[FractionValue] = DEFAULT_DECK_CARDS,
 ) -> SimulatedPlay | SimulatedMiss | None:
     """Play one turn for a student; None when the student simply had to draw.
 

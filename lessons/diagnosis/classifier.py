@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
-from games.engine.explain import parse_fraction
+from games.engine.fractions import FractionValue, parse_fraction
 
 from .rulebook import RULES, RULES_BY_ID, RULES_VERSION
 
@@ -125,7 +125,7 @@ _EQUAL_CLAIM_TESTS: Final[dict[str, Test]] = {
 }
 
 
-def claim_is_correct(reference: tuple[int, int], played: tuple[int, int], claim: str) -> bool:
+def claim_is_correct(reference: FractionValue, played: FractionValue, claim: str) -> bool:
     """Tell whether the claim is true: equal values, or the same printed denominator."""
     a, b = parse_fraction(reference)
     c, d = parse_fraction(played)
@@ -133,7 +133,7 @@ def claim_is_correct(reference: tuple[int, int], played: tuple[int, int], claim:
     return a * d == b * c if claim == CLAIM_EQUAL else b == d
 
 
-def classify(reference: tuple[int, int], played: tuple[int, int], claim: str) -> list[str]:
+def classify(reference: FractionValue, played: FractionValue, claim: str) -> list[str]:
     """Return every rule ID that fits the claim, in RULE_IDS order; [] when the claim is true.
 
     Wrong "equal" claims get the M rules that fit (plus M0 when an M0 member fits), or ["U"]
@@ -161,7 +161,7 @@ def tags_for(a: int, b: int, c: int, d: int, claim: str) -> tuple[str, ...]:
     return tuple(rule_id for rule_id in RULE_IDS if rule_id in found)
 
 
-def m1_readings(reference: tuple[int, int], played: tuple[int, int], lang: str) -> list[str]:
+def m1_readings(reference: FractionValue, played: FractionValue, lang: str) -> list[str]:
     """Give both readings of an M1 pair (same number added / same gap to a whole), fr or en.
 
     The pair alone cannot tell them apart, so dashboards show both.

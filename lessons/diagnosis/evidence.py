@@ -21,11 +21,9 @@ from math import exp, lgamma, log
 from types import MappingProxyType
 from typing import Final
 
-from games.engine.explain import parse_fraction
+from games.engine.fractions import FractionValue, parse_fraction
 
 from .classifier import CLAIM_EQUAL, CLAIMS, RULE_IDS, classify, tags_for
-
-Card = tuple[int, int]
 
 EMERGING_MIN_MATCHES: Final = 2
 LIKELY_MIN_MATCHES: Final = 3
@@ -75,7 +73,7 @@ STATUS_RULES_TEXT: Final[Mapping[str, str]] = MappingProxyType(
 
 # The default deck's fraction cards (one of each; colours do not change any share): every form
 # of 1/2, 1/3 and 2/3 over 2 or 3, 6, 12, 24, 48, and of 1/6 and 5/6 over 6, 12, 24, 48.
-DEFAULT_DECK_CARDS: Final[tuple[Card, ...]] = tuple(
+DEFAULT_DECK_CARDS: Final[tuple[FractionValue, ...]] = tuple(
     (num * (den // base), den)
     for num, base in ((1, 2), (1, 3), (2, 3), (1, 6), (5, 6))
     for den in (2, 3, 6, 12, 24, 48)
@@ -83,12 +81,14 @@ DEFAULT_DECK_CARDS: Final[tuple[Card, ...]] = tuple(
 )
 
 
-def _wrong(reference: Card, card: Card, claim: str) -> bool:
+def _wrong(reference: FractionValue, card: FractionValue, claim: str) -> bool:
     (a, b), (c, d) = reference, card
     return a * d != b * c if claim == CLAIM_EQUAL else b != d
 
 
-def _hand_with_played(hand: Iterable[Card] | None, played: Card | None) -> list[Card]:
+def _hand_with_played(
+    hand: Iterable[FractionValue] | None, played: FractionValue | None
+) -> list[FractionValue]:
     """Return the hand as checked cards; None means unknown: use the default deck instead."""
     cards = list(DEFAULT_DECK_CARDS) if hand is None else [parse_fraction(c) for c in hand]
     if played is not None and parse_fraction(played) not in cards:
@@ -98,8 +98,12 @@ def _hand_with_played(hand: Iterable[Card] | None, played: Card | None) -> list[
 
 
 def _candidates(
-    reference: Card, cards: list[Card], claim: str, played: Card | None, claim_asked: bool
-) -> list[Card]:
+    reference: FractionValue,
+    cards: list[FractionValue],
+    claim: str,
+    played: FractionValue | None,
+    claim_asked: bool,
+) -> list[FractionValue]:
     """Keep the cards that would make `claim` wrong and that the play page lets through."""
     kept = []
     for card in cards:
@@ -113,10 +117,10 @@ def _candidates(
 
 
 def chance_rates(
-    reference: Card,
-    hand: Iterable[Card] | None,
+    reference: FractionValue,
+    hand: Iterable[FractionValue] | None,
     claim: str,
-    played: Card | None = None,
+    played: FractionValue | None = None,
     *,
     claim_asked: bool = False,
 ) -> dict[str, float]:
@@ -144,9 +148,9 @@ def chance_rates(
 
 
 def reachable_rules(
-    reference: Card,
-    hand: Iterable[Card] | None,
-    played: Card | None = None,
+    reference: FractionValue,
+    hand: Iterable[FractionValue] | None,
+    played: FractionValue | None = None,
     *,
     claim_asked: bool = False,
 ) -> frozenset[str]:
@@ -165,7 +169,9 @@ def reachable_rules(
     )
 
 
-def missed_equivalences(reference: Card, hand: Iterable[Card]) -> list[Card]:
+def missed_equivalences(
+    reference: FractionValue, hand: Iterable[FractionValue]
+) -> list[FractionValue]:
     """Return the hand's cards equal to the reference under another denominator.
 
     A draw while holding one of them is a missed equivalence (the guide's omission signal).
@@ -178,8 +184,8 @@ def missed_equivalences(reference: Card, hand: Iterable[Card]) -> list[Card]:
 class AttemptEvidence:
     """What one judged play tells about each rule (store it with the attempt)."""
 
-    reference: Card
-    played: Card
+    reference: FractionValue
+    played: FractionValue
     claim: str
     tags: tuple[str, ...]
     p0: Mapping[str, float] = field(default_factory=dict)
@@ -203,10 +209,10 @@ class AttemptEvidence:
 
 
 def attempt_evidence(
-    reference: Card,
-    played: Card,
+    reference: FractionValue,
+    played: FractionValue,
     claim: str,
-    hand: Iterable[Card] | None,
+    hand: Iterable[FractionValue] | None,
     *,
     claim_asked: bool = False,
 ) -> AttemptEvidence:
@@ -314,7 +320,7 @@ def student_evidence(attempts: Iterable[AttemptEvidence]) -> dict[str, RuleEvide
 
 
 def deck_chance_rates(
-    cards: Iterable[Card] = DEFAULT_DECK_CARDS, *, different_denominators_only: bool = True
+    cards: Iterable[FractionValue] = DEFAULT_DECK_CARDS, *, different_denominators_only: bool = True
 ) -> dict[str, float]:
     """Return each rule's share over every wrong "equal" pair of distinct cards of a deck.
 

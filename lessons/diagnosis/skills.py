@@ -15,9 +15,7 @@ from datetime import date
 from types import MappingProxyType
 from typing import Final
 
-from games.engine.explain import parse_fraction
-
-Card = tuple[int, int]
+from games.engine.fractions import FractionValue, parse_fraction
 
 SKILL_IDS: Final = ("S1", "S2", "S3", "S4", "S5", "S6")
 SMALL_DENOMINATORS: Final = frozenset({2, 3, 6})
@@ -181,7 +179,7 @@ STATE_LABELS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
 )
 
 
-def skill_tags(reference: Card, played: Card) -> list[str]:
+def skill_tags(reference: FractionValue, played: FractionValue) -> list[str]:
     """Return the skills a claim of `played` on `reference` exercises, in SKILL_IDS order.
 
     S2-S4 need deck denominators (2, 3, 6, 12, 24, 48) and differing denominators.
@@ -204,13 +202,13 @@ def skill_tags(reference: Card, played: Card) -> list[str]:
     return tags
 
 
-def factor(reference: Card, played: Card) -> float:
+def factor(reference: FractionValue, played: FractionValue) -> float:
     """Return k = max(b, d) / min(b, d), the scale between the two denominators."""
     b, d = parse_fraction(reference)[1], parse_fraction(played)[1]
     return max(b, d) / min(b, d)
 
 
-def standards_tags(reference: Card, played: Card) -> list[str]:
+def standards_tags(reference: FractionValue, played: FractionValue) -> list[str]:
     """Return the CCSS codes of the skills the claim exercises, without repeats."""
     codes: list[str] = []
     for skill in skill_tags(reference, played):
@@ -296,7 +294,7 @@ def skill_progress(opportunities: Iterable[Opportunity]) -> SkillProgress:
 
 
 def progress_by_skill(
-    claims: Iterable[tuple[Card, Card, bool, Hashable, date]],
+    claims: Iterable[tuple[FractionValue, FractionValue, bool, Hashable, date]],
 ) -> dict[str, SkillProgress]:
     """Rate every skill from one student's claims (reference, played, correct, session, day).
 

@@ -12,8 +12,7 @@ from fractions import Fraction
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-Card = tuple[int, int]
-
+from games.engine.fractions import FractionValue
 
 # Presentation attributes next to each class: WeasyPrint (PDF) does not style inline SVG from
 # the page's stylesheet, and the page's CSS still wins in browsers.
@@ -142,7 +141,7 @@ def accuracy_bar(value: float | None, label: str, *, scale: float = 1.0) -> Safe
     return _svg(width, height, label, body, "chart chart--bar")
 
 
-def number_line(first: Card, second: Card, label: str) -> SafeString:
+def number_line(first: FractionValue, second: FractionValue, label: str) -> SafeString:
     """Place two fractions on one number line from 0 to 1 (or 2), each with its own ticks."""
     values = [Fraction(*first), Fraction(*second)]
     top = 2 if max(values) > 1 else 1

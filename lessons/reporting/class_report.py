@@ -15,6 +15,7 @@ from typing import Final
 
 from django.db.models import Count, Q
 
+from games.engine.fractions import FractionValue
 from lessons.diagnosis import (
     RULE_IDS,
     RULES_BY_ID,
@@ -30,7 +31,6 @@ from lessons.diagnosis import (
 from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student
 from lessons.reporting.loading import (
     WRONG,
-    Card,
     Row,
     Window,
     accuracy,
@@ -94,7 +94,7 @@ class RulePanel:
     emerging: list[Student] = field(default_factory=list)
     resolved: list[Student] = field(default_factory=list)
     events: int = 0
-    examples: list[tuple[Card, Card, int]] = field(default_factory=list)
+    examples: list[tuple[FractionValue, FractionValue, int]] = field(default_factory=list)
 
     @property
     def affected(self) -> int:
@@ -116,8 +116,8 @@ class Alert:
 class WrongPlay:
     """A wrong play that several claims share (a/b → c/d), with the rules it fits."""
 
-    reference: Card | None
-    played: Card
+    reference: FractionValue | None
+    played: FractionValue
     claim: str
     count: int
     students: int
@@ -252,9 +252,9 @@ def _last_session_run(rows: list[Row]) -> int:
 
 def wrong_plays(rows: list[Row]) -> list[WrongPlay]:
     """Return the most common wrong plays (a/b → c/d and claim), most frequent first."""
-    counts: Counter[tuple[Card | None, Card, str]] = Counter()
-    students: dict[tuple[Card | None, Card, str], set[int]] = {}
-    tags: dict[tuple[Card | None, Card, str], tuple[str, ...]] = {}
+    counts: Counter[tuple[FractionValue | None, FractionValue, str]] = Counter()
+    students: dict[tuple[FractionValue | None, FractionValue, str], set[int]] = {}
+    tags: dict[tuple[FractionValue | None, FractionValue, str], tuple[str, ...]] = {}
     for row in rows:
         if row.correct:
             continue
@@ -281,7 +281,9 @@ def _panels(lines: list[StudentLine], rows: list[Row]) -> list[RulePanel]:
                 panel.emerging.append(line.student)
             elif evidence.status == STATUS_RESOLVED:
                 panel.resolved.append(line.student)
-    pairs: dict[str, Counter[tuple[Card, Card]]] = {rule: Counter() for rule in RULE_IDS}
+    pairs: dict[str, Counter[tuple[FractionValue, FractionValue]]] = {
+        rule: Counter() for rule in RULE_IDS
+    }
     for row in rows:
         if row.reference is None:
             continue

@@ -20,6 +20,7 @@ from django.db.models import F, Max, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from games.engine.fractions import FractionValue
 from lessons.diagnosis import (
     SKILL_IDS,
     Opportunity,
@@ -33,7 +34,6 @@ from lessons.reporting.rule_evidence import student_evidence_fast
 
 WINDOW_DAYS: Final = 28
 WRONG: Final = Attempt.Outcome.WRONG.value
-Card = tuple[int, int]
 
 # Columns of a full evidence row (with the JSON fields) and of a light row (without them).
 EVIDENCE_FIELDS: Final = (
@@ -88,9 +88,9 @@ class Row:
     session_id: int | None
     table_id: int | None
     created_at: datetime
-    reference: Card | None
+    reference: FractionValue | None
     named_denominator: int | None
-    played: Card
+    played: FractionValue
     claim: str
     outcome: str
     response_ms: int | None
@@ -101,7 +101,7 @@ class Row:
     opportunities: frozenset[str] = frozenset()
 
     @property
-    def reference_key(self) -> Card:
+    def reference_key(self) -> FractionValue:
         """Return the top card for counting distinct ones; (0, d) after a named denominator."""
         return self.reference or (0, self.named_denominator or 0)
 
@@ -112,7 +112,9 @@ class Row:
 
 
 @lru_cache(maxsize=4096)
-def skills_of(reference: Card | None, played: Card, claim: str) -> tuple[str, ...]:
+def skills_of(
+    reference: FractionValue | None, played: FractionValue, claim: str
+) -> tuple[str, ...]:
     """Return the skills of a claim.
 
     After a named denominator there is no reference fraction: the card against itself has
@@ -229,7 +231,7 @@ def evidence_of(rows: Sequence[Row]) -> dict[str, RuleEvidence]:
     return student_evidence_fast(rows, reference=_reference_key)
 
 
-def _reference_key(row: Row) -> Card:
+def _reference_key(row: Row) -> FractionValue:
     return row.reference_key
 
 

@@ -16,6 +16,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from games.engine.fractions import FractionValue
 from lessons.diagnosis import (
     RULES_BY_ID,
     SKILL_CUTOFFS_TEXT,
@@ -29,7 +30,6 @@ from lessons.diagnosis import (
 )
 from lessons.reporting import charts
 from lessons.reporting.class_report import ClassDashboard, WrongPlay
-from lessons.reporting.loading import Card
 from lessons.reporting.session_report import SessionReport
 from lessons.reporting.student_report import StudentReport
 
@@ -45,7 +45,7 @@ def short_date(moment: datetime | None) -> str:
     return formats.date_format(timezone.localtime(moment), "SHORT_DATE_FORMAT")
 
 
-def frac(card: Card | None) -> str:
+def frac(card: FractionValue | None) -> str:
     """Write a fraction as a/b."""
     return "?" if card is None else f"{card[0]}/{card[1]}"
 

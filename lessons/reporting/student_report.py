@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Final
 
+from games.engine.fractions import FractionValue
 from lessons.diagnosis import (
     RULE_IDS,
     RULES_BY_ID,
@@ -28,7 +29,6 @@ from lessons.diagnosis import (
 )
 from lessons.models import MissedEquivalence, Student
 from lessons.reporting.loading import (
-    Card,
     Row,
     Window,
     accuracy,
@@ -50,8 +50,8 @@ SESSION_LEAD_IN: Final = timedelta(minutes=1)
 class Example:
     """One of the student's own wrong plays for a rule (with both M1 readings for M1)."""
 
-    reference: Card
-    played: Card
+    reference: FractionValue
+    played: FractionValue
     readings: tuple[str, ...] = ()
 
 
@@ -126,7 +126,7 @@ class StudentReport:
 def _examples(rows: list[Row], rule: str, lang: str) -> tuple[Example, ...]:
     """Return the student's latest distinct pairs that fit the rule, newest first."""
     found: list[Example] = []
-    seen: set[tuple[Card, Card]] = set()
+    seen: set[tuple[FractionValue, FractionValue]] = set()
     for row in reversed(rows):
         if rule not in row.tags or row.reference is None:
             continue

@@ -41,11 +41,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games.broadcast import broadcast_table_update
 from games.engine import IllegalAction
-from games.engine.options import validate_options
+from games.engine.options import PLAYER_LIMITS, validate_options
 from games.errors import TableError
 from games.models import Seat, Table
 from games.players import table_info
-from games.rules import PLAYER_LIMITS
 from games.services import SeatSpec, table_create, table_set_paused
 from lessons.models import Classroom, ClassSession, SessionMember, SessionTable, Student, User
 from lessons.sessions.broadcast import session_changed

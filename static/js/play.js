@@ -103,7 +103,7 @@ let lastFrameAt = Date.now();
 
 setInterval(() => {
   const view = game.view;
-  const waitingOnOthers = view && !view.game_over && actingSeat(view) !== SEAT;
+  const waitingOnOthers = view && !view.game_over && view.acting !== SEAT;
   if (waitingOnOthers && Date.now() - lastFrameAt > QUIET_SYNC_MS && send({ type: "sync" })) {
     lastFrameAt = Date.now();
   }
@@ -243,7 +243,9 @@ function render() {
   root.dataset.stateId = String(game.stateId);
   root.dataset.turn = view.turn === null ? "" : String(view.turn);
   root.dataset.gameOver = view.game_over ? "1" : "0";
-  const acting = actingSeat(view);
+  // Who the game waits on is the engine's answer (docs/engine.md): never worked out here.
+  const acting = view.acting;
+  root.dataset.acting = acting === null ? "" : String(acting);
   if (SEAT !== null && acting === SEAT && game.lastActing !== SEAT && !view.round_over) {
     announce(view.turn === null ? S.you_answer : S.your_turn);
   }
@@ -257,11 +259,6 @@ function render() {
   } else {
     renderTeacher();
   }
-}
-
-function actingSeat(view) {
-  if (view.turn !== null) return view.turn;
-  return view.awaiting && view.awaiting.kind !== "uno" ? view.awaiting.seat : null;
 }
 
 function renderBanner(view) {
@@ -280,7 +277,7 @@ function renderBanner(view) {
   $("play-after").hidden = !view.game_over;
 
   const turn = $("play-turn");
-  const acting = actingSeat(view);
+  const acting = view.acting;
   let turnText = "";
   if (!view.round_over && acting !== null) {
     const answering = view.turn === null;
@@ -327,7 +324,7 @@ function renderPlayers(view) {
   const list = $("play-players");
   list.replaceChildren();
   const players = (game.table && game.table.players) || [];
-  const acting = actingSeat(view);
+  const acting = view.acting;
   for (let seat = 0; seat < view.players; seat += 1) {
     const info = players.find((p) => p.seat === seat) || { name: `#${seat + 1}` };
     const item = document.createElement("li");
@@ -371,7 +368,7 @@ function renderActions(view) {
   const hand = view.hand;
   const myTurn = view.turn === SEAT && !view.round_over;
   const awaiting = view.awaiting;
-  const answering = awaiting && awaiting.kind !== "uno" && awaiting.seat === SEAT;
+  const answering = view.turn === null && view.acting === SEAT; // a +2/+4 awaits this seat
   const holdingTwo = hand.length === 2 && (myTurn || answering) && game.unoSaidAt !== game.stateId;
   show("act-draw", myTurn && view.drawn === null);
   show("act-pass", myTurn && view.drawn !== null);

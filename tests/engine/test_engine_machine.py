@@ -24,7 +24,7 @@ from hypothesis.stateful import (
 )
 
 from games.engine import Game, IllegalAction
-from games.engine.bots import acting_seat, next_bot_step
+from games.engine.bots import next_bot_step
 from games.engine.cards import DECKS
 from games.management.invariants import (
     check_actor,
@@ -100,7 +100,7 @@ class EngineMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def legal_action_is_accepted(self, data: st.DataObject) -> None:
         game = self.game
-        actor = acting_seat(game.view(None))
+        actor = game.view(None)["acting"]
         seats = [s for s in range(self.config.players) if game.legal_actions(s)]
         seat = actor if actor in seats and data.draw(st.booleans()) else None
         if seat is None:

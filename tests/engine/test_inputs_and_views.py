@@ -203,6 +203,7 @@ VIEW_KEYS = (
     "hand",
     "hand_sizes",
     "turn",
+    "acting",
     "awaiting",
     "direction",
     "top",

@@ -7,7 +7,6 @@ server's knowledge of the game, as a careful player would.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from games.engine import Game
 from games.engine.cards import DEN, KIND
@@ -21,16 +20,6 @@ class Move:
     card: str | None = None
     # The option the page's question must be answered with ("" = no denominator), if asked.
     answer: str | None = None
-
-
-def acting_seat(view: dict[str, Any]) -> int | None:
-    """Return the seat the game waits on (turn, or an awaited answer other than UNO)."""
-    if view.get("turn") is not None:
-        return int(view["turn"])
-    awaiting = view.get("awaiting")
-    if awaiting and awaiting.get("kind") != "uno":
-        return int(awaiting["seat"])
-    return None
 
 
 def page_asks_rule(game: Game, card: str) -> bool:

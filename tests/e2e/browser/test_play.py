@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from games.engine import Game
 from tests.e2e.browser.conftest import DESKTOP, PHONE, Server, signed_in
-from tests.e2e.browser.moves import acting_seat, next_move, page_asks
+from tests.e2e.browser.moves import next_move, page_asks
 from tests.e2e.browser.pages import PlayPage, card_selector, option_selector
 
 pytestmark = pytest.mark.browser
@@ -66,9 +66,11 @@ def test_four_students_play_uno_fractions_to_the_end(
                 player.wait_state(state_id)
             if public["game_over"]:
                 break
-            seat = acting_seat(public)
+            seat = public["acting"]
             assert seat is not None
             player = players[seat]
+            # The page shows whom the game waits on as the engine's view says (`acting`).
+            expect(player.page.locator("#play")).to_have_attribute("data-acting", str(seat))
             assert player.hand() == game.view(seat)["hand"]
             move = next_move(game, seat)
             player.do(move, asks=page_asks(game, move))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, WebSocketRoute, expect
 
 from games.engine import Game
 from tests.e2e.browser.conftest import Server, signed_in
@@ -62,6 +63,9 @@ def test_draw_pass_catch_and_challenge(server: Server, browser: Browser) -> None
         state_id = _step(server, table, state_id, pages)
         catch = bruno.page.locator("#act-catch")
         expect(catch).to_have_text("Attraper Alice sans UNO !")
+        # A UNO window waits on nobody: Bruno has the turn, Alice has nothing to answer.
+        expect(alice.page.locator("#play-turn")).to_have_text("À Bruno de jouer")
+        expect(bruno.page.locator("#play-turn")).to_have_text("À toi de jouer !")
         expect(alice.page.locator("#act-uno")).to_be_visible()  # she may still say it
         expect(alice.page.locator('.player[data-seat="0"]')).to_contain_text("UNO pas dit !")
         bruno.press("#act-catch")
@@ -74,6 +78,9 @@ def test_draw_pass_catch_and_challenge(server: Server, browser: Browser) -> None
         state_id = _step(server, table, state_id, pages)
         expect(alice.page.locator("#act-accept")).to_have_text("Accepter")
         expect(alice.page.locator("#play-hint")).to_contain_text("Conteste le +4")
+        expect(alice.page.locator("#play-turn")).to_have_text("On attend ta réponse.")
+        expect(bruno.page.locator("#play-turn")).to_have_text("Alice doit répondre.")
+        expect(alice.page.locator("#play-announcer")).to_contain_text("On attend ta réponse.")
         alice.press("#act-challenge")
         state_id = _step(server, table, state_id, pages)
         expect(alice.page.locator("#play-log")).to_contain_text("Alice conteste le +4")
@@ -84,6 +91,43 @@ def test_draw_pass_catch_and_challenge(server: Server, browser: Browser) -> None
     finally:
         for page in pages:
             page.page.context.close()
+
+
+def test_the_page_says_whose_move_it_is_from_the_frame_acting_seat(
+    server: Server, browser: Browser
+) -> None:
+    """The page reads `acting` from the state frame (the engine's answer), never from `turn`."""
+    world = server.world(students=["Alice", "Bruno"], setup=WINDOWS_SETUP)
+    context = signed_in(browser, server, world["students"][0]["session"])
+
+    def relay(socket: WebSocketRoute) -> None:
+        # Bruno (seat 1) has the turn; the relay tells Alice's page the game waits on her. A
+        # page that worked "who acts" out of `turn` would still say it is Bruno's turn.
+        upstream = socket.connect_to_server()
+
+        def forward(message: str | bytes) -> None:
+            frame = json.loads(message)
+            if frame.get("type") == "state":
+                frame["view"]["acting"] = 0
+            socket.send(json.dumps(frame))
+
+        upstream.on_message(forward)
+
+    try:
+        page = context.new_page()
+        page.route_web_socket(re.compile(r"/ws/table/\d+/$"), relay)
+        page.goto(f"{server.url}/tables/{world['table']}/")
+        alice = PlayPage(page)
+        alice.wait_state(0)
+        assert Game.from_dict(server.table_state(world["table"])[0]).view(None)["turn"] == 1
+        expect(page.locator("#play")).to_have_attribute("data-acting", "0")
+        expect(page.locator("#play-turn")).to_have_text("À toi de jouer !")
+        expect(page.locator('.player[data-seat="0"]')).to_have_class(re.compile("player--acting"))
+        expect(page.locator('.player[data-seat="1"]')).not_to_have_class(
+            re.compile("player--acting")
+        )
+    finally:
+        context.close()
 
 
 def test_classic_colour_and_seven_swap_with_playable_cards(

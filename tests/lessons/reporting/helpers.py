@@ -7,18 +7,18 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from games.engine.fractions import FractionValue
 from lessons.diagnosis import RULES_VERSION, attempt_evidence, claim_is_correct, skill_tags
 from lessons.models import Attempt, ClassSession, MissedEquivalence, Student
 
-Card = tuple[int, int]
 # A hand where few cards fit M1 by chance, so four M1 plays make it "likely".
 DEFAULT_HAND: tuple[str, ...] = ("1/6", "10/12", "8/48", "16/24", "2/12", "4/24", "32/48")
 
 
 def log_attempt(
     student: Student,
-    reference: Card | None,
-    played: Card,
+    reference: FractionValue | None,
+    played: FractionValue,
     claim: str = "equal",
     *,
     session: ClassSession | None = None,
@@ -67,7 +67,7 @@ def log_attempt(
 
 def log_plays(
     student: Student,
-    plays: Sequence[tuple[Card | None, Card, str]],
+    plays: Sequence[tuple[FractionValue | None, FractionValue, str]],
     *,
     session: ClassSession | None = None,
     start: datetime | None = None,
@@ -95,13 +95,13 @@ def log_miss(student: Student, reference: str, cards: list[str], **kwargs: objec
 
 
 # Wrong plays that fit M1 (additive), on three different top cards; right plays.
-M1_PLAYS: list[tuple[Card | None, Card, str]] = [
+M1_PLAYS: list[tuple[FractionValue | None, FractionValue, str]] = [
     ((1, 2), (2, 3), "equal"),
     ((2, 3), (5, 6), "equal"),
     ((1, 3), (2, 4), "equal"),
     ((1, 2), (2, 3), "equal"),
 ]
-RIGHT_PLAYS: list[tuple[Card | None, Card, str]] = [
+RIGHT_PLAYS: list[tuple[FractionValue | None, FractionValue, str]] = [
     ((1, 2), (3, 6), "equal"),
     ((2, 3), (8, 12), "equal"),
     ((1, 6), (5, 6), "denominator"),

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
+from games.engine.options import PLAYER_LIMITS
 from games.models import Table
-from games.rules import PLAYER_LIMITS
 from lessons.models import SessionMember, SessionTable
 from lessons.sessions.services import (
     LONE_WAIT_SECONDS,
