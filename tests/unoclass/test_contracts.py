@@ -1,0 +1,95 @@
+"""The import contracts of pyproject.toml hold, and they would catch a planted bad import.
+
+`make test` runs lint-imports too; these tests keep the contracts checked when only pytest
+runs, and prove the contracts are not vacuous (a contract that names a module nobody imports,
+or a typo in a module name, would pass forever).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+PACKAGES = ("unoclass", "games", "lessons")
+
+
+def _lint_imports(cwd: Path, *contracts: str) -> subprocess.CompletedProcess[str]:
+    """Run lint-imports on the tree at `cwd`, with its pyproject.toml, and no cache."""
+    args = [str(LINT_IMPORTS), "--no-cache"]
+    for contract in contracts:
+        args += ["--contract", contract]
+    # The tree at cwd comes first on the path, before the editable install of the real one.
+    env = {**os.environ, "PYTHONPATH": str(cwd)}
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+def _contract_ids() -> set[str]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return {contract["id"] for contract in config["tool"]["importlinter"]["contracts"]}
+
+
+def test_the_contracts_are_declared():
+    assert _contract_ids() == {"apps-layers", "engine-pure", "diagnosis-pure"}
+
+
+def test_the_tree_keeps_every_import_contract():
+    result = _lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "3 kept, 0 broken" in result.stdout
+
+
+@pytest.fixture(scope="module")
+def tree_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Copy the product's packages and pyproject.toml to a scratch directory."""
+    copy = tmp_path_factory.mktemp("tree")
+    for package in PACKAGES:
+        shutil.copytree(
+            ROOT / package, copy / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    return copy
+
+
+# (contract, file planted in the copy, its import, what lint-imports must report; third-party
+# packages show as their top-level name)
+PLANTED = [
+    ("engine-pure", "games/engine/planted.py", "import django.conf", "-> django"),
+    ("engine-pure", "games/engine/planted.py", "import channels.layers", "channels"),
+    ("engine-pure", "games/engine/planted.py", "from games import models", "games.models"),
+    ("apps-layers", "games/planted.py", "from lessons import models", "lessons.models"),
+    ("apps-layers", "lessons/planted.py", "import unoclass.urls", "unoclass.urls"),
+    ("diagnosis-pure", "lessons/diagnosis/planted.py", "from lessons import models", "lessons"),
+    ("diagnosis-pure", "lessons/diagnosis/planted.py", "import games.models", "games.models"),
+    ("diagnosis-pure", "lessons/diagnosis/planted.py", "from django.db import models", "django"),
+    # Indirectly: through a helper that is itself allowed, Django still counts.
+    ("diagnosis-pure", "lessons/diagnosis/planted.py", "import games.selectors", "django"),
+]
+
+
+@pytest.mark.parametrize(("contract", "planted", "statement", "reported"), PLANTED)
+def test_a_planted_import_breaks_its_contract(tree_copy, contract, planted, statement, reported):
+    target = tree_copy / planted
+    target.write_text(f'"""Planted by the contract test."""\n\n{statement}\n', encoding="utf-8")
+    try:
+        result = _lint_imports(tree_copy, contract)
+    finally:
+        target.unlink()
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "BROKEN" in output, output
+    module = planted.removesuffix(".py").replace("/", ".")
+    assert module in output and reported in output, output
+
+
+def test_the_copy_without_a_planted_import_keeps_the_contracts(tree_copy):
+    # So the planted failures above come from the planted line, not from the copying.
+    result = _lint_imports(tree_copy)
+    assert result.returncode == 0, result.stdout + result.stderr
