@@ -32,7 +32,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.support.servers import PostgresCluster, RedisServer, free_port  # noqa: E402
+from tests.support.servers import (  # noqa: E402
+    PostgresCluster,
+    RedisServer,
+    free_port,
+    wait_for_port,
+)
 
 PYTHON = sys.executable
 DAPHNE = str(Path(sys.executable).with_name("daphne"))
@@ -170,7 +175,7 @@ class Bench:
             process.port = port  # type: ignore[attr-defined]
             servers.append(process)
         for process in servers:
-            _wait_port(process.port, process)  # type: ignore[attr-defined]
+            wait_for_port(process.port, process, 60)  # type: ignore[attr-defined]
         return servers
 
     def run(self, scenario: Scenario) -> dict[str, Any]:
@@ -247,21 +252,6 @@ class Bench:
              "--nonblocking"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-
-
-def _wait_port(port: int, process: subprocess.Popen[bytes]) -> None:
-    import socket
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise TimeoutError("daphne did not start")
 
 
 class MemoryWatch:

@@ -1,59 +1,126 @@
-"""Real servers for end-to-end tests: daphne processes on loopback against a file database."""
+"""Real servers for end-to-end tests: daphne processes on loopback against a temporary database.
+
+The one way the tests start the app for real:
+
+- `LiveApp` holds a temporary directory (the SQLite file unless DATABASE_URL says otherwise, the
+  servers' logs) and the environment every process of the deployment shares: the settings come
+  from the environment, as in production. `manage`, `script` and `world` run in that
+  environment; `start` adds a daphne process.
+- `serve()` is a LiveApp with one daphne, as a context manager yielding a `Server` (the browser
+  tests' view: its address, the world builder, the stored table state).
+- `child_env` and `manage` run a child process with a chosen environment (settings checks).
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
-import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.servers import free_port, wait_for_port
+from tests.support.waiting import WaitTimeout, wait_until
+
+BASE_DIR = Path(__file__).resolve().parents[2]
 DAPHNE = str(Path(sys.executable).with_name("daphne"))
+SECRET_KEY = "live-test-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
+# Set by the test settings, pytest-django or a test in this process; a child chooses its own
+# (DJANGO_ALLOW_ASYNC_UNSAFE, set while Playwright runs, must never reach a server).
+_INHERITED_KEYS = {
+    "DJANGO_SETTINGS_MODULE",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "SECURE_SSL_REDIRECT",
+    "DEBUG",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CHANNEL_LAYER",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+}
 
 
-def free_port() -> int:
-    """Ask the kernel for a free loopback port."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def child_env(**values: str) -> dict[str, str]:
+    """Return this process's environment without the Django variables, plus `values`."""
+    env = {k: v for k, v in os.environ.items() if k not in _INHERITED_KEYS}
+    env.update(values)
+    return env
+
+
+def manage(
+    *args: str, env: dict[str, str], timeout: float = 120, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `python manage.py <args>` in the project directory."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env=env,
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def _last_json(output: str) -> Any:
+    return json.loads(output.strip().splitlines()[-1])
 
 
 class LiveApp:
-    """One database and the environment every process of a test deployment shares."""
+    """One temporary database and the environment every process of a test deployment shares.
 
-    def __init__(self, env: dict[str, str] | None = None) -> None:
-        self.dir = tempfile.mkdtemp(prefix="unoclass-live-")
-        self.env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "unoclass.settings",
+    `env` is laid over the test defaults (development settings, a fixed secret, loopback hosts,
+    quick bots); with `test_defaults=False` the processes get only `env` and the database, as
+    `make run` would. `directory` keeps the files somewhere chosen (then it is not removed).
+    """
+
+    def __init__(
+        self,
+        env: dict[str, str] | None = None,
+        *,
+        settings_module: str = "unoclass.settings",
+        test_defaults: bool = True,
+        directory: Path | None = None,
+    ) -> None:
+        self._own_dir = directory is None
+        self.dir = Path(directory or tempfile.mkdtemp(prefix="unoclass-live-"))
+        self.dir.mkdir(parents=True, exist_ok=True)
+        defaults = {
+            "DJANGO_SETTINGS_MODULE": settings_module,
             "DEBUG": "1",
-            "SECRET_KEY": "live-test-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+            "SECRET_KEY": SECRET_KEY,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "DATABASE_URL": f"sqlite:///{self.dir}/db.sqlite3",
             "GAMES_BOT_DELAY": "0.05",
-            "PYTHONUNBUFFERED": "1",
-            **(env or {}),
         }
+        self.env = child_env(
+            **{
+                **(defaults if test_defaults else {}),
+                "DATABASE_URL": f"sqlite:///{self.db_path}",
+                "PYTHONUNBUFFERED": "1",
+                "PYTHONPATH": str(BASE_DIR),
+                **(env or {}),
+            }
+        )
         self.servers: list[Daphne] = []
 
-    def manage(self, *args: str) -> str:
+    @property
+    def db_path(self) -> Path:
+        """Return the SQLite file (used unless `env` gave another DATABASE_URL)."""
+        return self.dir / "db.sqlite3"
+
+    def manage(self, *args: str, input: str | None = None) -> str:
         """Run a management command against the deployment's database; return its output."""
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        done = manage(*args, env=self.env, input=input)
         if done.returncode != 0:
-            raise RuntimeError(done.stderr)
+            raise RuntimeError(f"manage.py {' '.join(args[:1])} failed:\n{done.stderr[-4000:]}")
         return done.stdout
 
     def migrate(self) -> None:
@@ -62,28 +129,47 @@ class LiveApp:
 
     def script(self, code: str) -> Any:
         """Run Python with Django set up in the deployment; return the JSON it prints last."""
-        out = self.manage("shell", "-c", code)
-        return json.loads(out.strip().splitlines()[-1])
+        return _last_json(self.manage("shell", "-c", code))
+
+    def world(self, **spec: Any) -> dict[str, Any]:
+        """Build a world in the deployment's database (tests/support/world.py); return it."""
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.support.world"],
+            input=json.dumps(spec),
+            cwd=BASE_DIR,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"the world builder failed:\n{done.stderr[-4000:]}")
+        return dict(_last_json(done.stdout))
 
     def start(self) -> Daphne:
-        """Start one more daphne process."""
-        server = Daphne(self.env)
+        """Start one more daphne process; return once it accepts connections."""
+        log = self.dir / f"daphne-{len(self.servers)}.log"
+        server = Daphne(self.env, log)
         self.servers.append(server)
         return server
 
     def close(self) -> None:
-        """Stop every process."""
+        """Stop every process and remove the files (unless the directory was given)."""
         for server in self.servers:
             server.kill()
+        if self._own_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Daphne:
-    """A daphne process serving the app on a loopback port."""
+    """A daphne process serving the app on a loopback port; its stderr goes to `log_path`."""
 
-    def __init__(self, env: dict[str, str], port: int | None = None) -> None:
+    def __init__(self, env: dict[str, str], log_path: Path, port: int | None = None) -> None:
         self.env = env
+        self.log_path = log_path
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
         self.start()
 
     @property
@@ -98,31 +184,33 @@ class Daphne:
 
     def start(self) -> None:
         """Start (or restart) the process on the same port and wait until it accepts."""
+        # A file, never a pipe nobody reads: a full pipe would block the server mid-test.
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 (closed by kill)
         self.process = subprocess.Popen(
             [DAPHNE, "-b", "127.0.0.1", "-p", str(self.port), "unoclass.asgi:application"],
-            cwd=ROOT,
+            cwd=BASE_DIR,
             env=self.env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=self._log,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(
-                    self.process.stderr.read().decode() if self.process.stderr else ""
-                )
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise TimeoutError("daphne did not start")
+        try:
+            wait_for_port(self.port, self.process, 30)
+        except (RuntimeError, WaitTimeout) as exc:
+            self.kill()
+            raise RuntimeError(f"daphne did not start: {exc}\n{self.log()[-4000:]}") from exc
+
+    def log(self) -> str:
+        """Return everything the process (and its earlier runs) wrote to stderr."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     def kill(self) -> None:
         """Stop the process at once (SIGKILL), as a crash would."""
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(timeout=10)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
 
     def restart(self) -> None:
         """Kill the process and start it again on the same port."""
@@ -130,34 +218,60 @@ class Daphne:
         self.start()
 
 
-SEED_TABLE = """
-import json
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
-from games.services import SeatSpec, table_create
-from lessons.classrooms import services
+@dataclass(frozen=True)
+class Server:
+    """A deployment with one daphne, as the browser tests see it."""
 
-teacher = services.teacher_create(username="prof", password="correct-horse-battery-42")
-room = services.classroom_create(teacher=teacher, name="CM2", grade="CM2", language="fr")
-issued = services.roster_add(classroom=room, text="\\n".join(NAMES))
-users = [item.student.user for item in issued]
-table = table_create(
-    ruleset=RULESET,
-    seats=[SeatSpec(name=u.student.display_name, user_id=u.pk) for u in users],
-    seed=SEED, setup=SETUP, options=OPTIONS, table_settings=TABLE_SETTINGS,
-)
-cookies = []
-for user in [*users, teacher]:
-    store = SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.save()
-    cookies.append(store.session_key)
-teacher_session = cookies.pop()
-print(json.dumps({"table": table.pk, "sessions": cookies, "users": [u.pk for u in users],
-                  "teacher_session": teacher_session}))
-"""
+    app: LiveApp
+    daphne: Daphne
+
+    @property
+    def url(self) -> str:
+        """Return the base HTTP address."""
+        return self.daphne.http
+
+    @property
+    def env(self) -> dict[str, str]:
+        """Return the environment of the deployment's processes."""
+        return self.app.env
+
+    def world(self, **spec: Any) -> dict[str, Any]:
+        """Build a world (classes, students, a table, a session) and return it."""
+        return self.app.world(**spec)
+
+    def table_state(self, table_id: int) -> tuple[dict[str, Any], int]:
+        """Read a table's stored game state and state number (read-only)."""
+        uri = f"file:{self.app.db_path}?mode=ro"
+        with sqlite3.connect(uri, uri=True, timeout=10) as db:
+            row = db.execute(
+                "SELECT state, state_id FROM games_table WHERE id = ?", (table_id,)
+            ).fetchone()
+        return json.loads(row[0]), int(row[1])
+
+    def wait_state_after(self, table_id: int, state_id: int, timeout: float = 20) -> int:
+        """Wait until the table's state number passes `state_id`; return the new one."""
+
+        def newer() -> int:
+            current = self.table_state(table_id)[1]
+            return current if current > state_id else 0
+
+        return wait_until(newer, timeout, f"table {table_id} to move past state {state_id}")
+
+
+@contextmanager
+def serve(
+    directory: Path | None = None,
+    *,
+    settings_module: str = "unoclass.settings",
+    **env_values: str,
+) -> Iterator[Server]:
+    """Migrate a fresh database and serve the app with daphne until the block ends."""
+    app = LiveApp(env_values, settings_module=settings_module, directory=directory)
+    try:
+        app.migrate()
+        yield Server(app, app.start())
+    finally:
+        app.close()
 
 
 def seed_table(
@@ -170,11 +284,14 @@ def seed_table(
     options: dict[str, Any] | None = None,
     table_settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Create a class, its students and a table of them in the deployment; return ids,
-    one session key per student and the teacher's session key (`teacher_session`)."""
-    code = (
-        f"NAMES = {names!r}\nRULESET = {ruleset!r}\nSEED = {seed!r}\n"
-        f"SETUP = {setup!r}\nOPTIONS = {options!r}\nTABLE_SETTINGS = {table_settings!r}\n"
-        + SEED_TABLE
+    """Create a class, its students and a table of them in the deployment; return the world
+    (tests/support/world.py), with `sessions` (one session key per student, by seat) and
+    `teacher_session`."""
+    return app.world(
+        students=names,
+        ruleset=ruleset,
+        seed=seed,
+        setup=setup,
+        options=options,
+        settings=table_settings,
     )
-    return app.script(code)  # type: ignore[no-any-return]

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.waiting import Deadline
+
 PG_BIN_DIRS = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
 PG_USER = "nobody"
 
@@ -32,17 +34,21 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _wait_for_port(port: int, process: subprocess.Popen[bytes] | None, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+def wait_for_port(port: int, process: subprocess.Popen[bytes] | None, seconds: float) -> None:
+    """Wait until something accepts connections on the loopback port.
+
+    Raise RuntimeError if `process` exits first, WaitTimeout after `seconds`.
+    """
+    deadline = Deadline(seconds, f"a server to listen on 127.0.0.1:{port}")
+    while True:
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"server on port {port} exited with {process.returncode}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
         except OSError:
+            deadline.check()
             time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {seconds} s")
 
 
 def require_binary(path: str | None, package: str) -> str:
@@ -91,7 +97,7 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        _wait_for_port(self.port, self.process, 15)
+        wait_for_port(self.port, self.process, 15)
 
     def stop(self) -> None:
         """Kill the server at once (SIGKILL, as a crash)."""

@@ -1,7 +1,19 @@
-"""Create a class, its students and a table in the browser tests' database (run as a script).
+"""Build a world in a live server's database: a class, its students, a table, a class session.
 
-The browser tests talk to a separate daphne process and its SQLite file, so they set up data
-through this script: `python -m tests.support.world < spec.json` prints the world as JSON.
+The end-to-end tests talk to separate daphne processes and their database, so they set up data
+through this script, in the deployment's environment (`LiveApp.world(**spec)`):
+`python -m tests.support.world < spec.json` prints the world as JSON.
+
+The spec (every key optional):
+- `students`: names of the class's students (in seat order at the table); `bots`: robots
+  seated after them; no students and no bots: no table (or `table: false`).
+- `ruleset` ("fractions"), `options`, `settings` (the table settings), `seed` (11), `setup`
+  (a scripted deal), `kind` (the table's kind; a lesson table inside a session).
+- `session: true`: open a class session and seat the table's students at its table 1.
+
+The world: `table`, `classroom`, `join_code`, `teacher_session`, `session` (or None),
+`students` (name, seat, session key, user `pk`, student `id`), and by seat `sessions` (the
+students' session keys) and `users` (their user ids).
 """
 
 from __future__ import annotations
@@ -12,46 +24,77 @@ import uuid
 from typing import Any
 
 
-def build(spec: dict[str, Any]) -> dict[str, Any]:
-    """Create a teacher, a class, the named students and their table; return ids and sessions."""
+def _session_key(user: Any) -> str:
+    """Store a signed-in session for the user; return its key (the `sessionid` cookie)."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
+    return str(store.session_key)
+
+
+def build(spec: dict[str, Any]) -> dict[str, Any]:
+    """Create what the spec asks for; return ids and signed-in session keys."""
+    from games.models import Table
     from games.services import SeatSpec, table_create
-    from tests.support.factories import make_classroom, make_student, make_teacher
+    from lessons.models import SessionMember, SessionTable
+    from lessons.sessions.services import session_start
+    from tests.support.factories import make_classroom, make_students, make_teacher
 
     suffix = uuid.uuid4().hex[:8]
     teacher = make_teacher(username=f"teacher_{suffix}")
     classroom = make_classroom(teacher=teacher, name=f"Classe {suffix}")
-    students = [make_student(classroom=classroom, display_name=name) for name in spec["students"]]
-    pairs = list(zip(spec["students"], students, strict=True))
-    seats = [SeatSpec(name=name, user_id=s.user.pk) for name, s in pairs]
-    seats += [SeatSpec(name=f"Bot {i + 1}", bot="heuristic") for i in range(spec.get("bots", 0))]
-    table = table_create(
-        ruleset=spec.get("ruleset", "fractions"),
-        seats=seats,
-        options=spec.get("options"),
-        table_settings=spec.get("settings"),
-        seed=spec.get("seed", 11),
-        setup=spec.get("setup"),
-    )
-
-    def session(user: Any) -> str:
-        store = SessionStore()
-        store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        store.save()
-        return str(store.session_key)
-
+    names = list(spec.get("students") or [])
+    logins = make_students(classroom=classroom, names=names) if names else []
+    in_session = bool(spec.get("session"))
+    table = None
+    if spec.get("table", True) and (names or spec.get("bots")):
+        seats = [
+            SeatSpec(name=name, user_id=s.user.pk) for name, s in zip(names, logins, strict=True)
+        ]
+        seats += [
+            SeatSpec(name=f"Bot {i + 1}", bot="heuristic") for i in range(spec.get("bots", 0))
+        ]
+        default_kind = Table.Kind.LESSON if in_session else Table.Kind.PRACTICE
+        table = table_create(
+            ruleset=spec.get("ruleset") or "fractions",
+            seats=seats,
+            kind=spec.get("kind") or default_kind,
+            options=spec.get("options"),
+            table_settings=spec.get("settings"),
+            seed=spec.get("seed", 11),
+            setup=spec.get("setup"),
+        )
+    session = None
+    if in_session:
+        session = session_start(teacher=teacher, classroom=classroom)
+        if table is not None:
+            seated = SessionTable.objects.create(session=session, table=table, number=1)
+            for login in logins:
+                SessionMember.objects.create(session=session, student=login.student, table=seated)
+    students = [
+        {
+            "name": name,
+            "seat": seat,
+            "session": _session_key(login.user),
+            "pk": login.user.pk,
+            "id": login.student.pk,
+        }
+        for seat, (name, login) in enumerate(zip(names, logins, strict=True))
+    ]
     return {
-        "table": table.pk,
-        "students": [
-            {"name": name, "seat": i, "session": session(s.user), "pk": s.user.pk}
-            for i, (name, s) in enumerate(pairs)
-        ],
-        "teacher_session": session(teacher),
+        "table": table.pk if table is not None else None,
+        "classroom": classroom.pk,
         "join_code": classroom.join_code,
+        "teacher_session": _session_key(teacher),
+        "session": session.pk if session is not None else None,
+        "students": students,
+        "sessions": [s["session"] for s in students],
+        "users": [s["pk"] for s in students],
     }
 
 

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.live import Daphne
-from tests.support.processes import child_env, manage
+from tests.support.live import LiveApp, child_env, manage
 
 
 def test_check_deploy_with_production_variables_is_clean() -> None:
@@ -33,12 +32,11 @@ def _get(url: str) -> tuple[int, str, bytes]:
 
 @pytest.mark.slow
 def test_daphne_serves_home_and_static_css_with_make_run_settings(tmp_path: Path) -> None:
-    env = child_env(DEBUG="1", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    migrated = manage("migrate", "--noinput", env=env)
-    assert migrated.returncode == 0, migrated.stderr
-    server = Daphne(env)  # returns once daphne accepts connections
-    base = server.http
+    # `make run`'s environment: DEBUG=1 and nothing else (no test defaults).
+    app = LiveApp({"DEBUG": "1"}, test_defaults=False, directory=tmp_path)
     try:
+        app.migrate()
+        base = app.start().http  # returns once daphne accepts connections
         status, _type, body = _get(f"{base}/")
         assert status == 200
         assert b"unoclass" in body
@@ -47,4 +45,4 @@ def test_daphne_serves_home_and_static_css_with_make_run_settings(tmp_path: Path
         assert content_type.startswith("text/css")
         assert b".skip-link" in css
     finally:
-        server.kill()
+        app.close()

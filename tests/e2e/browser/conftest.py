@@ -1,24 +1,38 @@
-"""A real daphne on a free port with its own SQLite file, and Debian's chromium to drive it."""
+"""The browser package's fixtures: one daphne (tests/support/live.py) and one Playwright.
+
+Every module of this package uses these `playwright` and `browser` fixtures: two Playwright
+sync loops in one package break each other.
+"""
 
 from __future__ import annotations
 
-import json
-import sqlite3
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
-from tests.support.live import Daphne
-from tests.support.processes import BASE_DIR, child_env, manage
+from tests.support.live import Server, serve
 
+__all__ = [
+    "DESKTOP",
+    "PHONE",
+    "SETTINGS",
+    "Server",
+    "live_server_sign_in",
+    "serious_violations",
+    "serve",
+    "signed_in",
+]
+
+SETTINGS = "tests.e2e.browser.settings_browser"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -35,73 +49,13 @@ expect.set_options(timeout=15_000)
 PHONE = {"width": 390, "height": 844}
 
 
-@dataclass(frozen=True)
-class Server:
-    """The daphne under test: its address, environment and database file."""
-
-    url: str
-    env: dict[str, str]
-    db_path: Path
-
-    def world(self, **spec: Any) -> dict[str, Any]:
-        """Create a class, students and a table (tests/support/world.py) and return them."""
-        done = subprocess.run(
-            [sys.executable, "-m", "tests.support.world"],
-            input=json.dumps(spec),
-            cwd=BASE_DIR,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert done.returncode == 0, done.stderr
-        return dict(json.loads(done.stdout.strip().splitlines()[-1]))
-
-    def table_state(self, table_id: int) -> tuple[dict[str, Any], int]:
-        """Read a table's stored game state and state number (read-only)."""
-        with sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10) as db:
-            row = db.execute(
-                "SELECT state, state_id FROM games_table WHERE id = ?", (table_id,)
-            ).fetchone()
-        return json.loads(row[0]), int(row[1])
-
-    def wait_state_after(self, table_id: int, state_id: int, timeout: float = 20) -> int:
-        """Wait until the table's state number passes `state_id`; return the new one."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            current = self.table_state(table_id)[1]
-            if current > state_id:
-                return current
-            time.sleep(0.05)
-        raise AssertionError(f"table {table_id} stayed at state {state_id}")
-
-
-@contextmanager
-def serve(db_path: Path, **env_values: str) -> Iterator[Server]:
-    """Migrate a fresh SQLite file and serve the app with daphne until the block ends."""
-    env = child_env(
-        DJANGO_SETTINGS_MODULE="tests.e2e.browser.settings_browser",
-        DEBUG="1",
-        SECRET_KEY="browser-tests-only-secret-key-0123456789abcdefghijklmnop",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        DATABASE_URL=f"sqlite:///{db_path}",
-        PYTHONPATH=str(BASE_DIR),
-        **env_values,
-    )
-    migrated = manage("migrate", "--noinput", env=env)
-    assert migrated.returncode == 0, migrated.stderr
-    daphne = Daphne(env)
-    try:
-        yield Server(url=daphne.http, env=env, db_path=db_path)
-    finally:
-        daphne.kill()
-
-
 @pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Serve the app with quick bots for the whole browser package."""
-    db_path = tmp_path_factory.mktemp("browser") / "play.sqlite3"
-    with serve(db_path, GAMES_BOT_DELAY="0.05", GAMES_ROUND_PAUSE="0.2") as live:
+    directory = tmp_path_factory.mktemp("browser")
+    with serve(
+        directory, settings_module=SETTINGS, GAMES_BOT_DELAY="0.05", GAMES_ROUND_PAUSE="0.2"
+    ) as live:
         yield live
 
 
@@ -110,9 +64,14 @@ def playwright() -> Iterator[Playwright]:
     """Start Playwright once for this package (sync API).
 
     Package scope: its event loop must be gone before the asyncio tests of other packages run.
+    While it runs, this thread counts as async for Django: the modules that build their data
+    in process (live_server, factories) may still call the ORM (DJANGO_ALLOW_ASYNC_UNSAFE,
+    which the daphne processes never inherit: see tests.support.live.child_env).
     """
-    with sync_playwright() as driver:
-        yield driver
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as driver:
+            yield driver
 
 
 @pytest.fixture(scope="package")
@@ -143,3 +102,26 @@ def signed_in(
         ]
     )
     return context
+
+
+def live_server_sign_in(context: BrowserContext, live_server: Any, user: Any) -> None:
+    """Sign a browser context in as `user` on pytest-django's live server (in-process data)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+
+
+def serious_violations(page: Page) -> list[str]:
+    """Run axe-core on the page; describe its serious and critical violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
+        for v in violations
+        if v["impact"] in {"serious", "critical"}
+    ]

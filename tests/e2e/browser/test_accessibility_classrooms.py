@@ -2,61 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
 from tests.conftest import ClassWorld
+from tests.e2e.browser.conftest import live_server_sign_in, serious_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """Launch Debian's chromium through Playwright."""
-    from playwright import sync_api
-
-    # Playwright's sync API keeps an event loop running in this thread; the Django calls made
-    # here (fixtures, force_login) are still ordinary synchronous code.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
-        yield launched
-        launched.close()
-
-
-def _serious(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    violations = Axe().run(page).response["violations"]
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}"
-        for v in violations
-        if v["impact"] in {"serious", "critical"}
-    ]
-
-
-def _sign_in(context: Any, live_server: Any, user: Any) -> None:
-    from django.conf import settings
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
 
 @pytest.mark.django_db(transaction=True)
@@ -89,11 +43,11 @@ def test_foundation_pages_have_no_serious_accessibility_violation(
         for viewport in ({"width": 390, "height": 844}, {"width": 1920, "height": 1080}):
             context = browser.new_context(viewport=viewport, locale="fr-FR")
             if user is not None:
-                _sign_in(context, live_server, user)
+                live_server_sign_in(context, live_server, user)
             page = context.new_page()
             for url in urls:
                 page.goto(live_server.url + url)
-                found = _serious(page)
+                found = serious_violations(page)
                 if found:
                     problems[f"{url} as {user or 'visitor'} at {viewport['width']}px"] = found
             context.close()
@@ -105,9 +59,12 @@ def test_skip_link_is_the_first_tab_stop_and_moves_focus_to_main(
     browser: Any, live_server: Any
 ) -> None:
     page = browser.new_page()
-    page.goto(live_server.url + reverse("home"))
-    page.keyboard.press("Tab")
-    focused = page.evaluate("document.activeElement.getAttribute('href')")
-    assert focused == "#main"
-    page.keyboard.press("Enter")
-    assert page.evaluate("document.activeElement.id") == "main"
+    try:
+        page.goto(live_server.url + reverse("home"))
+        page.keyboard.press("Tab")
+        focused = page.evaluate("document.activeElement.getAttribute('href')")
+        assert focused == "#main"
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "main"
+    finally:
+        page.context.close()

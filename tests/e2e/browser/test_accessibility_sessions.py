@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from lessons.sessions.services import session_join, session_seat_now
-from tests.e2e.browser.test_accessibility_classrooms import _serious, _sign_in, browser  # noqa: F401
+from tests.e2e.browser.conftest import live_server_sign_in, serious_violations
 from tests.lessons.sessions.helpers import class_of, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 @pytest.fixture
 def world(transactional_db: None, class_a: Any) -> dict[str, Any]:
-    """Four students seated, a fifth waiting (made before Playwright starts its event loop)."""
+    """Four students seated, a fifth waiting."""
     classroom, students = class_of(class_a.teacher, 5)
     session = start(class_a.teacher, classroom)
     for student in students[:4]:
@@ -29,7 +29,7 @@ def world(transactional_db: None, class_a: Any) -> dict[str, Any]:
 @pytest.mark.django_db(transaction=True)
 def test_session_pages_have_no_serious_accessibility_violation(
     world: dict[str, Any],
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: Any,
     class_a: Any,
 ) -> None:
@@ -47,11 +47,11 @@ def test_session_pages_have_no_serious_accessibility_violation(
     for user, urls in pages.items():
         for viewport in ({"width": 390, "height": 844}, {"width": 1920, "height": 1080}):
             context = browser.new_context(viewport=viewport, locale="fr-FR")
-            _sign_in(context, live_server, user)
+            live_server_sign_in(context, live_server, user)
             page = context.new_page()
             for url in urls:
                 page.goto(live_server.url + url)
-                found = _serious(page)
+                found = serious_violations(page)
                 if found:
                     problems[f"{url} at {viewport['width']}px"] = found
             context.close()

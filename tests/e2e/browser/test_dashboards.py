@@ -9,7 +9,6 @@ do); otherwise they go to a temporary folder.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,55 +16,12 @@ import pytest
 from django.urls import reverse
 
 from lessons.demo.data import demo_classroom_ensure, demo_history_ensure
+from tests.e2e.browser.conftest import live_server_sign_in, serious_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 REFRESH_DOCS = bool(os.environ.get("UNOCLASS_SCREENSHOTS"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """Launch Debian's chromium through Playwright, headless."""
-    from playwright import sync_api
-
-    # Playwright's sync API runs an event loop in this thread; Django calls here stay sync.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS
-        )
-        yield launched
-        launched.close()
-
-
-def _sign_in(context: Any, live_server: Any, user: Any) -> None:
-    from django.conf import settings
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
-
-
-def _serious(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    violations = Axe().run(page).response["violations"]
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:5]}"
-        for v in violations
-        if v["impact"] in {"serious", "critical"}
-    ]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -93,7 +49,7 @@ def test_dashboards_and_report_in_chromium(browser: Any, live_server: Any, tmp_p
         ),
     ]
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR")
-    _sign_in(context, live_server, demo.teacher)
+    live_server_sign_in(context, live_server, demo.teacher)
     page = context.new_page()
     folder = DOCS_SCREENSHOTS if REFRESH_DOCS else tmp_path
     for filename, url, expected in pages:
@@ -102,7 +58,7 @@ def test_dashboards_and_report_in_chromium(browser: Any, live_server: Any, tmp_p
         assert expected in page.inner_text("main"), url
         # Every chart has a text alternative.
         assert page.locator("svg:not([role='img'])").count() == 0, url
-        assert _serious(page) == [], url
+        assert serious_violations(page) == [], url
         page.screenshot(path=str(folder / filename), full_page=True)
         assert (folder / filename).stat().st_size > 10_000
     # On a phone nothing scrolls the page sideways: wide tables scroll inside their own box.

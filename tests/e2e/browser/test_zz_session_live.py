@@ -1,22 +1,18 @@
 """End to end in chromium over daphne: the teacher's overview updates live after a play.
 
-Named to run last in this package: Playwright's event loop lives for this module only.
+Its own daphne (robots that never move on their own); the package's Playwright and chromium.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.browser.conftest import Server, serve, signed_in
+from tests.e2e.browser.conftest import SETTINGS, Server, serve, signed_in
 from tests.e2e.browser.pages import card_selector
-from tests.support.processes import BASE_DIR
+from tests.games.helpers import FRACTIONS_SETUP
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -24,35 +20,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Serve the app with daphne on a fresh SQLite file."""
-    db_path = tmp_path_factory.mktemp("sessions") / "sessions.sqlite3"
+    directory = tmp_path_factory.mktemp("sessions")
     # Slow robots: the test plays the students' moves itself.
-    with serve(db_path, GAMES_BOT_DELAY="60") as live:
+    with serve(directory, settings_module=SETTINGS, GAMES_BOT_DELAY="60") as live:
         yield live
 
 
-@pytest.fixture(scope="module")
-def chromium(browser: Browser) -> Browser:
-    """Use the package's chromium (one Playwright event loop per package)."""
-    return browser
-
-
-def _world(server: Server) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.support.session_world"],
-        cwd=BASE_DIR,
-        env=server.env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
-
-
-def test_overview_shows_a_play_and_an_alert_live(live: Server, chromium: Browser) -> None:
-    world = _world(live)
-    teacher = signed_in(chromium, live, world["teacher"], lang="en")
-    student = signed_in(chromium, live, world["students"][1], lang="en")
+def test_overview_shows_a_play_and_an_alert_live(live: Server, browser: Browser) -> None:
+    # A class session of two whose table is scripted: Bruno (seat 1) plays first on 1/3.
+    world = live.world(students=["Alice", "Bruno"], session=True, seed=7, setup=FRACTIONS_SETUP)
+    teacher = signed_in(browser, live, world["teacher_session"], lang="en")
+    student = signed_in(browser, live, world["students"][1]["session"], lang="en")
     try:
         overview = teacher.new_page()
         overview.goto(f"{live.url}/sessions/{world['session']}/")

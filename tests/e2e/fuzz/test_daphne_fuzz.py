@@ -18,6 +18,7 @@ from games.protocol import RATE_BURST, RATE_PER_SECOND
 from tests.e2e.fuzz.checks import RESYNC_CODES, check_server_frame
 from tests.e2e.fuzz.strategies import render, text_frames
 from tests.support.live import LiveApp, seed_table
+from tests.support.waiting import Deadline
 
 pytestmark = pytest.mark.slow
 
@@ -69,10 +70,12 @@ def _encodable(text: str) -> bool:
     return True
 
 
-async def _first_state(sock: Any) -> dict[str, Any] | None:
+async def _first_state(sock: Any, timeout: float = 20) -> dict[str, Any] | None:
     """Skip the replayed log a socket gets on connect; return the state that follows it."""
+    deadline = Deadline(timeout, "the state after the replayed log")
     frame = await _recv(sock)
     while frame is not None and frame.get("replay"):
+        deadline.check(f"last frame: {frame}")
         frame = await _recv(sock)
     return frame
 
@@ -96,7 +99,9 @@ def test_hostile_frames_on_real_daphne(live: Any, fuzz_report: list[str]) -> Non
         # Every frame gets one answer: an error, or a state (after its events, or after the
         # error that comes with a fresh state).
         answered = 0
+        deadline = Deadline(60, f"an answer to each of {len(frames)} frames")
         while answered < len(frames):
+            deadline.check(f"{answered} answered")
             frame = await _recv(sock, timeout=5)
             assert frame is not None, f"{len(frames) - answered} frames got no answer"
             answered += frame["type"] == "state" or (
@@ -137,7 +142,7 @@ def test_hostile_frames_on_real_daphne(live: Any, fuzz_report: list[str]) -> Non
     still = asyncio.run(_still_serves(server, ids))
     assert still["type"] == "state"
     server.kill()
-    stderr = server.process.stderr.read().decode() if server.process.stderr else ""
+    stderr = server.log()
     assert "Traceback" not in stderr, stderr[-3000:]
     server.start()
 
@@ -160,7 +165,9 @@ def test_a_flood_is_rate_limited_with_a_clear_error(live: Any) -> None:
         for _ in range(300):
             await sock.send(json.dumps({"type": "sync"}))
         served = limited = 0
+        deadline = Deadline(120, "the answers to a flood of 300 frames to stop")
         while (frame := await _recv(sock, timeout=2)) is not None:
+            deadline.check(f"{served} served, {limited} limited")
             if frame["type"] == "state":
                 served += 1
             else:

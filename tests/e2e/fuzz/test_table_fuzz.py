@@ -21,6 +21,7 @@ from games.models import Table, TableEvent
 from tests.e2e.fuzz.checks import RESYNC_CODES, check_game, check_server_frame
 from tests.e2e.fuzz.strategies import render, text_frames
 from tests.games.helpers import FRACTIONS_SETUP, make_table, socket
+from tests.support.waiting import Deadline
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -36,7 +37,9 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "200"))
 async def _answers(comm: Any, timeout: float = 2) -> list[dict[str, Any]]:
     """Read what the server says to one frame: up to its error or state (and a resync)."""
     frames: list[dict[str, Any]] = []
+    deadline = Deadline(30, "an error or a state frame answering one frame")
     while True:
+        deadline.check(f"{len(frames)} frames so far, the last: {frames[-1:]}")
         try:
             output = await comm.receive_output(timeout=timeout)
         except TimeoutError:

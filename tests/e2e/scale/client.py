@@ -13,6 +13,7 @@ import json
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ import websockets
 from games.engine import Game
 from games.engine.cards import DECKS, KIND
 from games.engine.state import STATE_VERSION
+from tests.support.waiting import receive_until
 
 # Reconnection: waits double from BACKOFF_FIRST up to BACKOFF_MAX, for RECONNECT_SECONDS at most.
 BACKOFF_FIRST = 0.05
@@ -208,11 +210,22 @@ class SeatClient:
         return frame
 
     async def next_state(self, timeout: float = 10) -> dict[str, Any]:
-        """Receive frames until a `state` frame arrives; return it."""
-        while True:
-            frame = await self.next_frame(timeout)
-            if frame["type"] == "state":
-                return frame
+        """Receive frames until a `state` frame arrives (within `timeout` seconds); return it."""
+        return await self.next_state_where(lambda view: True, timeout, "a state frame")
+
+    async def next_state_where(
+        self, test: Callable[[dict[str, Any]], bool], timeout: float, what: str
+    ) -> dict[str, Any]:
+        """Receive frames until a `state` frame whose view passes `test` arrives; return it.
+
+        The whole wait has a deadline (not only each read): fail naming `what` when it passes.
+        """
+        return await receive_until(
+            self.next_frame,
+            lambda frame: frame["type"] == "state" and bool(test(frame["view"])),
+            timeout,
+            f"{what} on {self.url}",
+        )
 
     async def close(self) -> None:
         """Close the socket."""
@@ -294,7 +307,13 @@ class Table:
             await asyncio.gather(*pending.values(), return_exceptions=True)
 
     async def settle(self, state_id: int, seconds: float = 15) -> None:
-        """Read frames until every client has seen `state_id`."""
-        for client in self.clients:
-            while client.log.state_id < state_id:
-                await client.next_frame(timeout=seconds)
+        """Read frames until every client has seen `state_id` (within `seconds` each)."""
+        for index, client in enumerate(self.clients):
+            log = client.log
+            if log.state_id < state_id:
+                await receive_until(
+                    client.next_frame,
+                    lambda _frame, log=log: log.state_id >= state_id,  # type: ignore[misc]
+                    seconds,
+                    f"client {index} to see state {state_id}",
+                )

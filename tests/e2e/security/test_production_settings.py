@@ -7,7 +7,7 @@ import json
 import secrets
 from pathlib import Path
 
-from tests.support.processes import child_env, manage
+from tests.support.live import child_env, manage
 
 PROBE = """
 import json
