@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from games import driver
-from games.asyncdb import in_thread
 from games.broadcast import table_group
 from games.engine import Game
 from games.errors import TableError
@@ -24,94 +20,61 @@ from games.protocol import (
     event_frames,
     state_frame,
 )
+from games.realtime.asyncdb import in_thread
+from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, RealtimeConsumer
+from games.realtime.signin import socket_user
 from games.selectors import table_access
 from games.services import JUDGED_ERROR_CODES, next_step_for, table_act
 
-# Close codes (4000–4999 are the application's own).
-CLOSE_SIGNED_OUT = 4401
-CLOSE_NO_ACCESS = 4403
 
-
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(RealtimeConsumer):
     """One player's (or a watching teacher's) socket on one table."""
+
+    max_frame_bytes = MAX_FRAME_BYTES
+    rate_burst = RATE_BURST
+    rate_per_second = RATE_PER_SECOND
 
     table_id: int
     seat: int | None
-    lang: str
     last_state_id: int
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Call the handler named after the message type.
-
-        Unlike Channels' own dispatch, no hop to the database thread comes first to close old
-        connections: every query here goes through in_thread, which closes them around itself.
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         """Accept a signed-in user who is seated at the table or may watch it."""
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self._refuse(CLOSE_SIGNED_OUT)
+        user = socket_user(self.scope)
+        if user is None:
+            await self.refuse(CLOSE_SIGNED_OUT)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.lang = _language_of(self.scope)
         try:
             access = await in_thread(table_access)(table_id=self.table_id, user=user)
         except TableError:
-            await self._refuse(CLOSE_NO_ACCESS)
+            await self.refuse(CLOSE_NO_ACCESS)
             return
         self.seat = access.seat
         self.last_state_id = -1
-        self.tokens = float(RATE_BURST)
-        self.refilled = time.monotonic()
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
         await self._send_history()
         await self.send_current_state()
-
-    async def _refuse(self, code: int) -> None:
-        """Accept, then close at once with the reason's code: a browser sees the code of a
-        closed socket, not of a refused handshake, so the page can say "signed out" instead of
-        retrying for ever. Nothing is sent before the close."""
-        await self.accept()
-        await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
         """Leave the table's group; the seat stays the player's."""
         if hasattr(self, "table_id"):
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Route a client frame by its type; anything malformed gets an error frame."""
-        if not self._take_token():
-            await self._send_error(TableError("rate_limited", _("Too many messages: slow down.")))
-            return
-        if text_data is None:
-            await self._send_error(TableError("bad_frame", _("Send JSON text frames only.")))
-            return
-        if len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
-            await self._send_error(TableError("too_large", _("This message is too long.")))
-            return
-        try:
-            content = json.loads(text_data)
-        except (ValueError, RecursionError):
-            await self._send_error(TableError("bad_json", _("This message is not valid JSON.")))
-            return
-        kind = content.get("type") if isinstance(content, dict) else None
+    async def receive_frame(self, content: dict[str, Any]) -> None:
+        """Route a checked frame by its type; an unknown type gets an error frame."""
+        kind = content.get("type")
         if kind == "action":
             await self._action(content)
         elif kind == "sync":
             await self.send_current_state()
         else:
-            await self._send_error(TableError("unknown_type", _("Unknown message type.")))
+            await self.send_error(TableError("unknown_type", _("Unknown message type.")))
 
     async def _action(self, content: dict[str, Any]) -> None:
         if self.seat is None:
-            await self._send_error(TableError("not_seated", _("You are watching this table.")))
+            await self.send_error(TableError("not_seated", _("You are watching this table.")))
             return
         try:
             outcome = await in_thread(table_act)(
@@ -121,7 +84,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 state_id=content.get("state_id"),
             )
         except TableError as exc:
-            await self._send_error(exc)
+            await self.send_error(exc)
             if exc.code == "stale_state" or exc.code in JUDGED_ERROR_CODES:
                 await self.send_current_state()
             return
@@ -176,18 +139,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         frame = state_frame(game, self.seat, state_id, info)
         await self.send(text_data=json.dumps(frame))
 
-    async def _send_error(self, exc: TableError) -> None:
-        with translation.override(self.lang):
-            await self.send(text_data=json.dumps(error_frame(exc, self.lang)))
-
-    def _take_token(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+    def error_frame(self, exc: TableError) -> dict[str, Any]:
+        """Build the table's `error` frame: a wrong fraction play carries an explanation."""
+        return error_frame(exc, self.lang)
 
 
 def _load(table_id: int) -> tuple[Any, dict[str, Any]]:
@@ -213,20 +167,3 @@ def _recent_events(table_id: int) -> tuple[list[tuple[int, list[dict[str, Any]]]
     )
     rows.reverse()
     return rows, table_info(table=Table.objects.get(pk=table_id))
-
-
-def _language_of(scope: dict[str, Any]) -> str:
-    """Pick the user's language: the language cookie, else the browser's, else French."""
-    from django.conf import settings
-
-    supported = {code for code, _name in settings.LANGUAGES}
-    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
-    if cookie[:2] in supported:
-        return cookie[:2]
-    for name, value in scope.get("headers", []):
-        if name == b"accept-language":
-            for part in value.decode("latin-1").split(","):
-                code = part.strip()[:2].lower()
-                if code in supported:
-                    return code
-    return settings.LANGUAGE_CODE

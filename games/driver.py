@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from games.asyncdb import in_thread
+from games.realtime.asyncdb import in_thread
 from games.services import NextStep, table_step
 
 logger = logging.getLogger(__name__)

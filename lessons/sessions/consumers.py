@@ -8,26 +8,32 @@ the page shows, never a hand. Changes arriving close together are sent once.
 While the overview is open, it also seats the students whose wait is over, starts a new game
 where one ended, and plans the server's next step of each playing table (bots, timers), so
 that a table resumed by the teacher moves on even if no player's socket reconnects.
+
+Refusals are the toolkit's (games.realtime): accepted then closed with 4401 when signed out
+(also later, when the teacher signed out elsewhere: each refresh checks the session) and 4403
+when the session is not of one of the teacher's classes.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from games import driver
 from games.broadcast import table_group
-from games.consumers import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, _language_of
+from games.errors import TableError
 from games.models import Table
+from games.realtime.asyncdb import in_thread
+from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, RealtimeConsumer
+from games.realtime.signin import socket_user, still_signed_in
 from games.services import NextStep, next_step_for
 from lessons.models import ClassSession
 from lessons.sessions.broadcast import session_group
 from lessons.sessions.overview import session_overview
+from lessons.sessions.present import overview_html
 from lessons.sessions.selectors import session_for_teacher
 from lessons.sessions.services import session_seat_due
 
@@ -41,8 +47,6 @@ def _snapshot(session_id: int, user: Any, lang: str, seat: bool) -> dict[str, An
     `seat`: first seat the students whose wait is over and start new games where one ended
     (not on every move of every table: that takes the session's lock).
     """
-    from lessons.sessions.views import overview_html
-
     session = session_for_teacher(teacher=user, session_id=session_id)
     if session is None:
         return None
@@ -64,26 +68,32 @@ def _snapshot(session_id: int, user: Any, lang: str, seat: bool) -> dict[str, An
     }
 
 
-class SessionOverviewConsumer(AsyncWebsocketConsumer):
+class SessionOverviewConsumer(RealtimeConsumer):
     """A teacher's socket on the live overview of one of their class sessions."""
 
+    # The page sends one sync every 20 s; a snapshot costs queries and may take a lock.
+    max_frame_bytes = 1024
+    rate_burst = 5
+    rate_per_second = 1.0
+
     session_id: int
-    lang: str
 
     async def connect(self) -> None:
         """Accept the teacher of the session's class; refuse anyone else."""
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_SIGNED_OUT)
+        user = socket_user(self.scope)
+        if user is None:
+            await self.refuse(CLOSE_SIGNED_OUT)
             return
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
-        self.lang = _language_of(self.scope)
         self.tables: set[int] = set()
         self.pending = False
         self.seat_wanted = False
-        snapshot = await database_sync_to_async(_snapshot)(self.session_id, user, self.lang, True)
+        self.closing = False
+        # One snapshot at a time: a sync and a coalesced refresh never cross on the wire.
+        self.refreshing = asyncio.Lock()
+        snapshot = await in_thread(_snapshot)(self.session_id, user, self.lang, True)
         if snapshot is None:
-            await self.close(code=CLOSE_NO_ACCESS)
+            await self.refuse(CLOSE_NO_ACCESS)
             return
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
         await self.accept()
@@ -93,23 +103,18 @@ class SessionOverviewConsumer(AsyncWebsocketConsumer):
         """Leave the session's group and the tables' groups."""
         if not hasattr(self, "tables"):
             return
+        self.closing = True
         await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
         for table_id in self.tables:
             await self.channel_layer.group_discard(table_group(table_id), self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Answer {"type": "sync"} with a fresh overview; anything else gets an error frame."""
-        try:
-            content = json.loads(text_data or "")
-        except (ValueError, RecursionError):
-            content = None
-        if isinstance(content, dict) and content.get("type") == "sync":
+    async def receive_frame(self, content: dict[str, Any]) -> None:
+        """Answer {"type": "sync"} with a fresh overview; any other type gets an error frame."""
+        if content.get("type") == "sync":
             self.seat_wanted = True
             await self._refresh_now()
             return
-        with translation.override(self.lang):
-            message = translation.gettext("Unknown message type.")
-        await self.send(text_data=json.dumps({"type": "error", "message": message}))
+        await self.send_error(TableError("unknown_type", _("Unknown message type.")))
 
     async def session_update(self, message: dict[str, Any]) -> None:
         """Something changed in the session: refresh soon."""
@@ -130,14 +135,24 @@ class SessionOverviewConsumer(AsyncWebsocketConsumer):
         loop.call_later(COALESCE_SECONDS, lambda: loop.create_task(self._refresh_now()))
 
     async def _refresh_now(self) -> None:
-        self.pending = False
-        seat, self.seat_wanted = self.seat_wanted, False
-        user = self.scope["user"]
-        snapshot = await database_sync_to_async(_snapshot)(self.session_id, user, self.lang, seat)
-        if snapshot is None:
-            await self.close(code=CLOSE_NO_ACCESS)
-            return
-        await self._send(snapshot)
+        async with self.refreshing:
+            self.pending = False
+            if self.closing:
+                return  # a refresh planned before the close
+            seat, self.seat_wanted = self.seat_wanted, False
+            if not await in_thread(still_signed_in)(self.scope):
+                await self._close(CLOSE_SIGNED_OUT)
+                return
+            user = self.scope["user"]
+            snapshot = await in_thread(_snapshot)(self.session_id, user, self.lang, seat)
+            if snapshot is None:
+                await self._close(CLOSE_NO_ACCESS)
+                return
+            await self._send(snapshot)
+
+    async def _close(self, code: int) -> None:
+        self.closing = True
+        await self.close(code=code)
 
     async def _send(self, snapshot: dict[str, Any]) -> None:
         for table_id in set(snapshot["tables"]) - self.tables:
@@ -145,4 +160,4 @@ class SessionOverviewConsumer(AsyncWebsocketConsumer):
             self.tables.add(table_id)
         for step in snapshot["steps"]:
             driver.schedule(step)
-        await self.send(text_data=json.dumps(snapshot["frame"]))
+        await self.send_frame(snapshot["frame"])

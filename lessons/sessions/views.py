@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -18,7 +15,8 @@ from lessons.classrooms.access import student_required, teacher_required
 from lessons.models import ClassSession
 from lessons.sessions import services
 from lessons.sessions.forms import MoveForm, SessionStartForm
-from lessons.sessions.overview import IDLE_SECONDS, WRONG_STREAK, Overview, session_overview
+from lessons.sessions.overview import session_overview
+from lessons.sessions.present import overview_context
 from lessons.sessions.selectors import session_for_student, session_for_teacher
 
 WAITING_REFRESH_SECONDS = 5
@@ -66,21 +64,6 @@ def session_new(request: HttpRequest, classroom_id: int) -> HttpResponse:
         "lessons/sessions/new.html",
         {"classroom": classroom, "form": form, "current": current},
     )
-
-
-def overview_context(overview: Overview) -> dict[str, Any]:
-    """Return what the live part of the overview needs (the page and the socket share it)."""
-    return {
-        "overview": overview,
-        "session": overview.session,
-        "wrong_streak": WRONG_STREAK,
-        "idle_minutes": IDLE_SECONDS // 60,
-    }
-
-
-def overview_html(overview: Overview) -> str:
-    """Render the live part of the overview, as the socket sends it."""
-    return render_to_string("lessons/sessions/_overview.html", overview_context(overview))
 
 
 @teacher_required

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import ast
 import json
+from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 
 from games import driver
 from games.models import Table, TableEvent
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, refusal_code, socket
+from games.realtime.frames import TokenBucket
+from games.realtime.language import language_of
+from games.realtime.signin import still_signed_in
+from tests.games.helpers import (
+    FRACTIONS_SETUP,
+    make_table,
+    receive_until,
+    refusal_code,
+    session_cookie,
+    socket,
+)
+from unoclass.asgi import application
+
+BASE_DIR = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -289,3 +305,135 @@ async def test_a_student_moved_off_the_table_is_disconnected(pair):  # type: ign
     while output["type"] != "websocket.close":
         output = await comm.receive_output(timeout=3)
     assert output["code"] == 4403
+
+
+# --- The socket toolkit (games.realtime) that both consumers use -------------------------
+
+
+@pytest.mark.parametrize(
+    ("cookies", "accept", "expected"),
+    [
+        ({"django_language": "en"}, "fr-FR,fr;q=0.9", "en"),  # the cookie wins
+        ({"django_language": "fr"}, "en-GB", "fr"),
+        ({"django_language": "de"}, "de-DE, en;q=0.5", "en"),  # unknown: the browser's next
+        ({}, "EN-us", "en"),
+        ({}, "de, it", "fr"),  # nothing known: French
+        ({}, None, "fr"),
+    ],
+)
+def test_the_socket_language_is_cookie_then_browser_then_french(cookies, accept, expected):  # type: ignore[no-untyped-def]
+    headers = [] if accept is None else [(b"accept-language", accept.encode("latin-1"))]
+    assert language_of({"cookies": cookies, "headers": headers}) == expected
+
+
+async def _socket_in(table_id: int, user, cookie_language: str | None, accept: str):  # type: ignore[no-untyped-def]
+    """A table socket whose handshake asks for a language by cookie and/or Accept-Language."""
+    cookie = (await database_sync_to_async(session_cookie)(user)).split(b";")[0]
+    if cookie_language is not None:
+        cookie += f"; django_language={cookie_language}".encode()
+    headers = [
+        (b"origin", b"http://testserver"),
+        (b"host", b"testserver"),
+        (b"cookie", cookie),
+        (b"accept-language", accept.encode()),
+    ]
+    return WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+
+
+@pytest.mark.parametrize(
+    ("cookie_language", "accept", "message"),
+    [
+        ("fr", "en", "Type de message inconnu."),
+        ("en", "fr", "Unknown message type."),
+        (None, "en-GB,en;q=0.8", "Unknown message type."),
+        (None, "de", "Type de message inconnu."),
+    ],
+)
+async def test_frame_errors_speak_the_socket_language(pair, cookie_language, accept, message):  # type: ignore[no-untyped-def]
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await _socket_in(table.pk, pair[0], cookie_language, accept)
+    assert (await comm.connect())[0]
+    await receive_until(comm, "state")
+    await comm.send_to(text_data='{"type": "dance"}')
+    assert (await receive_until(comm, "error"))["message"] == message
+    await comm.send_to(bytes_data=b"\x00")  # a toolkit check, not the table's own
+    error = await receive_until(comm, "error")
+    assert error["code"] == "bad_frame"
+    english = (cookie_language or accept[:2]) == "en"
+    assert (error["message"] == "Send JSON text frames only.") == english
+    await comm.disconnect()
+
+
+def test_the_token_bucket_refills_with_time() -> None:
+    now = [100.0]
+    bucket = TokenBucket(3, 2.0, clock=lambda: now[0])
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.5  # one token back at 2 per second
+    assert [bucket.take(), bucket.take()] == [True, False]
+    now[0] += 60  # never more than the burst
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+
+
+def _scope_of(user):  # type: ignore[no-untyped-def]
+    from django.contrib.sessions.backends.db import SessionStore
+
+    key = session_cookie(user).split(b";")[0].split(b"=", 1)[1].decode()
+    return {"user": user, "session": SessionStore(session_key=key)}, key
+
+
+@pytest.mark.django_db
+def test_still_signed_in_follows_the_session_and_the_password(pair) -> None:  # type: ignore[no-untyped-def]
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.models import Session
+
+    user, other = pair
+    scope, key = _scope_of(user)
+    assert still_signed_in(scope)
+    assert not still_signed_in({**scope, "user": other})  # the session is someone else's
+    assert not still_signed_in({**scope, "user": AnonymousUser()})
+    assert not still_signed_in({"user": user})  # no session at all
+    user.set_password("a new password 123")
+    user.save()
+    assert not still_signed_in(scope)  # a password change signs the old sessions out
+    assert Session.objects.filter(session_key=key).exists()  # read-only: nothing flushed
+    scope, key = _scope_of(user)
+    assert still_signed_in(scope)
+    Session.objects.filter(session_key=key).delete()  # a log-out in another tab
+    assert not still_signed_in(scope)
+
+
+# --- Consumers are thin: no views, no one else's private names --------------------------
+
+
+def _consumer_modules() -> list[Path]:
+    """Every consumer module of the app, and the toolkit they share."""
+    modules = sorted(BASE_DIR.glob("*/**/consumers.py")) + sorted(
+        (BASE_DIR / "games" / "realtime").glob("*.py")
+    )
+    return [m for m in modules if ".venv" not in m.parts and "tests" not in m.parts]
+
+
+def _imports(path: Path) -> list[tuple[str, str | None]]:
+    """Every (module, name) the file imports, also inside functions; name None for `import x`."""
+    found: list[tuple[str, str | None]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, None) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found += [(node.module, alias.name) for alias in node.names]
+    return found
+
+
+def test_the_consumer_modules_are_found() -> None:
+    names = {str(p.relative_to(BASE_DIR)) for p in _consumer_modules()}
+    assert {"games/consumers.py", "lessons/sessions/consumers.py"} <= names
+    assert "games/realtime/consumer.py" in names
+
+
+@pytest.mark.parametrize("path", _consumer_modules(), ids=lambda p: str(p.relative_to(BASE_DIR)))
+def test_a_consumer_imports_no_views_and_no_private_name(path: Path) -> None:
+    for module, name in _imports(path):
+        parts = module.split(".") + ([name] if name else [])
+        assert "views" not in parts, f"{path.name} imports a views module: {module}"
+        private = [p for p in parts if p.startswith("_") and not p.startswith("__")]
+        assert not private, f"{path.name} imports a private name: {module} {name}"

@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
-from games.consumers import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
+from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
 from games.services import SeatSpec, table_create
 from lessons.sessions.services import session_start
 from tests.e2e.security.access_matrix import ACTORS

@@ -8,15 +8,18 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from games import driver
 from games.models import Table
+from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
 from games.services import TableError, table_act
 from lessons.models import SessionMember, SessionTable
 from lessons.sessions.overview import IDLE_SECONDS, session_overview
 from lessons.sessions.services import session_start
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
+from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, session_cookie
+from unoclass.asgi import application
 
 
 def _scripted_session(class_a: Any) -> tuple[Any, Table]:
@@ -78,24 +81,154 @@ def test_a_right_play_breaks_the_wrong_streak(class_a):  # type: ignore[no-untyp
     assert "wrong_streak" not in [a.kind for a in overview.alerts]
 
 
-async def _overview_socket(session_id: int, user: Any):  # type: ignore[no-untyped-def]
-    return await socket(0, user, path=f"/ws/session/{session_id}/")
+async def _overview_socket(session_id: int, user: Any, language: str = "en"):  # type: ignore[no-untyped-def]
+    """Open a communicator on the overview socket, signed in as `user`, in `language`."""
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    if user is not None:
+        cookie = await database_sync_to_async(session_cookie)(user)  # asks for English
+        headers.append((b"cookie", cookie.replace(b"=en", f"={language}".encode())))
+    return WebsocketCommunicator(application, f"/ws/session/{session_id}/", headers=headers)
+
+
+async def _accepted_then_closed(comm: Any) -> int:
+    """Connect; check the socket was accepted, then closed with nothing sent; return the code.
+
+    A refused handshake would reach a browser as 1006, which the page cannot tell from a
+    dropped connection.
+    """
+    connected, _ = await comm.connect()
+    assert connected, "refused at the handshake: a browser would only see 1006"
+    output = await comm.receive_output(timeout=3)
+    assert output["type"] == "websocket.close", output  # nothing before the close
+    return int(output["code"])
+
+
+async def _close_code_after(comm: Any) -> int:
+    """Read frames until the server closes the socket (a bounded number); return the code."""
+    for _ in range(20):
+        output = await comm.receive_output(timeout=3)
+        if output["type"] == "websocket.close":
+            return int(output["code"])
+    raise AssertionError("the socket stayed open")
 
 
 @pytest.mark.django_db(transaction=True)
 async def test_socket_refuses_anyone_but_the_class_teacher(class_a, class_b):  # type: ignore[no-untyped-def]
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     for user, code in [
-        (None, 4401),
-        (class_b.teacher, 4403),
-        (class_a.student.user, 4403),
+        (None, CLOSE_SIGNED_OUT),
+        (class_b.teacher, CLOSE_NO_ACCESS),
+        (class_a.student.user, CLOSE_NO_ACCESS),
     ]:
-        comm = await _overview_socket(session.pk, user)
-        connected, close_code = await comm.connect()
-        assert not connected and close_code == code
-    comm = await _overview_socket(session.pk + 999, class_a.teacher)
-    connected, close_code = await comm.connect()
-    assert not connected and close_code == 4403
+        assert await _accepted_then_closed(await _overview_socket(session.pk, user)) == code
+    missing = await _overview_socket(session.pk + 999, class_a.teacher)
+    assert await _accepted_then_closed(missing) == CLOSE_NO_ACCESS
+    assert (CLOSE_SIGNED_OUT, CLOSE_NO_ACCESS) == (4401, 4403)  # what the page reads
+
+
+def _sign_everyone_out() -> None:
+    from django.contrib.sessions.models import Session
+
+    Session.objects.all().delete()  # what a log-out in another tab does to the session row
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_teacher_signed_out_elsewhere_is_closed_with_4401(class_a, settings):  # type: ignore[no-untyped-def]
+    settings.GAMES_BOT_DELAY = 60
+    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    comm = await _overview_socket(session.pk, class_a.teacher)
+    connected, _ = await comm.connect()
+    assert connected
+    await receive_until(comm, "overview")
+    await database_sync_to_async(_sign_everyone_out)()
+    await comm.send_to(text_data=json.dumps({"type": "sync"}))
+    assert await _close_code_after(comm) == CLOSE_SIGNED_OUT
+    driver.cancel_all()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_teacher_who_lost_the_class_is_closed_with_4403(class_a, class_b, settings):  # type: ignore[no-untyped-def]
+    settings.GAMES_BOT_DELAY = 60
+    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    comm = await _overview_socket(session.pk, class_a.teacher)
+    assert (await comm.connect())[0]
+    await receive_until(comm, "overview")
+
+    def _give_away() -> None:
+        class_a.classroom.teacher = class_b.teacher
+        class_a.classroom.save(update_fields=["teacher"])
+
+    await database_sync_to_async(_give_away)()
+    await comm.send_to(text_data=json.dumps({"type": "sync"}))
+    assert await _close_code_after(comm) == CLOSE_NO_ACCESS
+    driver.cancel_all()
+
+
+# Each bad frame gets an error frame with its code; the socket stays open and still syncs.
+OVERVIEW_BAD_FRAMES = [
+    ({"text_data": "{not json"}, "bad_json"),
+    ({"text_data": "[1, 2]"}, "unknown_type"),
+    ({"text_data": '{"type": "action", "action": {"type": "draw"}}'}, "unknown_type"),
+    ({"text_data": '{"sync": true}'}, "unknown_type"),
+    ({"text_data": json.dumps({"type": "sync", "pad": "x" * 2000})}, "too_large"),
+    ({"text_data": "[" * 3000 + "]" * 3000}, "too_large"),
+    ({"bytes_data": b"\x00\x01"}, "bad_frame"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("frame", "code"), OVERVIEW_BAD_FRAMES)
+async def test_bad_frames_on_the_overview_get_an_error(class_a, settings, frame, code):  # type: ignore[no-untyped-def]
+    settings.GAMES_BOT_DELAY = 60
+    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    comm = await _overview_socket(session.pk, class_a.teacher)
+    assert (await comm.connect())[0]
+    await receive_until(comm, "overview")
+    await comm.send_to(**frame)
+    error = await receive_until(comm, "error")
+    assert error["code"] == code
+    assert error["message"] and "Traceback" not in error["message"]
+    await comm.send_to(text_data=json.dumps({"type": "sync"}))
+    assert (await receive_until(comm, "overview"))["data"]["session"] == session.pk
+    await comm.disconnect()
+    driver.cancel_all()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_sync_flood_on_the_overview_is_rate_limited(class_a, settings):  # type: ignore[no-untyped-def]
+    settings.GAMES_BOT_DELAY = 60
+    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    comm = await _overview_socket(session.pk, class_a.teacher)
+    assert (await comm.connect())[0]
+    await receive_until(comm, "overview")
+    flood = 12
+    for _ in range(flood):
+        await comm.send_to(text_data=json.dumps({"type": "sync"}))
+    kinds: list[str] = []
+    for _ in range(flood):
+        frame = json.loads(await comm.receive_from(timeout=3))
+        kinds.append(frame.get("code") or frame["type"])
+    # A burst of 5 snapshots at most (each costs queries and may take the session's lock).
+    assert kinds.count("rate_limited") >= flood - 6
+    assert "overview" in kinds
+    await comm.disconnect()
+    driver.cancel_all()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_overview_errors_speak_the_socket_language(class_a, settings):  # type: ignore[no-untyped-def]
+    settings.GAMES_BOT_DELAY = 60
+    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    for language, message in [("en", "Unknown message type."), ("fr", "Type de message inconnu.")]:
+        comm = await _overview_socket(session.pk, class_a.teacher, language=language)
+        assert (await comm.connect())[0]
+        first = await receive_until(comm, "overview")
+        await comm.send_to(text_data='{"type": "dance"}')
+        assert (await receive_until(comm, "error"))["message"] == message
+        # The HTML part of the overview speaks it too.
+        assert ("Students" if language == "en" else "Élèves") in first["html"]
+        await comm.disconnect()
+    driver.cancel_all()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -148,12 +281,9 @@ def test_overview_queries_do_not_grow_with_the_class(class_a, count, django_asse
 
 
 def _finish(table_id: int) -> None:
-    from django.db import transaction
+    from games.services import table_finish
 
-    from lessons.sessions.services import _finish_table
-
-    with transaction.atomic():
-        _finish_table(table_id)
+    table_finish(table_id=table_id)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,0 +1,91 @@
+"""The base of the app's sockets: refusals a browser can read, checked frames, one language.
+
+A refusal accepts the socket, then closes it at once with the reason's code: a browser sees
+the code of a closed socket but only `1006` for a refused handshake, and a page that cannot
+tell "signed out" from "connection lost" retries for ever.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import TableError
+from games.realtime.frames import TokenBucket, read_frame
+from games.realtime.language import language_of
+
+# Close codes (4000–4999 are the application's own), as the pages read them.
+CLOSE_SIGNED_OUT = 4401
+CLOSE_NO_ACCESS = 4403
+
+
+class RealtimeConsumer(AsyncWebsocketConsumer):
+    """A socket with the app's refusals, frame checks and language; subclasses route frames.
+
+    Subclasses implement `connect` (calling `refuse` to say no) and `receive_frame`; every
+    query goes through `games.realtime.asyncdb.in_thread`.
+    """
+
+    # Limits of one socket's frames: longer ones, or faster ones, get an error frame.
+    max_frame_bytes = 4096
+    rate_burst = 20
+    rate_per_second = 20.0
+
+    lang: str
+    bucket: TokenBucket
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Call the handler named after the message type.
+
+        Unlike Channels' own dispatch, no hop to the database thread comes first to close old
+        connections: every query goes through in_thread, which closes them around itself.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        """Set the socket's language and frame budget, then let `connect` decide."""
+        self.lang = language_of(self.scope)
+        self.bucket = TokenBucket(self.rate_burst, self.rate_per_second)
+        await super().websocket_connect(message)
+
+    async def refuse(self, code: int) -> None:
+        """Accept, then close at once with the reason's code; nothing is sent before it."""
+        await self.accept()
+        await self.close(code=code)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Check the frame (rate, kind, size, JSON object), then hand it to `receive_frame`."""
+        if not self.bucket.take():
+            await self.send_error(TableError("rate_limited", _("Too many messages: slow down.")))
+            return
+        try:
+            content = read_frame(text_data, bytes_data, max_bytes=self.max_frame_bytes)
+        except TableError as exc:
+            await self.send_error(exc)
+            return
+        await self.receive_frame(content)
+
+    async def receive_frame(self, content: dict[str, Any]) -> None:
+        """Act on a checked frame (a JSON object); subclasses route it by its `type`."""
+        raise NotImplementedError
+
+    async def send_frame(self, frame: dict[str, Any]) -> None:
+        """Send one JSON frame."""
+        await self.send(text_data=json.dumps(frame))
+
+    async def send_error(self, exc: TableError) -> None:
+        """Send an `error` frame in the socket's language."""
+        with translation.override(self.lang):
+            await self.send_frame(self.error_frame(exc))
+
+    def error_frame(self, exc: TableError) -> dict[str, Any]:
+        """Build the `error` frame (called in the socket's language): code and message."""
+        return {"type": "error", "code": exc.code, "message": exc.message_in(self.lang)}
