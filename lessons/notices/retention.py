@@ -1,0 +1,23 @@
+"""What the privacy notice says about how long pupils' data are kept.
+
+Nothing is purged automatically yet, so `retention_in_force()` returns None and the notice says
+so, and what the school must do. The retention setting and `manage.py purge_expired` (issue 12,
+data protection) fill this in: return the period they apply, and the notice states it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Retention:
+    """The erasure the server applies by itself."""
+
+    # Months after a class is archived (or the school year ends) before its pupils' data go.
+    months: int
+
+
+def retention_in_force() -> Retention | None:
+    """Return the automatic erasure in force, or None while nothing is erased automatically."""
+    return None

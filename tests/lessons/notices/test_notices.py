@@ -1,0 +1,166 @@
+"""The privacy notice and the accessibility statement: public, in both languages, honest, linked
+from every page's footer."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Seat, TableEvent
+from games.services import SeatSpec, table_create
+from lessons.classrooms.forms import TeacherSignUpForm
+from lessons.models import Attempt, Classroom, Student, User
+from lessons.notices.retention import Retention
+from tests.conftest import ClassWorld
+from tests.support.responses import page_text
+
+# (url name, a sentence in English, the same sentence in French)
+NOTICES = [
+    ("privacy", "Who is responsible", "Qui est responsable"),
+    ("accessibility", "Known limits", "Limites connues"),
+]
+
+
+def _get(url: str, language: str, user: User | None = None) -> str:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    if user is not None:
+        client.force_login(user)
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return page_text(response)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "english", "french"), NOTICES)
+def test_notice_is_public_and_in_both_languages(name: str, english: str, french: str) -> None:
+    url = reverse(name)
+    for language, expected, absent in [("fr", french, english), ("en", english, french)]:
+        text = _get(url, language)
+        assert f'<html lang="{language}">' in text
+        assert expected in text
+        assert absent not in text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["privacy", "accessibility"])
+def test_notice_refuses_post_and_answers_head(name: str) -> None:
+    client = Client()
+    assert client.post(reverse(name), {"anything": "x"}).status_code == 405
+    assert client.put(reverse(name)).status_code == 405
+    assert client.head(reverse(name)).status_code == 200
+
+
+@pytest.mark.django_db
+def test_privacy_notice_says_nothing_is_erased_automatically_today() -> None:
+    text = _get(reverse("privacy"), "en")
+    assert "Today unoclass erases nothing automatically" in text
+    assert "within three months once an account ends" in text
+    fr = _get(reverse("privacy"), "fr")
+    assert "n'efface rien automatiquement" in fr
+
+
+@pytest.mark.django_db
+def test_privacy_notice_states_the_retention_once_one_is_in_force() -> None:
+    with mock.patch("lessons.notices.views.retention_in_force", return_value=Retention(months=3)):
+        text = _get(reverse("privacy"), "en")
+        french = _get(reverse("privacy"), "fr")
+    assert "plays automatically 3 months after their class is archived" in text
+    assert "erases nothing automatically" not in text
+    assert "d'un élève 3 mois après l'archivage" in french
+
+
+@pytest.mark.django_db
+def test_privacy_notice_gives_the_session_length_from_the_settings(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.SESSION_COOKIE_AGE = 3 * 24 * 60 * 60
+    assert "A sign-in session lasts at most 3 days" in _get(reverse("privacy"), "en")
+
+
+@pytest.mark.django_db
+def test_privacy_notice_links_the_cnil_only_as_a_plain_link() -> None:
+    text = _get(reverse("privacy"), "fr")
+    assert '<a href="https://www.cnil.fr/fr/plaintes">www.cnil.fr</a>' in text
+
+
+@pytest.mark.django_db
+def test_accessibility_statement_declares_its_status_and_how_to_report() -> None:
+    text = _get(reverse("accessibility"), "fr")
+    assert "RGAA 4.1" in text and "WCAG 2.1" in text
+    assert "non conforme" in text
+    assert "Signaler un problème" in text
+    assert '<a href="https://formulaire.defenseurdesdroits.fr/">' in text
+
+
+# Every stored field the privacy notice accounts for. A new field on these models is new
+# personal data: describe it in templates/notices/privacy.html, then add it here.
+DESCRIBED_FIELDS = {
+    # first_name, last_name and email are Django's columns: no form of ours ever fills them.
+    User: {
+        "id", "password", "last_login", "is_superuser", "username", "first_name", "last_name",
+        "email", "is_staff", "is_active", "date_joined", "role",
+    },
+    Seat: {
+        "id", "table", "index", "user", "bot", "bot_profile", "bot_takeover", "name", "last_seen",
+    },
+    TableEvent: {"id", "table", "seq", "seat", "actor", "user", "action", "result", "created_at"},
+    Student: {
+        "id", "user", "classroom", "display_name", "pin_hash", "failed_attempts", "locked_until",
+    },
+    Classroom: {"id", "teacher", "name", "grade", "language", "join_code", "created_at"},
+    Attempt: {
+        "id", "classroom", "student", "session", "table", "created_at", "reference_num",
+        "reference_den", "named_denominator", "played_num", "played_den", "card", "claim",
+        "claim_source", "outcome", "tags", "p0", "opportunities", "skills", "hand",
+        "response_ms", "rules_version",
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("model", list(DESCRIBED_FIELDS), ids=lambda m: m.__name__)
+def test_privacy_notice_accounts_for_every_stored_field(model: type) -> None:
+    stored = {field.name for field in model._meta.concrete_fields}  # type: ignore[attr-defined]
+    assert stored == DESCRIBED_FIELDS[model], (
+        "The stored fields changed: update the privacy notice, then DESCRIBED_FIELDS."
+    )
+
+
+def test_sign_up_asks_no_e_mail_address_as_the_notice_says() -> None:
+    assert "email" not in TeacherSignUpForm().fields
+
+
+@pytest.mark.django_db
+def test_every_page_footer_links_both_notices(class_a: ClassWorld) -> None:
+    seats = [
+        SeatSpec(name=login.student.display_name, user_id=login.user.pk)
+        for login in (class_a.student, class_a.other_student)
+    ]
+    table = table_create(ruleset="fractions", seats=seats, seed=3)
+    pages = [
+        (None, reverse("home")),
+        (None, reverse("join")),
+        (None, reverse("login")),
+        (None, reverse("privacy")),
+        (class_a.teacher, reverse("classroom_detail", args=[class_a.classroom.pk])),
+        (class_a.student.user, reverse("games:play", args=[table.pk])),
+    ]
+    for user, url in pages:
+        for language, privacy, accessibility in [
+            ("fr", "Données personnelles", "Accessibilité : non conforme"),
+            ("en", "Privacy notice", "Accessibility: not compliant"),
+        ]:
+            text = _get(url, language, user)
+            footer = text[text.index('<footer class="site-footer">') :]
+            assert f'<a href="{reverse("privacy")}">{privacy}</a>' in footer, url
+            assert f'<a href="{reverse("accessibility")}">{accessibility}</a>' in footer, url
+
+
+def test_the_static_error_page_links_both_notices_at_their_real_addresses() -> None:
+    # 500.html is plain HTML (no template tags may fail while the server is failing).
+    source = (Path(settings.BASE_DIR) / "templates" / "500.html").read_text()
+    links = set(re.findall(r'href="([^"]+)"', source))
+    assert {reverse("privacy"), reverse("accessibility")} <= links
