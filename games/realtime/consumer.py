@@ -8,7 +8,7 @@ tell "signed out" from "connection lost" retries for ever.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -18,6 +18,9 @@ from django.utils.translation import gettext_lazy as _
 from games.errors import TableError
 from games.realtime.frames import TokenBucket, read_frame
 from games.realtime.language import language_of
+
+if TYPE_CHECKING:
+    from asgiref.typing import WebSocketConnectEvent
 
 # Close codes (4000–4999 are the application's own), as the pages read them.
 CLOSE_SIGNED_OUT = 4401
@@ -50,7 +53,7 @@ class RealtimeConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def websocket_connect(self, message: dict[str, Any]) -> None:
+    async def websocket_connect(self, message: WebSocketConnectEvent) -> None:
         """Set the socket's language and frame budget, then let `connect` decide."""
         self.lang = language_of(self.scope)
         self.bucket = TokenBucket(self.rate_burst, self.rate_per_second)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 
 
-def language_of(scope: dict[str, Any]) -> str:
+def language_of(scope: Mapping[str, Any]) -> str:
     """Return the language cookie's language, else the browser's first known one, else French."""
     supported = {code for code, _name in settings.LANGUAGES}
     cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
@@ -18,5 +19,5 @@ def language_of(scope: dict[str, Any]) -> str:
             for part in value.decode("latin-1").split(","):
                 code = part.strip()[:2].lower()
                 if code in supported:
-                    return code
+                    return str(code)
     return str(settings.LANGUAGE_CODE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import import_module
 from typing import Any
 
@@ -10,7 +11,7 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.utils.crypto import constant_time_compare
 
 
-def socket_user(scope: dict[str, Any]) -> Any | None:
+def socket_user(scope: Mapping[str, Any]) -> Any | None:
     """Return the signed-in user of the handshake, or None."""
     user = scope.get("user")
     if user is None or not user.is_authenticated:
@@ -18,7 +19,7 @@ def socket_user(scope: dict[str, Any]) -> Any | None:
     return user
 
 
-def still_signed_in(scope: dict[str, Any]) -> bool:
+def still_signed_in(scope: Mapping[str, Any]) -> bool:
     """Tell whether the socket's session still signs in its user (queries: run in a thread).
 
     The scope keeps the session and user of the handshake; a log-out in another tab deletes
