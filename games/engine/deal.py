@@ -27,6 +27,7 @@ class Dealing(Rules):
         events: list[Event] = []
         self.direction, self.aw, self.drawn = 1, None, None
         self.uno_flag = self.uno_win = self.lp = -1
+        self.dp = 0
         self.round_over, self.round_winner = False, None
         self.colour, self.ref, self.den = None, None, 0
         s = _check_setup(setup, ruleset, n) if setup is not None else {}
@@ -126,6 +127,8 @@ class Dealing(Rules):
                 if not self.pile and not self._reshuffle(events):
                     break
                 got.append(self.pile.pop())
+        if got:
+            self.dp = 0  # a card moved: the round is not blocked
         self.hands[seat].extend(got)
         events.append(
             {

@@ -259,6 +259,7 @@ class Game(Legal):
         self.discard.append(card)
         self.lp = seat
         self.drawn = None
+        self.dp = 0
         played: Event = {"type": "played", "seat": seat, "card": card}
         events = [played]
         if card_colour is not None:
@@ -462,9 +463,16 @@ class Game(Legal):
         # Fractions keep the drawn card pending even when it does not fit: no hint is given.
         if got and (self.ruleset == "fractions" or self._playable(got[0], hand)):
             self.drawn = got[0]
-        else:
-            events.append({"type": "passed", "seat": seat})
-            self.turn = self._nxt(seat)
+            return events
+        events.append({"type": "passed", "seat": seat})
+        self.turn = self._nxt(seat)
+        if not got:
+            # Nothing to draw and nothing to reshuffle: once every seat still in the round has
+            # passed like this in a row, no card can move again unless someone plays, and
+            # nobody did: the round is blocked (docs/engine.md "Blocked round").
+            self.dp += 1
+            if self.dp >= self.n_active:
+                events += self._end_blocked_round(seat)
         return events
 
     def _pass(self, seat: int) -> list[Event]:
@@ -567,6 +575,7 @@ class Game(Legal):
         hand.remove("quickos")
         self.discard.append("quickos")
         self.lp = seat
+        self.dp = 0
         events: list[Event] = [{"type": "quickos", "seat": seat, "target": aw["b"]}]
         events += self._draw(aw["b"], aw["t"], "quickos")
         if not hand:

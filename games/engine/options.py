@@ -43,12 +43,13 @@ DEFAULTS: Final[dict[str, dict[str, Any]]] = {
 
 PLAYER_LIMITS: Final = {"fractions": (2, 5), "classic": (2, 10), "family_quick": (2, 10)}
 
-# Integer options: (lowest, highest) accepted.
-_INT_RANGES: Final = {
-    "target_score": (0, 100_000),
-    "uno_penalty": (0, 10),
-    "fractions_plus4_draws": (1, 10),
-    "wrong_attempt_penalty": (0, 10),
+# Integer options: the values accepted, a range or the few the rules README lists
+# (docs/engine.md "Options" gives the same; tests/engine/test_docs_in_sync.py checks it).
+INT_VALUES: Final[dict[str, range | tuple[int, ...]]] = {
+    "target_score": range(0, 100_001),
+    "uno_penalty": range(0, 11),
+    "fractions_plus4_draws": (2, 4),  # 2 as the sheet prints, 4 as the card's name says
+    "wrong_attempt_penalty": range(0, 11),
 }
 
 
@@ -59,6 +60,20 @@ def hand_size(ruleset: str, players: int) -> int:
 
 def _bad(fr: str, en: str) -> IllegalAction:
     return IllegalAction("bad_option", why=(fr, en))
+
+
+def _int_error(key: str, allowed: range | tuple[int, ...]) -> IllegalAction:
+    """Return the ``bad_option`` error of an integer option, naming the values it takes."""
+    if isinstance(allowed, range):
+        low, high = allowed[0], allowed[-1]
+        return _bad(
+            f"« {key} » est un entier de {low} à {high}",
+            f"'{key}' must be an integer from {low} to {high}",
+        )
+    values = [str(v) for v in allowed]
+    fr = ", ".join(values[:-1]) + " ou " + values[-1]
+    en = ", ".join(values[:-1]) + " or " + values[-1]
+    return _bad(f"« {key} » vaut {fr}", f"'{key}' must be {en}")
 
 
 def check_players(ruleset: str, players: object) -> int:
@@ -90,12 +105,9 @@ def validate_options(ruleset: str, players: int, options: object) -> dict[str, A
             if type(value) is not bool:
                 raise _bad(f"« {key} » vaut vrai ou faux", f"'{key}' must be true or false")
         elif isinstance(default, int):
-            low, high = _INT_RANGES[key]
-            if type(value) is not int or not low <= value <= high:
-                raise _bad(
-                    f"« {key} » est un entier de {low} à {high}",
-                    f"'{key}' must be an integer from {low} to {high}",
-                )
+            allowed = INT_VALUES[key]
+            if type(value) is not int or value not in allowed:
+                raise _int_error(key, allowed)
         elif key == "scoring":
             if value not in SCORINGS:
                 raise _bad(

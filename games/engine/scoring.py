@@ -23,6 +23,30 @@ class Scoring(Dealing):
             return [[i, i + half] for i in range(half)]
         return None
 
+    def _end_blocked_round(self, last: int) -> list[Event]:
+        """End a blocked round (every seat passed in a row with nothing to draw).
+
+        The round goes to the side (a seat, or a team in the team modes) whose hands hold the
+        fewest points, counted as this ruleset scores them; equal points: fewer cards; still
+        equal: the side that comes first in play order from the seat after ``last`` (the one
+        whose pass blocked the round). The round is then scored as usual, its winner's own
+        hand counting for nothing in ``winner_takes`` (docs/engine.md "Blocked round").
+        """
+        points_of = POINTS[self.ruleset]
+        order = [self._nxt(last, k) for k in range(1, self.n_active + 1)]
+        teams = self.teams()
+        sides = [[s] for s in order] if teams is None else teams
+        first = {s: i for i, s in enumerate(order)}
+
+        def rank(side: list[int]) -> tuple[int, int, int]:
+            held = [c for s in side for c in self.hands[s]]
+            return sum(points_of[c] for c in held), len(held), min(first[s] for s in side)
+
+        best = min(sides, key=rank)
+        winner = min(best, key=first.__getitem__)
+        events: list[Event] = [{"type": "blocked", "seat": last}]
+        return events + self._end_round(winner)
+
     def _end_round(self, winner: int) -> list[Event]:
         """Score the round won by ``winner`` and tell whether the game is over."""
         self.round_over = True
@@ -69,7 +93,7 @@ class Scoring(Dealing):
         else:
             self.round_winner = winner
             if scoring == "winner_takes":
-                scores[winner] += sum(pts)
+                scores[winner] += sum(pts) - pts[winner]  # the winner's hand: empty but blocked
             else:
                 for s in active:
                     if s != winner or scoring == "lowest_wins":

@@ -42,6 +42,7 @@ class State:
         "uno_flag",
         "uno_win",
         "lp",
+        "dp",
         "round",
         "round_over",
         "round_winner",
@@ -74,6 +75,9 @@ class State:
     uno_flag: int  # seat that called UNO with two cards on its turn, or -1
     uno_win: int  # seat holding one uncalled card that may be caught, or -1
     lp: int  # seat that laid the top card (-1: the start card, or not known)
+    # Dead passes: turns in a row that found nothing to draw and ended in a pass, since a card
+    # last moved (played or drawn). At n_active the round is blocked and ends (scoring.py).
+    dp: int
     round: int
     round_over: bool
     round_winner: int | list[int] | None
@@ -114,6 +118,7 @@ class State:
             "uf": self.uno_flag,
             "uw": self.uno_win,
             "lp": self.lp,
+            "dp": self.dp,
             "round": self.round,
             "ro": self.round_over,
             "rw": _copy_winner(self.round_winner),
@@ -148,6 +153,7 @@ class State:
             self.uno_flag = int(d["uf"])
             self.uno_win = int(d["uw"])
             self.lp = int(d.get("lp", -1))
+            self.dp = int(d.get("dp", 0))  # absent from states stored before blocked rounds
             self.round = int(d["round"])
             self.round_over = bool(d["ro"])
             self.round_winner = _copy_winner(d["rw"])
