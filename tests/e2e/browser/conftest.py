@@ -6,8 +6,9 @@ sync loops in one package break each other.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import (
@@ -27,12 +28,14 @@ __all__ = [
     "SETTINGS",
     "Server",
     "live_server_sign_in",
+    "outside_the_event_loop",
     "serious_violations",
     "serve",
     "signed_in",
 ]
 
 SETTINGS = "tests.e2e.browser.settings_browser"
+T = TypeVar("T")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -125,3 +128,22 @@ def serious_violations(page: Page) -> list[str]:
         for v in violations
         if v["impact"] in {"serious", "critical"}
     ]
+
+
+def outside_the_event_loop(build: Callable[[], T]) -> T:
+    """Run `build` (in-process data through the services) in a worker thread; return its result.
+
+    Playwright's sync loop lives in the test thread, where async_to_sync (the services'
+    broadcasts) refuses to run.
+    """
+
+    def run() -> T:
+        from django.db import connection
+
+        try:
+            return build()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result(timeout=120)

@@ -8,7 +8,11 @@ import pytest
 from django.urls import reverse
 
 from lessons.sessions.services import session_join, session_seat_now
-from tests.e2e.browser.conftest import live_server_sign_in, serious_violations
+from tests.e2e.browser.conftest import (
+    live_server_sign_in,
+    outside_the_event_loop,
+    serious_violations,
+)
 from tests.lessons.sessions.helpers import class_of, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -17,13 +21,19 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 @pytest.fixture
 def world(transactional_db: None, class_a: Any) -> dict[str, Any]:
     """Four students seated, a fifth waiting."""
-    classroom, students = class_of(class_a.teacher, 5)
-    session = start(class_a.teacher, classroom)
-    for student in students[:4]:
-        session_join(session=session, student=student)
-    session_seat_now(session=session, teacher=class_a.teacher)
-    session_join(session=session, student=students[4])
-    return {"classroom": classroom, "students": students, "session": session}
+
+    def build() -> dict[str, Any]:
+        classroom, students = class_of(class_a.teacher, 5)
+        session = start(class_a.teacher, classroom)
+        for student in students[:4]:
+            session_join(session=session, student=student)
+        session_seat_now(session=session, teacher=class_a.teacher)
+        session_join(session=session, student=students[4])
+        return {"classroom": classroom, "students": students, "session": session}
+
+    # The services broadcast with async_to_sync, which refuses to run in this thread while the
+    # package's Playwright loop lives in it: build the world in a worker thread.
+    return outside_the_event_loop(build)
 
 
 @pytest.mark.django_db(transaction=True)
