@@ -15,15 +15,6 @@ from .classifier import (
     classify,
     m1_readings,
 )
-from .diagnose import (
-    ALPHA_EMERGING,
-    ALPHA_LIKELY,
-    DIAGNOSIS_STATUSES,
-    STATUS_NOT_POSSIBLE,
-    Diagnosis,
-    diagnose,
-    possible_rules,
-)
 from .evidence import (
     DEFAULT_DECK_CARDS,
     STATUS_EMERGING,
@@ -44,6 +35,15 @@ from .evidence import (
     rule_evidence,
     status_for,
     student_evidence,
+)
+from .model import (
+    ALPHA_EMERGING,
+    ALPHA_LIKELY,
+    DIAGNOSIS_STATUSES,
+    STATUS_NOT_POSSIBLE,
+    Diagnosis,
+    diagnose,
+    possible_rules,
 )
 from .reasons import REASON_LABELS, REASONS
 from .rulebook import BASIS_LABELS, CONFIDENCE_LABELS, Rule

@@ -8,12 +8,16 @@ The status model (docs/diagnosis.md gives the figures bench/diagnosis.py measure
   from the student's wrong options, each reason a random answer among len(REASONS)) the score's
   distribution is exact (a Poisson-binomial with reason terms): its upper tail at the observed
   score is the rule's p-value. A reason counts only on a card that fits the rule it names, and
-  only while the student names that rule no more often on cards that do not fit it than on
-  cards that do (a child who always gives the same answer is not read as giving evidence).
-- **likely**: p-value <= ALPHA_LIKELY / m (Bonferroni over the m rules the deck can show;
-  ALPHA_LIKELY is the per-look family level, chosen by simulation so that a student without
-  any misconception is shown "likely" for some rule within 60 turns at most 2% of the time,
-  status looked at after every play), with fitting claims on at least
+  only while the student names that rule on cards that do not fit it no more often than a
+  random answer would (REASON_CHANCE of those reasons, plus one): a child who always gives the
+  same answer is not read as giving evidence. That check reads the reasons given on the other
+  cards only, so it does not pick the test by its result.
+- **likely**: p-value <= the rule's share of ALPHA_LIKELY (a weighted Bonferroni over the
+  rules the deck can show: M1, M2 and M3, the best-backed rules and the ones the reason prompt
+  names, get ALPHA_SHARES each, every other rule one share; ALPHA_LIKELY is the per-look family
+  level, chosen by simulation so that a student without any misconception is shown "likely"
+  for some rule within 60 turns at most 2% of the time, status looked at after every play),
+  with fitting claims on at least
   LIKELY_MIN_REFERENCES different reference fractions. Once likely, a rule stays likely until
   resolved.
 - **emerging**: not likely, p-value <= ALPHA_EMERGING for this rule alone, at least 2 fitting
@@ -52,14 +56,15 @@ DIAGNOSIS_STATUSES: Final = (
 )
 
 # The model's levels (see the module docstring; bench/diagnosis.py measures what they give).
-ALPHA_LIKELY: Final = 0.005
+ALPHA_LIKELY: Final = 0.008
 ALPHA_EMERGING: Final = 0.01
+ALPHA_SHARES: Final[dict[str, int]] = {"M1": 3, "M2": 3, "M3": 3}
 LIKELY_MIN_REFERENCES: Final = 2
 EMERGING_MIN_MATCHES: Final = 2
-REASON_WEIGHT: Final = 1
+REASON_WEIGHT: Final = 2
 REASON_CHANCE: Final = 1 / len(REASONS)
 RATE_Z: Final = 1.0
-RESOLVED_MISS: Final = 0.01
+RESOLVED_MISS: Final = 0.0003
 RESOLVED_MIN_CLEAN: Final = 5
 
 # Rules that describe plays, not students, or have no chance model: never a status.
@@ -89,6 +94,7 @@ class _Track:
         "contradicting_reasons",
         "expected",
         "fitting_reasons",
+        "other_reasons",
         "k",
         "likely_at",
         "opportunities",
@@ -110,6 +116,7 @@ class _Track:
         self.with_reasons = ChanceScore()
         self.fitting_reasons = 0
         self.contradicting_reasons = 0
+        self.other_reasons = 0
         self.opportunities = 0
         self.clean = 0
         self.clean_run = 0
@@ -119,7 +126,8 @@ class _Track:
     @property
     def reasons_weigh(self) -> bool:
         """Tell whether this student's reasons for the rule are read as evidence."""
-        return self.fitting_reasons > 0 and self.contradicting_reasons <= self.fitting_reasons
+        # Not "some reason fitted": choosing the test by whether reasons helped would not be fair.
+        return self.contradicting_reasons <= REASON_CHANCE * self.other_reasons + 1
 
     def p_value(self) -> float:
         if self.reasons_weigh:
@@ -150,7 +158,9 @@ class Diagnosis:
         self.deck = deck_values(deck)
         self.possible = possible_rules(self.deck)
         self.tested = tuple(r for r in TESTED_RULES if r in self.possible)
-        self.alpha_likely = ALPHA_LIKELY / max(1, len(self.tested))
+        shares = {rule: ALPHA_SHARES.get(rule, 1) for rule in self.tested}
+        total = sum(shares.values()) or 1
+        self.alpha = {rule: ALPHA_LIKELY * share / total for rule, share in shares.items()}
         self.tracks = {rule: _Track(rule) for rule in RULE_IDS}
         self.turns = 0
         self.wrong_equal = 0
@@ -201,11 +211,12 @@ class Diagnosis:
             track.with_reasons.add_with_reason(p, REASON_CHANCE, REASON_WEIGHT)
         else:
             track.with_reasons.add(p)
-        if reason is not None and code is not None and reason == code:
-            if fits:
+        if reason is not None and code is not None:
+            if fits and reason == code:
                 track.fitting_reasons += 1
-            else:
-                track.contradicting_reasons += 1
+            elif not fits:
+                track.other_reasons += 1
+                track.contradicting_reasons += reason == code
         if not fits:
             return
         track.k += 1
@@ -214,9 +225,9 @@ class Diagnosis:
             track.references.add(reference)
         if (
             track.likely_at is None
-            and track.rule in self.tested
+            and track.rule in self.alpha
             and len(track.references) >= LIKELY_MIN_REFERENCES
-            and track.p_value() <= self.alpha_likely
+            and track.p_value() <= self.alpha[track.rule]
         ):
             track.likely_at = self.turns - 1
 
@@ -241,7 +252,6 @@ class Diagnosis:
         out: dict[str, dict[str, object]] = {}
         for rule in RULE_IDS:
             track = self.tracks[rule]
-            tested = rule in self.tested
             if rule == "D1":
                 n = self.wrong_first
                 p_value: float | None = None
@@ -254,7 +264,7 @@ class Diagnosis:
                 "expected": round(track.expected, 6),
                 "n": n,
                 "p_value": p_value,
-                "alpha": self.alpha_likely if tested else None,
+                "alpha": self.alpha.get(rule),
                 "references": len(track.references),
                 "reasons": track.fitting_reasons if track.reasons_weigh else 0,
                 "opportunities": track.opportunities,
@@ -291,6 +301,7 @@ def diagnose(turns: object, deck: object = None) -> dict[str, dict[str, object]]
 __all__ = [
     "ALPHA_EMERGING",
     "ALPHA_LIKELY",
+    "ALPHA_SHARES",
     "DIAGNOSIS_STATUSES",
     "EMERGING_MIN_MATCHES",
     "LIKELY_MIN_REFERENCES",
