@@ -1,4 +1,5 @@
-"""Throwaway Redis and PostgreSQL servers for the scale-out tests, on free loopback ports.
+"""Throwaway Redis and PostgreSQL servers for the scale-out tests, on free loopback ports, and
+the port helpers every server starter uses (`free_port`, `wait_for_port`; daphne: live.py).
 
 Each server lives in its own temporary directory and is stopped (and the directory removed)
 by its fixture. A missing binary FAILS the test with the Debian package to install: CI installs
