@@ -156,12 +156,16 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
             raise TableError("paused", TABLE_PAUSED)
         if table.status == Table.Status.FINISHED:
             raise TableError("finished", TABLE_FINISHED)
-        if state_id != table.state_id:
-            raise TableError("stale_state", STALE_STATE, {"state_id": table.state_id})
         if seat.bot_takeover:
-            # The student is back: the seat is theirs again.
+            # The student is back: the seat is theirs again. A robot moves every bot_delay(),
+            # so their first action often arrives late: it still gives the seat back (and
+            # plays nothing); the broadcast sends them the current state to play on.
             seat.bot_takeover = False
             seat.save(update_fields=["bot_takeover"])
+            if state_id != table.state_id:
+                return _seat_changed(table, seat.index)
+        if state_id != table.state_id:
+            raise TableError("stale_state", STALE_STATE, {"state_id": table.state_id})
         game = Game.from_dict(table.state)
         fractions = table.ruleset == "fractions"
         judged = fractions and _is_fraction_play(action)
@@ -256,8 +260,55 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
         if table.deadline is not None and table.deadline <= now:
             action = game.timeout_action(seat_index)
             events = game.apply(seat_index, action)
+            if _timer_turns_in_a_row(table, seat_index, action, events) >= TIMER_TURNS_BEFORE_BOT:
+                _give_to_robot(seat)
             return _commit(table, game, [(seat_index, action, events, Actor.TIMER)], None)
         return None
+
+
+# After this many turns in a row played by the turn timer, a robot plays the seat (with real
+# plays, at bot pace) until its student acts again: a table of absent players then finishes.
+TIMER_TURNS_BEFORE_BOT = 3
+
+
+def _timer_turns_in_a_row(
+    table: Table, seat_index: int, action: dict[str, Any], events: list[dict[str, Any]]
+) -> int:
+    """Count the seat's turns the timer played in a row, ending with ``action`` (0 if the
+    turn goes on).
+
+    Derived from the stored events (their actor), not kept in the game: who played a move is
+    a fact of the table's log, not of the rules, and the engine has no clock. A turn the
+    timer played ends with its `pass` or `accept`, or with a `draw` that passed at once; any
+    move of the student or of a robot on the seat breaks the run. The `next_round` moves the
+    server makes between rounds (stored on seat 0) are no one's turn and are skipped.
+    """
+    if not _ends_turn(action, events):
+        return 0
+    turns = 1
+    rows = (
+        TableEvent.objects.filter(table=table, seat=seat_index)
+        .exclude(action__type="next_round")
+        .order_by("-seq")
+        .values_list("actor", "action", "result")
+    )
+    for actor, stored, result in rows[: 2 * TIMER_TURNS_BEFORE_BOT]:
+        if actor != Actor.TIMER:
+            break
+        turns += _ends_turn(stored, result)
+    return turns
+
+
+def _ends_turn(action: dict[str, Any], events: list[dict[str, Any]]) -> bool:
+    """Tell whether a timer move ended the seat's turn (a draw may leave a card to play)."""
+    return action.get("type") != "draw" or any(e.get("type") == "passed" for e in events)
+
+
+def _give_to_robot(seat: Seat) -> None:
+    """Let a robot play an absent student's seat until the student acts again."""
+    seat.bot_takeover = True
+    seat.bot = seat.bot or Seat.Bot.HEURISTIC
+    seat.save(update_fields=["bot_takeover", "bot"])
 
 
 def due_seat(public_view: dict[str, Any]) -> int | None:
@@ -420,6 +471,108 @@ def _broadcast_after_commit(table: Table) -> None:
     table_id, state_id, state = table.pk, table.state_id, table.state
     info = table_info(table=table)
     transaction.on_commit(lambda: broadcast_table_update(table_id, state_id, state, [], info))
+
+
+# Seat changes and the end of a game, for the class sessions (and any other caller).
+NO_FREE_SEAT = _("This table has no robot seat a student could take.")
+ALREADY_SEATED = _("This player already has a seat at this table.")
+BAD_BOT = _("This kind of robot does not exist.")
+
+
+def table_finish(*, table_id: int) -> None:
+    """Stop a table's game for good (a class session ended, or no player is left at it)."""
+    with transaction.atomic():
+        _finish(_lock(table_id))
+
+
+def seat_give_to_bot(
+    *,
+    table_id: int,
+    user_id: int,
+    bot_kind: str = Seat.Bot.HEURISTIC,
+    name: str | None = None,
+) -> Outcome:
+    """Hand a player's seat to a bot for good; finish the table when no player is left.
+
+    The bot keeps the hand. `name` defaults to the first free "Robot n". A finished table
+    keeps its seats as the record. Raises TableError (nothing changed): "bad_bot",
+    "not_seated", "finished".
+    """
+    if bot_kind not in Seat.Bot.values:
+        raise TableError("bad_bot", BAD_BOT)
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.status == Table.Status.FINISHED:
+            raise TableError("finished", TABLE_FINISHED)
+        seats = list(table.seats.all())
+        seat = next((s for s in seats if s.user_id == user_id), None)
+        if seat is None:
+            raise TableError("not_seated", NOT_SEATED)
+        seat.user = None
+        seat.bot = seat.bot or bot_kind
+        seat.bot_takeover = False
+        seat.name = name or _free_robot_name(seats, seat)
+        seat.save(update_fields=["user", "bot", "bot_takeover", "name"])
+        if all(s.user_id is None for s in seats):
+            _finish(table)
+            return Outcome(table.pk, table.state_id, [], None)
+        return _seat_changed(table, seat.index)
+
+
+def seat_give_to_user(
+    *, table_id: int, user_id: int, name: str, seat_index: int | None = None
+) -> Outcome:
+    """Seat a player in a bot's seat (the lowest one when `seat_index` is None), with its hand.
+
+    Raises TableError (nothing changed): "finished", "already_seated", "no_free_seat".
+    """
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.status == Table.Status.FINISHED:
+            raise TableError("finished", TABLE_FINISHED)
+        seats = list(table.seats.all())
+        if any(s.user_id == user_id for s in seats):
+            raise TableError("already_seated", ALREADY_SEATED)
+        free = [s for s in seats if s.user_id is None and s.bot and seat_index in (None, s.index)]
+        if not free:
+            raise TableError("no_free_seat", NO_FREE_SEAT)
+        seat = min(free, key=lambda s: s.index)
+        seat.user_id = user_id
+        seat.name = name
+        seat.bot_takeover = False
+        seat.save(update_fields=["user", "name", "bot_takeover"])
+        return _seat_changed(table, seat.index)
+
+
+def _finish(table: Table) -> None:
+    """Mark a locked table finished, with no timer; broadcast after commit."""
+    if table.status == Table.Status.FINISHED:
+        return
+    table.status = Table.Status.FINISHED
+    table.deadline = None
+    table.save(update_fields=["status", "deadline"])
+    _broadcast_after_commit(table)
+
+
+def _seat_changed(table: Table, seat_index: int) -> Outcome:
+    """Re-arm the turn timer if the changed seat is the one due; broadcast after commit.
+
+    A seat that is not due keeps the table's deadline: another player's time is not reset.
+    """
+    game = Game.from_dict(table.state)
+    if game.acting_seat() == seat_index:
+        _arm_timer(table, game)
+        table.save(update_fields=["deadline"])
+    _broadcast_after_commit(table)
+    return Outcome(table.pk, table.state_id, [], next_step_for(table, game))
+
+
+def _free_robot_name(seats: list[Seat], seat: Seat) -> str:
+    taken = {s.name for s in seats if s is not seat}
+    number = 1
+    while f"Robot {number}" in taken:
+        number += 1
+    return f"Robot {number}"
 
 
 def table_replay(table: Table) -> Game:

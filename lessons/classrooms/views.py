@@ -28,7 +28,8 @@ from lessons.classrooms.forms import (
 from lessons.classrooms.fresh_pins import fresh_pins_forget, fresh_pins_recall, fresh_pins_remember
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.models import Classroom
-from lessons.sessions.services import class_session_for_home
+from lessons.sessions.selectors import session_card_for_student
+from lessons.sessions.services import session_join_open
 
 STUDENT_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -53,7 +54,7 @@ def _teacher_classroom(request: SignedInRequest, classroom_id: int) -> Classroom
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Show the landing page, the teacher's classrooms, or the student's class."""
+    """Show the landing page, the teacher's classrooms, or the student's class (a read)."""
     user = request.user
     if not user.is_authenticated:
         return render(request, "lessons/home_visitor.html")
@@ -65,7 +66,7 @@ def home(request: HttpRequest) -> HttpResponse:
             {
                 "student": student,
                 "practice_url": _practice_url(),
-                **class_session_for_home(student),
+                **session_card_for_student(student=student),
             },
         )
     classrooms = selectors.classrooms_for_teacher(teacher=user)
@@ -268,7 +269,10 @@ def join_name(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
-    """Step 3 of student sign-in: the PIN; success signs the student in, in the class language."""
+    """Step 3 of student sign-in: the PIN; success signs the student in, in the class language.
+
+    Signing in also joins the class's session in progress, if any (the student then waits).
+    """
     classroom = _join_classroom(request, code)
     student = classroom.students.filter(pk=student_id).first()
     if student is None:
@@ -286,6 +290,7 @@ def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
             form.add_error("pin", error)
         else:
             login(request, student.user, backend=STUDENT_BACKEND)
+            session_join_open(student=student)
             translation.activate(classroom.language)
             response = redirect("home")
             response.set_cookie(

@@ -25,11 +25,33 @@ def session_for_student(*, user: Any, session_id: int) -> tuple[ClassSession, St
     return (session, student) if session is not None else None
 
 
+def session_open_for_classroom(*, classroom: Any) -> ClassSession | None:
+    """Return the classroom's session in progress (open or paused), if any."""
+    return (
+        ClassSession.objects.filter(classroom=classroom)
+        .exclude(status=ClassSession.Status.ENDED)
+        .first()
+    )
+
+
+def session_card_for_student(*, student: Student | None) -> dict[str, Any]:
+    """Say what the home's "class game" card shows: the session in progress and the membership.
+
+    A read: it joins nobody (a student joins when signing in, or with the card's button).
+    """
+    if student is None:
+        return {}
+    session = session_open_for_classroom(classroom=student.classroom)
+    if session is None:
+        return {}
+    return {"class_session": session, "session_member": member_of(session=session, student=student)}
+
+
 def member_of(*, session: ClassSession, student: Student) -> SessionMember | None:
     """Return the student's membership in the session, if they joined."""
     return (
         SessionMember.objects.filter(session=session, student=student)
-        .select_related("table")
+        .select_related("table__table")
         .first()
     )
 

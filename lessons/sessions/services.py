@@ -2,10 +2,13 @@
 
 Seating policy (the teacher's page repeats it):
 
-- A student who signs in, or opens their home, while their class has an open session joins it
-  and waits. Waiting students are dealt at tables together: when the teacher presses "Seat the
-  waiting students now", or by themselves once nobody has joined for SETTLE_SECONDS (so that
-  a class signing in within a minute is seated as one group, not table by table).
+- A student who signs in while their class has an open session joins it and waits; a student
+  already signed in joins with the "Join the class game" button of their home. Opening a page
+  never joins nor seats anyone. Waiting students are dealt at tables together: when the
+  teacher presses "Seat the waiting students now", or by themselves once nobody has joined for
+  SETTLE_SECONDS (so that a class signing in within a minute is seated as one group, not table
+  by table). A due deal happens when a waiting page asks for its table (it does so every few
+  seconds) or when the teacher's live overview refreshes.
 - Tables are balanced: ceil(n / size) tables whose sizes differ by one at most (7 students at
   size 4 make 4 + 3, 5 make 3 + 2). A game (a games.Table of kind "lesson") starts as soon as
   its table is formed.
@@ -16,20 +19,24 @@ Seating policy (the teacher's page repeats it):
   seated with the next deal (with the other late students). The teacher can also move a
   waiting student into a bot's seat at a running table.
 - When a table's game is over, its students get a new game together (a new table number) the
-  next time one of the class asks for their table, or the teacher opens the overview.
+  next time one of them asks for their table (from the waiting page), or the teacher's live
+  overview refreshes.
 - Moving a student: to another table of the session that has a bot's seat (the student takes
   over that bot's hand at once), or back to the waiting list (seated with the next deal). The
-  seat the student leaves is played by a bot; a table left with no student is finished.
+  seat the student leaves is played by a bot; a table left with no student is finished. The
+  turn timer follows the seat: a bot plays a due seat at once, a student gets the full time.
 - Pause and resume act on every table; nobody is seated while the session is paused.
 - Ending finishes every table. Members keep the table they sat at, as the session's record;
   their home no longer sends them to it.
 
 Every function takes keyword-only arguments and raises ValidationError with a translated
-message when the input is refused; a refused call changes nothing.
+message when the input is refused; a refused call changes nothing. The games themselves (tables,
+seats) are changed only through games.services.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 from datetime import datetime, timedelta
 from typing import Any
@@ -39,15 +46,21 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from games.broadcast import broadcast_table_update
 from games.engine import IllegalAction
 from games.engine.options import PLAYER_LIMITS, validate_options
 from games.errors import TableError
 from games.models import Seat, Table
-from games.players import table_info
-from games.services import SeatSpec, table_create, table_set_paused
+from games.services import (
+    SeatSpec,
+    seat_give_to_bot,
+    seat_give_to_user,
+    table_create,
+    table_finish,
+    table_set_paused,
+)
 from lessons.models import Classroom, ClassSession, SessionMember, SessionTable, Student, User
 from lessons.sessions.broadcast import session_changed
+from lessons.sessions.selectors import session_open_for_classroom
 
 SETTLE_SECONDS = 10
 LONE_WAIT_SECONDS = 60
@@ -89,15 +102,6 @@ def plan_table_sizes(count: int, size: int) -> list[int]:
     tables = math.ceil(count / size)
     base, extra = divmod(count, tables)
     return [base + 1] * extra + [base] * (tables - extra)
-
-
-def session_open_for_classroom(*, classroom: Classroom) -> ClassSession | None:
-    """Return the classroom's session in progress (open or paused), if any."""
-    return (
-        ClassSession.objects.filter(classroom=classroom)
-        .exclude(status=ClassSession.Status.ENDED)
-        .first()
-    )
 
 
 def _check_teacher(session: ClassSession, teacher: User) -> None:
@@ -192,6 +196,17 @@ def session_join(
         _seat_due(locked, now)
     member.refresh_from_db()
     return member
+
+
+def session_join_open(*, student: Student, now: datetime | None = None) -> SessionMember | None:
+    """Join the student to their class's session in progress, if any (they just signed in)."""
+    session = session_open_for_classroom(classroom=student.classroom)
+    if session is None:
+        return None
+    try:
+        return session_join(session=session, student=student, now=now)
+    except ValidationError:  # ended in the meantime: nothing to join
+        return None
 
 
 def session_seat_due(*, session: ClassSession, now: datetime | None = None) -> list[SessionTable]:
@@ -292,40 +307,13 @@ def _rematch(session: ClassSession) -> list[SessionTable]:
     return made
 
 
-def _broadcast(table: Table) -> None:
-    table_id, state_id, state = table.pk, table.state_id, table.state
-    info = table_info(table=table)
-    transaction.on_commit(lambda: broadcast_table_update(table_id, state_id, state, [], info))
-
-
-def _finish_table(table_id: int) -> None:
-    """Stop a table's game for good (the session ended or nobody is left at it)."""
-    table = Table.objects.select_for_update().get(pk=table_id)
-    if table.status == Table.Status.FINISHED:
-        return
-    table.status = Table.Status.FINISHED
-    table.deadline = None
-    table.save(update_fields=["status", "deadline"])
-    _broadcast(table)
-
-
 def _release_seat(member: SessionMember) -> None:
-    """Hand a member's seat to a bot; finish the table when no student is left at it."""
+    """Hand a member's seat to a bot (games finishes a table left with no student)."""
     if member.table is None:
         return
-    table = Table.objects.select_for_update().get(pk=member.table.table_id)
-    seat = table.seats.filter(user_id=member.student.user_id).first()
-    if seat is not None:
-        robots = table.seats.filter(user__isnull=True).count()
-        seat.user = None
-        seat.bot = seat.bot or BOT_KIND
-        seat.bot_takeover = False
-        seat.name = f"Robot {robots + 1}"
-        seat.save(update_fields=["user", "bot", "bot_takeover", "name"])
-    if not table.seats.filter(user__isnull=False).exists():
-        _finish_table(table.pk)
-    else:
-        _broadcast(table)
+    # A finished game keeps its seats as the record; a member without a seat has none to give.
+    with contextlib.suppress(TableError):
+        seat_give_to_bot(table_id=member.table.table_id, user_id=member.student.user_id)
 
 
 def session_move(
@@ -355,18 +343,17 @@ def session_move(
                 raise _refuse(NO_SUCH_TABLE, "no_such_table")
             if member.table_id == target.pk:
                 raise _refuse(SAME_TABLE, "same_table")
-            game = Table.objects.select_for_update().get(pk=target.table_id)
-            if game.status == Table.Status.FINISHED:
-                raise _refuse(TABLE_OVER, "table_over")
-            seat = game.seats.filter(user__isnull=True).order_by("index").first()
-            if seat is None:
-                raise _refuse(NO_FREE_SEAT, "no_free_seat")
+            try:
+                seat_give_to_user(
+                    table_id=target.table_id,
+                    user_id=member.student.user_id,
+                    name=member.student.display_name,
+                )
+            except TableError as exc:
+                if exc.code == "finished":
+                    raise _refuse(TABLE_OVER, "table_over") from exc
+                raise _refuse(NO_FREE_SEAT, "no_free_seat") from exc
             _release_seat(member)
-            seat.user_id = member.student.user_id
-            seat.name = member.student.display_name
-            seat.bot_takeover = False
-            seat.save(update_fields=["user", "name", "bot_takeover"])
-            _broadcast(game)
             member.table = target
             member.save(update_fields=["table"])
         transaction.on_commit(lambda: session_changed(locked.pk))
@@ -399,24 +386,6 @@ def session_end(
         locked.ended_at = now or timezone.now()
         locked.save(update_fields=["status", "ended_at"])
         for table_id in locked.tables.values_list("table_id", flat=True):
-            _finish_table(table_id)
+            table_finish(table_id=table_id)
         transaction.on_commit(lambda: session_changed(locked.pk))
     return locked
-
-
-def class_session_for_home(student: Student | None) -> dict[str, Any]:
-    """Join the student to their class's open session, for the home page's "class game" card.
-
-    Opening the home (right after signing in, too) is how a student joins: they are seated
-    automatically, so the card links to their table or to the waiting page.
-    """
-    if student is None:
-        return {}
-    session = session_open_for_classroom(classroom=student.classroom)
-    if session is None:
-        return {}
-    try:
-        member = session_join(session=session, student=student)
-    except ValidationError:
-        return {}
-    return {"class_session": session, "session_member": member}

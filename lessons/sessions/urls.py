@@ -14,4 +14,5 @@ urlpatterns = [
     path("sessions/<int:session_id>/seat/", views.session_seat, name="session_seat"),
     path("sessions/<int:session_id>/move/", views.session_move, name="session_move"),
     path("sessions/<int:session_id>/play/", views.session_play, name="session_play"),
+    path("sessions/<int:session_id>/join/", views.session_join, name="session_join"),
 ]

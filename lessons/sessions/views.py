@@ -1,4 +1,7 @@
-"""Thin views of class sessions: start, live overview and controls, the student's way in."""
+"""Thin views of class sessions: start, live overview and controls, the student's way in.
+
+Every GET is a read: joining and seating happen on POST (or at sign-in, see join_pin).
+"""
 
 from __future__ import annotations
 
@@ -10,14 +13,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.forms import RULESET_CHOICES
+from games.models import Table
 from lessons.classrooms import selectors
 from lessons.classrooms.access import student_required, teacher_required
-from lessons.models import ClassSession
+from lessons.models import ClassSession, Student
 from lessons.sessions import services
 from lessons.sessions.forms import MoveForm, SessionStartForm
 from lessons.sessions.overview import session_overview
 from lessons.sessions.present import overview_context
-from lessons.sessions.selectors import session_for_student, session_for_teacher
+from lessons.sessions.selectors import member_of, session_for_student, session_for_teacher
 
 WAITING_REFRESH_SECONDS = 5
 
@@ -68,10 +72,8 @@ def session_new(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 @teacher_required
 def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
-    """Show the teacher's live overview of a session, with its controls."""
+    """Show the teacher's live overview of a session, with its controls (its socket seats)."""
     session = _teacher_session(request, session_id)
-    if session.status == ClassSession.Status.OPEN:
-        services.session_seat_due(session=session)
     overview = session_overview(session=session)
     return render(
         request,
@@ -156,25 +158,41 @@ def session_move(request: HttpRequest, session_id: int) -> HttpResponse:
     )
 
 
-@student_required
-def session_play(request: HttpRequest, session_id: int) -> HttpResponse:
-    """Take a student to their table, or show that they wait for one (refreshing itself)."""
+def _student_session(request: HttpRequest, session_id: int) -> tuple[ClassSession, Student]:
     found = session_for_student(user=request.user, session_id=session_id)
     if found is None:
         raise Http404
-    session, student = found
+    return found
+
+
+@student_required
+@require_http_methods(["GET", "HEAD"])
+def session_play(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Take a student to their table, or show that they wait for one (or have not joined)."""
+    session, student = _student_session(request, session_id)
     if session.status == ClassSession.Status.ENDED:
         messages.info(request, _("This class session has ended."))
         return redirect("home")
-    try:
-        member = services.session_join(session=session, student=student)
-    except ValidationError as error:
-        messages.error(request, _error_message(error))
-        return redirect("home")
-    if member.table is not None:
-        return redirect("games:play", table_id=member.table.table_id)
+    member = member_of(session=session, student=student)
+    seated = member.table if member is not None else None
+    if seated is not None and seated.table.status != Table.Status.FINISHED:
+        return redirect("games:play", table_id=seated.table_id)
+    # Not joined yet, waiting, or their game is over (the next deal gives them a new one).
     return render(
         request,
         "lessons/sessions/waiting.html",
-        {"session": session, "refresh": WAITING_REFRESH_SECONDS},
+        {"session": session, "joined": member is not None, "refresh": WAITING_REFRESH_SECONDS},
     )
+
+
+@student_required
+@require_POST
+def session_join(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Join the class session (once) and ask for a table: seated if a deal is due."""
+    session, student = _student_session(request, session_id)
+    try:
+        services.session_join(session=session, student=student)
+    except ValidationError as error:
+        messages.error(request, _error_message(error))
+        return redirect("home")
+    return redirect("session_play", session_id=session.pk)

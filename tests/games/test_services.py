@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -10,9 +10,14 @@ from django.utils import timezone
 from games import hooks
 from games.models import Table, TableEvent
 from games.services import (
+    NextStep,
     TableError,
+    bot_delay,
+    seat_give_to_bot,
+    seat_give_to_user,
     seat_set_takeover,
     table_act,
+    table_finish,
     table_replay,
     table_step,
 )
@@ -159,3 +164,173 @@ def test_teacher_lets_a_bot_play_and_gives_the_seat_back(pair):  # type: ignore[
     assert TableEvent.objects.get(table=table).actor == TableEvent.Actor.BOT
     seat_set_takeover(table_id=table.pk, seat_index=1, by_bot=False)
     assert not table.seats.get(index=1).bot_takeover
+
+
+# Seat changes and the end of a game: only games.services writes them, and the timer follows.
+
+T0 = timezone.make_aware(datetime(2026, 11, 20, 9, 0, 0))
+TIMER = {"turn_timer": 30}
+
+
+class Clock:
+    """A clock the test moves by hand (timezone.now() is patched to read it)."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def at(self, seconds: float) -> datetime:
+        self.now = T0 + timedelta(seconds=seconds)
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):  # type: ignore[no-untyped-def]
+    clock = Clock()
+    monkeypatch.setattr(timezone, "now", lambda: clock.now)
+    return clock
+
+
+@pytest.fixture
+def trio(class_a, class_b):  # type: ignore[no-untyped-def]
+    return class_a.student.user, class_a.other_student.user, class_b.student.user
+
+
+def _seats(table: Table) -> list[tuple[int, int | None, str, str, bool]]:
+    return [(s.index, s.user_id, s.bot, s.name, s.bot_takeover) for s in table.seats.all()]
+
+
+def test_a_due_student_seat_handed_to_a_bot_drops_the_deadline_and_the_bot_plays(
+    pair, clock, django_capture_on_commit_callbacks
+):  # type: ignore[no-untyped-def]
+    table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings=TIMER)
+    assert table.deadline == T0 + timedelta(seconds=30)  # seat 1 is due
+    clock.at(10)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        outcome = seat_give_to_bot(table_id=table.pk, user_id=pair[1].pk)
+    assert len(callbacks) == 1  # the new seats are broadcast after commit
+    table.refresh_from_db()
+    assert table.deadline is None
+    assert outcome.next_step == NextStep(table.pk, 0, bot_delay())
+    seat = table.seats.get(index=1)
+    assert (seat.user_id, seat.bot, seat.name, seat.is_automatic) == (
+        None,
+        "heuristic",
+        "Robot 1",
+        True,
+    )
+    assert table.status == Table.Status.PLAYING  # a student is left
+    step = table_step(table_id=table.pk, state_id=outcome.next_step.state_id)
+    assert step is not None
+    assert TableEvent.objects.get(table=table).actor == TableEvent.Actor.BOT
+
+
+def test_a_due_bot_seat_given_to_a_student_starts_their_full_time(pair, clock):  # type: ignore[no-untyped-def]
+    table = make_table([pair[0], None], setup=FRACTIONS_SETUP, table_settings=TIMER)
+    assert table.deadline is None  # the bot at seat 1 is due
+    clock.at(5)
+    outcome = seat_give_to_user(table_id=table.pk, user_id=pair[1].pk, name="Bruno")
+    table.refresh_from_db()
+    assert table.deadline == T0 + timedelta(seconds=35)
+    assert outcome.next_step == NextStep(table.pk, 0, 30.0)
+    assert table.seats.get(index=1).user_id == pair[1].pk
+    # Not before the deadline: the student has their time; after it, the timer plays.
+    clock.at(34)
+    assert table_step(table_id=table.pk, state_id=0) is None
+    clock.at(36)
+    assert table_step(table_id=table.pk, state_id=0) is not None
+    assert TableEvent.objects.get(table=table).actor == TableEvent.Actor.TIMER
+
+
+def test_without_a_timer_a_student_given_a_due_seat_gets_no_deadline(pair, clock):  # type: ignore[no-untyped-def]
+    table = make_table([pair[0], None], setup=FRACTIONS_SETUP)
+    outcome = seat_give_to_user(table_id=table.pk, user_id=pair[1].pk, name="Bruno")
+    table.refresh_from_db()
+    assert table.deadline is None and outcome.next_step is None
+
+
+def test_a_seat_change_elsewhere_keeps_the_due_players_deadline(trio, clock):  # type: ignore[no-untyped-def]
+    setup = {**FRACTIONS_SETUP, "hands": [*FRACTIONS_SETUP["hands"], ["16/24j", "1/2r"]]}
+    table = make_table(list(trio), setup=setup, table_settings=TIMER)
+    assert table.deadline == T0 + timedelta(seconds=30)  # seat 1 is due
+    clock.at(10)
+    outcome = seat_give_to_bot(table_id=table.pk, user_id=trio[0].pk)  # seat 0: not due
+    table.refresh_from_db()
+    assert table.deadline == T0 + timedelta(seconds=30)
+    assert outcome.next_step == NextStep(table.pk, 0, 20.0)
+    seat_give_to_bot(table_id=table.pk, user_id=trio[2].pk)
+    assert [s.name for s in table.seats.order_by("index")] == ["Robot 1", str(trio[1]), "Robot 2"]
+
+
+def test_the_last_student_handed_to_a_bot_finishes_the_table(pair, clock):  # type: ignore[no-untyped-def]
+    table = make_table([pair[0], None], setup=FRACTIONS_SETUP, table_settings=TIMER)
+    outcome = seat_give_to_bot(table_id=table.pk, user_id=pair[0].pk, name="Robot 9")
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED and table.deadline is None
+    assert outcome.next_step is None
+    assert table.seats.get(index=0).name == "Robot 9"
+
+
+def test_a_student_can_be_given_a_chosen_bot_seat(trio):  # type: ignore[no-untyped-def]
+    setup = {**FRACTIONS_SETUP, "hands": [*FRACTIONS_SETUP["hands"], ["16/24j", "1/2r"]]}
+    table = make_table([trio[0], None, None], setup=setup)
+    seat_give_to_user(table_id=table.pk, user_id=trio[1].pk, name="Bruno", seat_index=2)
+    assert table.seats.get(index=2).user_id == trio[1].pk
+    assert table.seats.get(index=1).user_id is None
+
+
+def test_finishing_a_table_stops_it_once(pair, django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+    table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings=TIMER)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        table_finish(table_id=table.pk)
+        table_finish(table_id=table.pk)  # already over: nothing more is sent
+    assert len(callbacks) == 1
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED and table.deadline is None
+    with pytest.raises(TableError) as err:
+        table_finish(table_id=table.pk + 100)
+    assert err.value.code == "table_not_found"
+
+
+@pytest.mark.parametrize(
+    ("call", "code"),
+    [
+        ("user_already_seated", "already_seated"),
+        ("user_no_bot_seat", "no_free_seat"),
+        ("user_human_seat_index", "no_free_seat"),
+        ("user_finished", "finished"),
+        ("user_no_table", "table_not_found"),
+        ("bot_not_seated", "not_seated"),
+        ("bot_bad_kind", "bad_bot"),
+        ("bot_finished", "finished"),
+    ],
+)
+def test_refused_seat_changes_change_nothing(trio, call, code):  # type: ignore[no-untyped-def]
+    mixed = make_table([trio[0], None], setup=FRACTIONS_SETUP, table_settings=TIMER)
+    full = make_table([trio[0], trio[1]], setup=FRACTIONS_SETUP)
+    if call.endswith("finished"):
+        table_finish(table_id=mixed.pk)
+    before = {t.pk: (_seats(t), Table.objects.get(pk=t.pk).deadline) for t in (mixed, full)}
+    calls = {
+        "user_already_seated": lambda: seat_give_to_user(
+            table_id=mixed.pk, user_id=trio[0].pk, name="x"
+        ),
+        "user_no_bot_seat": lambda: seat_give_to_user(
+            table_id=full.pk, user_id=trio[2].pk, name="x"
+        ),
+        "user_human_seat_index": lambda: seat_give_to_user(
+            table_id=mixed.pk, user_id=trio[2].pk, name="x", seat_index=0
+        ),
+        "user_finished": lambda: seat_give_to_user(table_id=mixed.pk, user_id=trio[2].pk, name="x"),
+        "user_no_table": lambda: seat_give_to_user(
+            table_id=full.pk + 100, user_id=trio[2].pk, name="x"
+        ),
+        "bot_not_seated": lambda: seat_give_to_bot(table_id=mixed.pk, user_id=trio[2].pk),
+        "bot_bad_kind": lambda: seat_give_to_bot(
+            table_id=full.pk, user_id=trio[0].pk, bot_kind="chess"
+        ),
+        "bot_finished": lambda: seat_give_to_bot(table_id=mixed.pk, user_id=trio[0].pk),
+    }
+    with pytest.raises(TableError) as err:
+        calls[call]()
+    assert err.value.code == code
+    assert {t.pk: (_seats(t), Table.objects.get(pk=t.pk).deadline) for t in (mixed, full)} == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -154,3 +155,45 @@ def test_new_pins_for_the_whole_class_show_on_the_cards_then_hide(class_a) -> No
     assert _pins_on_cards(page_text(teacher.get(cards_url))) == {}
     url = reverse("join_pin", args=[class_a.classroom.join_code, class_a.other_student.student.pk])
     assert Client().post(url, {"pin": pins["BasileA"]}).status_code == 302
+
+
+def _sign_in(client: Client, classroom: Classroom, login: Any, pin: str) -> Any:
+    url = reverse("join_pin", args=[classroom.join_code, login.student.pk])
+    return client.post(url, {"pin": pin})
+
+
+@pytest.mark.parametrize("status", ["open", "paused"])
+def test_signing_in_joins_the_class_session_in_progress(class_a, status) -> None:  # type: ignore[no-untyped-def]
+    from lessons.models import SessionMember
+    from lessons.sessions.services import session_set_paused, session_start
+
+    session = session_start(teacher=class_a.teacher, classroom=class_a.classroom)
+    if status == "paused":
+        session_set_paused(session=session, teacher=class_a.teacher, paused=True)
+    pupil = Client()
+    assert (
+        _sign_in(pupil, class_a.classroom, class_a.student, class_a.student.pin).status_code == 302
+    )
+    member = SessionMember.objects.get()
+    assert (member.session, member.student, member.table) == (
+        session,
+        class_a.student.student,
+        None,
+    )
+    pupil.get(reverse("home"))
+    assert SessionMember.objects.count() == 1
+
+
+def test_a_refused_sign_in_or_no_session_joins_nothing(class_a) -> None:  # type: ignore[no-untyped-def]
+    from lessons.models import ClassSession, SessionMember
+    from lessons.sessions.services import session_end, session_start
+
+    pupil = Client()
+    _sign_in(pupil, class_a.classroom, class_a.other_student, class_a.other_student.pin)
+    session = session_start(teacher=class_a.teacher, classroom=class_a.classroom)
+    wrong = "0000" if class_a.student.pin != "0000" else "1111"
+    assert _sign_in(Client(), class_a.classroom, class_a.student, wrong).status_code == 200
+    session_end(session=session, teacher=class_a.teacher)
+    _sign_in(Client(), class_a.classroom, class_a.student, class_a.student.pin)
+    assert SessionMember.objects.count() == 0
+    assert ClassSession.objects.get().status == ClassSession.Status.ENDED

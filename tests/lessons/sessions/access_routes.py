@@ -9,7 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from lessons.sessions.services import session_join, session_start
-from tests.e2e.security.access_matrix import PUBLIC, TEACHER_OF_A, F, L, N, P, R, Route, outcomes
+from tests.e2e.security.access_matrix import (
+    PUBLIC,
+    TEACHER_OF_A,
+    F,
+    L,
+    N,
+    Outcome,
+    P,
+    R,
+    Route,
+    outcomes,
+)
 
 TEACHER_OF_A_POST = outcomes(L, F, F, R, N)
 
@@ -50,7 +61,15 @@ ROUTES: list[Route] = [
         kwargs=_session,
         data=lambda a, b: {"student": a.other_student.student.pk, "table": ""},
     ),
-    # Student A just joined: they wait (200) until the class has settled.
+    # Student A has not joined: the page (a read) offers the join button (200).
     Route("session_play", outcomes(L, P, N, F, F), kwargs=_session),
+    # Joining (or asking for a table) is a POST: student A is sent on to the play page.
+    Route("session_join", outcomes(L, R, N, F, F), method="post", kwargs=_session),
+    Route(
+        "session_join",
+        outcomes(L, Outcome.NOT_ALLOWED, Outcome.NOT_ALLOWED, F, F),
+        kwargs=_session,
+        label="GET session_join",
+    ),
     Route("diagnosis", PUBLIC),
 ]

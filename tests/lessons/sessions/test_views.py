@@ -70,22 +70,30 @@ def test_french_error_on_a_bad_table_size(class_a):  # type: ignore[no-untyped-d
     assert "Dans ce jeu, une table compte de 2 à 5 joueurs." in form_errors(response)
 
 
-def test_student_home_joins_the_open_session(class_a):  # type: ignore[no-untyped-def]
+def test_student_home_offers_to_join_the_open_session(class_a):  # type: ignore[no-untyped-def]
     client = _english(student_client(class_a.student.student))
-    assert "Join the class session" not in page_text(client.get(reverse("home")))
+    assert "Join the class game" not in page_text(client.get(reverse("home")))
     session = start(class_a.teacher, class_a.classroom)
     text = page_text(client.get(reverse("home")))
-    assert "Join the class session" in text
+    assert "Join the class game" in text
+    assert f'action="{reverse("session_join", args=[session.pk])}"' in text
+    response = client.post(reverse("session_join", args=[session.pk]))
+    assert response["Location"] == reverse("session_play", args=[session.pk])
     assert SessionMember.objects.filter(session=session, student=class_a.student.student).exists()
+    assert "Join the class session" in page_text(client.get(reverse("home")))
 
 
 def test_student_waits_then_is_sent_to_their_table(class_a):  # type: ignore[no-untyped-def]
     session = start(class_a.teacher, class_a.classroom)
+    session_join(session=session, student=class_a.student.student)
     client = _english(student_client(class_a.student.student))
     url = reverse("session_play", args=[session.pk])
     waiting = client.get(url)
     assert waiting.status_code == 200
-    assert 'id="waiting-check"' in page_text(waiting)  # the page asks again by itself
+    # The page asks again by itself, with a POST (a button without JavaScript).
+    assert re.search(
+        r'<form method="post" action="[^"]+/join/" id="waiting-check"', page_text(waiting)
+    )
     session_join(session=session, student=class_a.other_student.student)
     (table,) = session_seat_now(session=session, teacher=class_a.teacher)
     assert client.get(url)["Location"] == reverse("games:play", args=[table.table_id])
