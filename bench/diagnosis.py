@@ -91,6 +91,13 @@ def main() -> int:
             "info  turns with a fitting card held: "
             + ", ".join(f"{rule} {held[rule]:.1%}" for rule in HABITS)
         )
+        for rule in HABITS:
+            shows = held[rule] * cal.HABIT_RATE
+            info.append(
+                f"limit {rule}: a 30% habit shows {shows * 60:.1f} times in 60 turns, "
+                f"{shows * 150:.1f} in 150; each fit has chance p0 of about 1/3, and beating "
+                "chance at the stated error rate takes about 6 fits without reasons"
+            )
         for with_reasons in (False, True):
             label = "with reasons" if with_reasons else "no reasons"
             target = 45 if with_reasons else 60

@@ -16,7 +16,8 @@ The status model (docs/diagnosis.md gives the figures bench/diagnosis.py measure
   rules the deck can show: M1, M2 and M3, the best-backed rules and the ones the reason prompt
   names, get ALPHA_SHARES each, every other rule one share; ALPHA_LIKELY is the per-look family
   level, chosen by simulation so that a student without any misconception is shown "likely"
-  for some rule within 60 turns at most 2% of the time, status looked at after every play),
+  for some rule within 60 turns at most 2% of the time, status looked at after every play;
+  ALPHA_LIKELY_REASONS replaces it while the student's reasons weigh for the rule),
   with fitting claims on at least
   LIKELY_MIN_REFERENCES different reference fractions. Once likely, a rule stays likely until
   resolved.
@@ -57,6 +58,9 @@ DIAGNOSIS_STATUSES: Final = (
 
 # The model's levels (see the module docstring; bench/diagnosis.py measures what they give).
 ALPHA_LIKELY: Final = 0.008
+# The score with reasons jumps by 1 + REASON_WEIGHT at once: watched after every play, it
+# crosses a level more often than the score without, so it gets its own (stricter) level.
+ALPHA_LIKELY_REASONS: Final = 0.004
 ALPHA_EMERGING: Final = 0.01
 ALPHA_SHARES: Final[dict[str, int]] = {"M1": 3, "M2": 3, "M3": 3}
 LIKELY_MIN_REFERENCES: Final = 2
@@ -95,6 +99,7 @@ class _Track:
         "expected",
         "fitting_reasons",
         "other_reasons",
+        "reasons_seen",
         "k",
         "likely_at",
         "opportunities",
@@ -117,6 +122,7 @@ class _Track:
         self.fitting_reasons = 0
         self.contradicting_reasons = 0
         self.other_reasons = 0
+        self.reasons_seen = 0
         self.opportunities = 0
         self.clean = 0
         self.clean_run = 0
@@ -127,7 +133,14 @@ class _Track:
     def reasons_weigh(self) -> bool:
         """Tell whether this student's reasons for the rule are read as evidence."""
         # Not "some reason fitted": choosing the test by whether reasons helped would not be fair.
-        return self.contradicting_reasons <= REASON_CHANCE * self.other_reasons + 1
+        return (
+            self.reasons_seen > 0
+            and self.contradicting_reasons <= REASON_CHANCE * self.other_reasons + 1
+        )
+
+    def level(self, alpha: float) -> float:
+        """Return the level "likely" needs now (`alpha`: the rule's share without reasons)."""
+        return alpha * ALPHA_LIKELY_REASONS / ALPHA_LIKELY if self.reasons_weigh else alpha
 
     def p_value(self) -> float:
         if self.reasons_weigh:
@@ -209,6 +222,7 @@ class Diagnosis:
         code = REASON_FOR_RULE.get(track.rule)
         if reason is not None and code is not None:
             track.with_reasons.add_with_reason(p, REASON_CHANCE, REASON_WEIGHT)
+            track.reasons_seen += 1
         else:
             track.with_reasons.add(p)
         if reason is not None and code is not None:
@@ -227,7 +241,7 @@ class Diagnosis:
             track.likely_at is None
             and track.rule in self.alpha
             and len(track.references) >= LIKELY_MIN_REFERENCES
-            and track.p_value() <= self.alpha[track.rule]
+            and track.p_value() <= track.level(self.alpha[track.rule])
         ):
             track.likely_at = self.turns - 1
 
@@ -264,7 +278,7 @@ class Diagnosis:
                 "expected": round(track.expected, 6),
                 "n": n,
                 "p_value": p_value,
-                "alpha": self.alpha.get(rule),
+                "alpha": track.level(self.alpha[rule]) if rule in self.alpha else None,
                 "references": len(track.references),
                 "reasons": track.fitting_reasons if track.reasons_weigh else 0,
                 "opportunities": track.opportunities,
@@ -301,6 +315,7 @@ def diagnose(turns: object, deck: object = None) -> dict[str, dict[str, object]]
 __all__ = [
     "ALPHA_EMERGING",
     "ALPHA_LIKELY",
+    "ALPHA_LIKELY_REASONS",
     "ALPHA_SHARES",
     "DIAGNOSIS_STATUSES",
     "EMERGING_MIN_MATCHES",
