@@ -163,6 +163,9 @@ _SPEAKERS: dict[str, Callable[[dict[str, Any], str, Who, int | None], str]] = {
     "rotated": _simple(N_("Every hand passes to the next player.")),
     "reshuffled": _simple(N_("The discard pile is shuffled into a new draw pile.")),
     "eliminated": _simple(N_("%(seats)s reached the target and leave the game.")),
+    "blocked": _simple(
+        N_("Nothing left to draw and nobody played: the round is blocked and ends.")
+    ),
     "game_over": _simple(N_("Game over: %(winner)s wins!")),
     "round_started": _simple(N_("Round %(round)s begins.")),
 }

@@ -15,7 +15,13 @@ from games.engine.cards import DECKS
 from games.errors import TableError
 from games.forms import PracticeForm
 from games.selectors import TableAccess, table_access
-from games.services import SeatSpec, seat_set_takeover, table_create, table_set_paused
+from games.services import (
+    TIMER_TURNS_BEFORE_BOT,
+    SeatSpec,
+    seat_set_takeover,
+    table_create,
+    table_set_paused,
+)
 
 
 @login_required
@@ -65,6 +71,7 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
             "seat": access.seat,
             "watching": access.seat is None,
             "card_names": card_names,
+            "timer_turns": TIMER_TURNS_BEFORE_BOT,
         },
     )
 
@@ -72,11 +79,22 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def seat_bot(request: HttpRequest, table_id: int, seat_index: int) -> HttpResponse:
-    """Let a bot play for an absent student, or give the seat back (teacher only)."""
-    access = _teacher_access(request, table_id)
-    seat_set_takeover(
-        table_id=access.table.pk, seat_index=seat_index, by_bot=request.POST.get("bot") == "on"
-    )
+    """Let a bot play for an absent student, or give the seat back.
+
+    The teacher does both; a student may only take their own seat back ("bot" not "on").
+    """
+    try:
+        access = table_access(table_id=table_id, user=request.user)
+    except TableError as exc:
+        raise Http404 from exc
+    by_bot = request.POST.get("bot") == "on"
+    if access.seat is not None:
+        if by_bot or access.seat != seat_index:
+            raise PermissionDenied
+        if not any(s.index == seat_index and s.bot_takeover for s in access.table.seats.all()):
+            # Nothing to take back: do not restart the student's own turn timer.
+            return redirect("games:play", table_id=table_id)
+    seat_set_takeover(table_id=access.table.pk, seat_index=seat_index, by_bot=by_bot)
     return redirect("games:play", table_id=table_id)
 
 

@@ -256,6 +256,7 @@ function render() {
   if (SEAT !== null) {
     renderActions(view);
     renderHand(view);
+    renderTakeBack();
   } else {
     renderTeacher();
   }
@@ -443,6 +444,13 @@ function renderHand(view) {
     if (next) next.focus();
     else focusSomewhere();
   }
+}
+
+/** Offer "take my seat back" while a robot plays this seat (after turns left to the timer). */
+function renderTakeBack() {
+  const form = $("play-takeback");
+  const me = ((game.table && game.table.players) || []).find((p) => p.seat === SEAT);
+  if (form) form.hidden = !(me && me.takeover && game.table.status === "playing");
 }
 
 function renderTeacher() {
