@@ -206,11 +206,23 @@ if env_bool("SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Logs never carry student data: the request logger prints paths and status codes only.
+# A refusal (403, 400) is one line: the filter drops the traceback Django attaches to it, so
+# real errors (5xx, logged with their traceback) stand out.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"refusals": {"()": "unoclass.log_filters.RefusalsWithoutTraceback"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own default sends "django" records to a second console handler under DEBUG
+    # (which printed each traceback again, unfiltered): they go through the one above instead.
+    "loggers": {
+        "django": {
+            "handlers": ["console"],
+            "level": os.environ.get("LOG_LEVEL", "WARNING"),
+            "propagate": False,
+        }
+    },
 }
 
 # Game pace: how long a bot waits before moving (so players can follow), and how long a
