@@ -437,3 +437,65 @@ def test_a_consumer_imports_no_views_and_no_private_name(path: Path) -> None:
         assert "views" not in parts, f"{path.name} imports a views module: {module}"
         private = [p for p in parts if p.startswith("_") and not p.startswith("__")]
         assert not private, f"{path.name} imports a private name: {module} {name}"
+
+
+def _frame_of_bytes(size: int, pad_char: str) -> str:
+    """Return a sync frame whose UTF-8 encoding is exactly `size` bytes (pad of `pad_char`)."""
+    empty = len(json.dumps({"type": "sync", "pad": ""}).encode())
+    per_char = len(pad_char.encode())
+    count, rest = divmod(size - empty, per_char)
+    frame = json.dumps({"type": "sync", "pad": pad_char * count + "x" * rest}, ensure_ascii=False)
+    assert len(frame.encode()) == size
+    return frame
+
+
+async def test_the_size_limit_counts_utf8_bytes_not_characters(pair):  # type: ignore[no-untyped-def]
+    # 3,000 "é" are 3,000 characters (under the limit) but 6,000 bytes (over it): a limit that
+    # counted characters let them through.
+    from games.protocol import MAX_FRAME_BYTES
+
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, pair[0])
+    await comm.connect()
+    await receive_until(comm, "state")
+    accents = json.dumps({"type": "sync", "pad": "é" * 3000}, ensure_ascii=False)
+    assert len(accents) < MAX_FRAME_BYTES < len(accents.encode())
+    await comm.send_to(text_data=accents)
+    assert (await receive_until(comm, "error"))["code"] == "too_large"
+    # The boundary, in bytes: exactly the limit passes, one byte more does not.
+    await comm.send_to(text_data=_frame_of_bytes(MAX_FRAME_BYTES, "é"))
+    assert (await receive_until(comm, "state"))["state_id"] == 0
+    await comm.send_to(text_data=_frame_of_bytes(MAX_FRAME_BYTES + 1, "é"))
+    assert (await receive_until(comm, "error"))["code"] == "too_large"
+    await comm.disconnect()
+
+
+async def test_an_idle_socket_gets_one_burst_not_its_idle_time_in_frames(  # type: ignore[no-untyped-def]
+    pair, monkeypatch
+):
+    # The socket's clock is ours: an hour of silence passes at once, and no time passes while
+    # the frames are sent, so the counts are exact. A bucket without its cap would have saved
+    # an hour of tokens (72,000) and let every frame through.
+    from functools import partial
+
+    from games.protocol import RATE_BURST, RATE_PER_SECOND
+    from games.realtime import consumer as toolkit
+
+    now = [1000.0]
+    monkeypatch.setattr(toolkit, "TokenBucket", partial(TokenBucket, clock=lambda: now[0]))
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, pair[0])
+    await comm.connect()
+    await receive_until(comm, "state")
+    now[0] += 3600
+    extra = 15
+    for _ in range(RATE_BURST + extra):
+        await comm.send_to(text_data='{"type": "dance"}')
+    codes = [(await receive_until(comm, "error"))["code"] for _ in range(RATE_BURST + extra)]
+    assert codes == ["unknown_type"] * RATE_BURST + ["rate_limited"] * extra
+    now[0] += 1 / RATE_PER_SECOND  # one token back
+    await comm.send_to(text_data='{"type": "dance"}')
+    await comm.send_to(text_data='{"type": "dance"}')
+    codes = [(await receive_until(comm, "error"))["code"] for _ in range(2)]
+    assert codes == ["unknown_type", "rate_limited"]
+    await comm.disconnect()

@@ -2,6 +2,12 @@
 
 They run in a child pytest whose DATABASE_URL points at the cluster (pytest-django creates its
 test database there); the same files run on SQLite in the ordinary suite. See docs/deploy.md.
+
+This is the only run that notices a missing table row lock (select_for_update in
+games.services): SQLite's IMMEDIATE transactions serialise the two racing actions anyway. With
+the lock planted away, tests/games/test_concurrency.py failed 5 times in 5 here and passed on
+SQLite. So `make test` runs this module every time (it is not deselected, and a missing
+PostgreSQL fails it rather than skipping it), and it checks that the race test itself passed.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ PATTERNS = (
     "lessons/*/test_services.py",
     "lessons/sessions/test_controls.py",
 )
+# The race that only PostgreSQL's row locking decides (see the module's docstring).
+ROW_LOCK_TEST = "tests/games/test_concurrency.py::test_two_simultaneous_actions_apply_exactly_once"
 
 
 def postgres_test_files() -> list[str]:
@@ -55,6 +63,7 @@ def test_concurrency_service_and_session_tests_pass_on_postgresql(
             "-p",
             "no:cacheprovider",
             "-x",
+            "-rA",
             "tests/e2e/scale/postgres_probe.py",
             *files,
         ],  # fmt: skip
@@ -64,9 +73,11 @@ def test_concurrency_service_and_session_tests_pass_on_postgresql(
         text=True,
         timeout=600,
     )
-    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
+    lines = done.stdout.strip().splitlines()
+    summary = lines[-1] if lines else done.stderr
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     passed = re.search(r"(\d+) passed", summary)
     assert passed and int(passed.group(1)) > len(files), summary
     assert "skipped" not in summary, summary
+    assert f"PASSED {ROW_LOCK_TEST}" in done.stdout, done.stdout[-4000:]
     print(f"PostgreSQL run: {summary} ({len(files)} files: {', '.join(files)})")
