@@ -58,6 +58,27 @@ class Classroom(models.Model):
     )
     join_code = models.CharField(_("join code"), max_length=JOIN_CODE_LENGTH, unique=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    # Teachers who see and run everything of the class but may not archive or delete it.
+    co_teachers = models.ManyToManyField(
+        User,
+        blank=True,
+        related_name="co_taught_classrooms",
+        limit_choices_to={"role": User.Role.TEACHER},
+        verbose_name=_("co-teachers"),
+    )
+    # An archived class is read-only: off the home page, its dashboards and reports still open.
+    archived_at = models.DateTimeField(_("archived at"), null=True, blank=True)
+    # The archived class whose roster started this one (a new school year).
+    previous = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("previous year's class"),
+    )
+    # Set once the retention period is over and its pupils' data were erased or pseudonymised.
+    purged_at = models.DateTimeField(_("pupils' data erased at"), null=True, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -86,6 +107,9 @@ class Student(models.Model):
         ordering = ["display_name", "id"]
         verbose_name = _("student")
         verbose_name_plural = _("students")
+    # Set when the student was removed but kept, pseudonymised, for the class's statistics:
+    # the name is replaced, the PIN and the sign-in account are gone.
+    pseudonymised_at = models.DateTimeField(_("pseudonymised at"), null=True, blank=True)
         constraints = [
             models.UniqueConstraint(
                 fields=["classroom", "display_name"], name="student_name_unique_in_classroom"
@@ -302,3 +326,50 @@ class MissedEquivalence(models.Model):
         indexes = [
             models.Index(fields=["student", "created_at"], name="missed_student_time"),
         ]
+
+
+class SchoolPolicy(models.Model):
+    """The school's data choices, one row per server (one server serves one school)."""
+
+    retention_months = models.PositiveSmallIntegerField(
+        _("months pupils' data are kept after a class is archived or its school year ends"),
+        default=3,
+    )
+    keep_pseudonymised = models.BooleanField(
+        _("keep plays pseudonymised for research when the retention period ends"),
+        default=False,
+    )
+
+    class Meta:
+        verbose_name = _("school policy")
+        verbose_name_plural = _("school policies")
+
+
+class TeacherInvitation(models.Model):
+    """A one-use sign-up link a school admin gives a new teacher."""
+
+    token = models.CharField(_("token"), max_length=64, unique=True)
+    note = models.CharField(_("for whom"), max_length=80, blank=True)
+    created_by = models.ForeignKey(
+        User,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires at"))
+    used_by = models.ForeignKey(
+        User,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("used by"),
+    )
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("teacher invitation")
+        verbose_name_plural = _("teacher invitations")

@@ -229,3 +229,12 @@ LOGGING = {
 # finished round stays on screen before the server deals the next one if nobody does.
 GAMES_BOT_DELAY = float(os.environ.get("GAMES_BOT_DELAY", "1.2"))
 GAMES_ROUND_PAUSE = float(os.environ.get("GAMES_ROUND_PAUSE", "10"))
+
+# School year and pupils' data (issue 12). Teachers sign up freely ("open") or only with a
+# school admin's invitation ("invitation"). A class's pupils' data are erased (or pseudonymised,
+# if the school keeps research data) PUPIL_DATA_RETENTION_MONTHS months after the class is
+# archived or its school year ends (SCHOOL_YEAR_END, month-day), whichever comes first; the
+# school admin may change the months on the school page. `manage.py purge_expired` applies it.
+TEACHER_SIGNUP = os.environ.get("TEACHER_SIGNUP", "open")
+PUPIL_DATA_RETENTION_MONTHS = int(os.environ.get("PUPIL_DATA_RETENTION_MONTHS", "3"))
+SCHOOL_YEAR_END = os.environ.get("SCHOOL_YEAR_END", "07-07")

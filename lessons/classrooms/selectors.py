@@ -24,15 +24,15 @@ def classroom_by_join_code(*, code: str) -> Classroom | None:
 
 
 def students_of_classroom(*, classroom: Classroom) -> QuerySet[Student]:
-    """Return a classroom's students in name order."""
-    return classroom.students.order_by("display_name", "id")
+    """Return a classroom's present students in name order (not the pseudonymised removed)."""
+    return classroom.students.filter(pseudonymised_at__isnull=True).order_by("display_name", "id")
 
 
 def student_for_teacher(*, teacher: User, student_id: int) -> Student | None:
-    """Return a student of one of the teacher's classrooms, or None."""
+    """Return a present student of one of the teacher's classrooms, or None."""
     return (
         Student.objects.select_related("classroom")
-        .filter(classroom__teacher=teacher, pk=student_id)
+        .filter(classroom__teacher=teacher, pk=student_id, pseudonymised_at__isnull=True)
         .first()
     )
 

@@ -46,6 +46,7 @@ ROSTER_NAME_TOO_LONG = _("Line %(line)d is longer than %(limit)d characters.")
 ROSTER_NAME_UNPRINTABLE = _("Line %(line)d contains characters that cannot be shown.")
 ROSTER_DUPLICATE_IN_PASTE = _("“%(name)s” appears more than once in the list.")
 ROSTER_DUPLICATE_IN_CLASS = _("“%(name)s” is already in this class.")
+CLASSROOM_ARCHIVED = _("This class is archived: it can be read but not changed.")
 JOIN_CODE_UNKNOWN = _("No class has this code. Check the code on the board and try again.")
 JOIN_STUDENT_UNKNOWN = _("This name is not in this class. Pick your name in the list.")
 JOIN_PIN_MALFORMED = _("Your PIN has exactly 4 digits.")
@@ -162,7 +163,13 @@ def _student_user_create() -> User:
 
 def roster_add(*, classroom: Classroom, text: str) -> list[StudentWithPin]:
     """Add every name of a pasted roster to a classroom, each with a new PIN; all or nothing."""
-    names = roster_parse(text=text)
+    return roster_add_names(classroom=classroom, names=roster_parse(text=text))
+
+
+def roster_add_names(*, classroom: Classroom, names: list[str]) -> list[StudentWithPin]:
+    """Add checked names to a classroom, each with a new PIN; all or nothing."""
+    if classroom.archived_at is not None:
+        raise ValidationError(CLASSROOM_ARCHIVED, code="archived")
     with transaction.atomic():
         # Lock the classroom so two pastes at once cannot pass the size check together.
         Classroom.objects.select_for_update().get(pk=classroom.pk)
@@ -212,7 +219,8 @@ def student_reset_pin(*, student: Student) -> str:
 def classroom_reset_all_pins(*, classroom: Classroom) -> list[StudentWithPin]:
     """Give every student of a classroom a new PIN (for a fresh set of login cards)."""
     with transaction.atomic():
-        students = list(classroom.students.select_for_update().order_by("display_name", "id"))
+        present = classroom.students.filter(pseudonymised_at__isnull=True)
+        students = list(present.select_for_update().order_by("display_name", "id"))
         return [StudentWithPin(student=s, pin=student_reset_pin(student=s)) for s in students]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from lessons.classrooms import views
+from lessons.classrooms import student_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -21,6 +21,28 @@ urlpatterns = [
     path("classrooms/<int:classroom_id>/", views.classroom_detail, name="classroom_detail"),
     path("classrooms/<int:classroom_id>/roster/", views.classroom_roster, name="classroom_roster"),
     path("classrooms/<int:classroom_id>/cards/", views.classroom_cards, name="classroom_cards"),
+    path(
+        "classrooms/<int:classroom_id>/import/",
+        student_views.classroom_import,
+        name="classroom_import",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/import/confirm/",
+        student_views.classroom_import_confirm,
+        name="classroom_import_confirm",
+    ),
+    path("students/<int:student_id>/", student_views.student_manage, name="student_manage"),
+    path(
+        "students/<int:student_id>/rename/",
+        student_views.student_rename_view,
+        name="student_rename",
+    ),
+    path("students/<int:student_id>/move/", student_views.student_move_view, name="student_move"),
+    path(
+        "students/<int:student_id>/remove/",
+        student_views.student_remove_view,
+        name="student_remove",
+    ),
     path("students/<int:student_id>/reset-pin/", views.student_reset_pin, name="student_reset_pin"),
     path("students/<int:student_id>/unlock/", views.student_unlock, name="student_unlock"),
     path("join/", views.join, name="join"),

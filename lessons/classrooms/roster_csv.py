@@ -1,0 +1,204 @@
+"""Read a roster from a CSV file (a school information system's export) and preview its changes.
+
+The file may be UTF-8 (with or without BOM) or Windows-1252/Latin-1, separated by `;`, `,` or a
+tab. The name columns are found by their heading ("Prénom", "Nom", "First name", "Élève"...).
+Only first names are kept (the data the game needs); when two pupils share a first name, the
+initial of their last name tells them apart ("Lucas M."). Every refusal is a ValidationError
+with a translated message, and reading a file changes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import unicodedata
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from lessons.classrooms.services import CLASSROOM_MAX_STUDENTS
+from lessons.models import DISPLAY_NAME_MAX_LENGTH, Classroom
+
+ROSTER_FILE_MAX_BYTES = 256 * 1024
+ROSTER_FILE_MAX_ROWS = 500
+
+CSV_EMPTY = _("The file is empty.")
+CSV_TOO_BIG = _("The file is too big (at most %(limit)d kB).")
+CSV_BINARY = _("This is not a text file. Export the list from your spreadsheet as CSV.")
+CSV_ENCODING = _(
+    "The file's encoding is not recognised. Save it as “CSV UTF-8” or “CSV (Windows)”."
+)
+CSV_NO_ROWS = _("The file has a heading line but no pupil.")
+CSV_TOO_MANY_ROWS = _("The file has %(count)d rows: a class list has at most %(limit)d.")
+CSV_NO_NAME_COLUMN = _(
+    "No name column found (the file's headings are: %(found)s). "
+    "Name a column “Prénom” (or “Nom” and “Prénom”)."
+)
+CSV_ROW_TOO_LONG = _("Row %(row)d: the name is longer than %(limit)d characters.")
+CSV_ROW_UNPRINTABLE = _("Row %(row)d contains characters that cannot be shown.")
+CSV_DUPLICATE = _("“%(name)s” appears more than once in the file.")
+CSV_CLASS_FULL = _(
+    "A class holds at most %(limit)d students: it has %(existing)d, the file adds %(count)d."
+)
+
+# Headings after _heading_key(): accents, case, spaces and punctuation ignored.
+FIRST_NAME_HEADINGS = {"prenom", "prenoms", "prenomeleve", "prenomdeleleve", "firstname",
+                       "givenname", "forename", "first"}  # fmt: skip
+LAST_NAME_HEADINGS = {"nom", "nomdefamille", "nomeleve", "nomdeleleve", "lastname",
+                      "surname", "familyname", "last"}  # fmt: skip
+FULL_NAME_HEADINGS = {"eleve", "eleves", "nomprenom", "nometprenom", "nomcomplet", "name",
+                      "fullname", "student", "studentname", "pupil"}  # fmt: skip
+
+
+def _heading_key(heading: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", heading.casefold())
+    return "".join(ch for ch in decomposed if ch.isalnum())
+
+
+def _decode(data: bytes) -> str:
+    """Return the file's text, or refuse a binary or unreadable file."""
+    if not data.strip():
+        raise ValidationError(CSV_EMPTY, code="empty")
+    if len(data) > ROSTER_FILE_MAX_BYTES:
+        raise ValidationError(
+            CSV_TOO_BIG, code="too_big", params={"limit": ROSTER_FILE_MAX_BYTES // 1024}
+        )
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ValidationError(CSV_ENCODING, code="encoding")  # UTF-16: ask for UTF-8
+    if b"\x00" in data:
+        raise ValidationError(CSV_BINARY, code="binary")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError as error:
+            raise ValidationError(CSV_ENCODING, code="encoding") from error
+    controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\r\n")
+    if controls:
+        raise ValidationError(CSV_BINARY, code="binary")
+    if not text.strip():
+        raise ValidationError(CSV_EMPTY, code="empty")
+    return text
+
+
+def _delimiter(first_line: str) -> str:
+    counts = {sep: first_line.count(sep) for sep in (";", ",", "\t")}
+    best = max(counts, key=lambda sep: counts[sep])
+    return best if counts[best] else ";"
+
+
+@dataclass(frozen=True)
+class _Row:
+    number: int
+    first: str
+    last: str
+
+
+def _rows(text: str) -> list[_Row]:
+    lines = text.splitlines()
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(lines[0]))
+    headings = next(reader)
+    keys = [_heading_key(h) for h in headings]
+    first = next((i for i, k in enumerate(keys) if k in FIRST_NAME_HEADINGS), None)
+    last = next((i for i, k in enumerate(keys) if k in LAST_NAME_HEADINGS), None)
+    full = next((i for i, k in enumerate(keys) if k in FULL_NAME_HEADINGS), None)
+    if first is None:
+        # A lone "Nom" column holds whole names, like an "Élève" column.
+        first, last = (full, None) if full is not None else (last, None)
+    if first is None:
+        found = ", ".join(h.strip() for h in headings if h.strip()) or "—"
+        raise ValidationError(CSV_NO_NAME_COLUMN, code="no_name_column", params={"found": found})
+    rows: list[_Row] = []
+    for number, cells in enumerate(reader, start=2):
+        if len(rows) >= ROSTER_FILE_MAX_ROWS:
+            raise ValidationError(
+                CSV_TOO_MANY_ROWS,
+                code="too_many_rows",
+                params={"count": len(lines) - 1, "limit": ROSTER_FILE_MAX_ROWS},
+            )
+
+        def cell(index: int | None, cells: list[str] = cells) -> str:
+            return (
+                " ".join(cells[index].split()) if index is not None and index < len(cells) else ""
+            )
+
+        if cell(first):
+            rows.append(_Row(number=number, first=cell(first), last=cell(last)))
+    if not rows:
+        raise ValidationError(CSV_NO_ROWS, code="no_rows")
+    return rows
+
+
+def _display_names(rows: list[_Row]) -> list[tuple[int, str]]:
+    """Return first names, with a last-name initial where two pupils share one."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row.first.casefold()] = counts.get(row.first.casefold(), 0) + 1
+    named: list[tuple[int, str]] = []
+    for row in rows:
+        name = row.first
+        if counts[row.first.casefold()] > 1 and row.last:
+            name = f"{row.first} {row.last[0].upper()}."
+        named.append((row.number, name))
+    return named
+
+
+def roster_file_read(*, data: bytes) -> list[str]:
+    """Return the display names a roster file gives, or raise every problem found."""
+    named = _display_names(_rows(_decode(data)))
+    errors: list[ValidationError] = []
+    seen: set[str] = set()
+    for number, name in named:
+        if len(name) > DISPLAY_NAME_MAX_LENGTH:
+            errors.append(
+                ValidationError(
+                    CSV_ROW_TOO_LONG,
+                    code="too_long",
+                    params={"row": number, "limit": DISPLAY_NAME_MAX_LENGTH},
+                )
+            )
+        elif not name.isprintable():
+            errors.append(
+                ValidationError(CSV_ROW_UNPRINTABLE, code="unprintable", params={"row": number})
+            )
+        if name.casefold() in seen:
+            errors.append(ValidationError(CSV_DUPLICATE, code="duplicate", params={"name": name}))
+        seen.add(name.casefold())
+    if errors:
+        raise ValidationError(errors)
+    return [name for _number, name in named]
+
+
+@dataclass(frozen=True)
+class RosterPreview:
+    """What confirming an import would do: add `new`, keep `unchanged`, leave `missing` be."""
+
+    new: list[str]
+    unchanged: list[str]
+    missing: list[str]
+
+
+def roster_preview(*, classroom: Classroom, names: list[str]) -> RosterPreview:
+    """Compare a file's names with the class's students, or refuse a file that overfills it."""
+    present = list(
+        classroom.students.filter(pseudonymised_at__isnull=True)
+        .order_by("display_name")
+        .values_list("display_name", flat=True)
+    )
+    present_keys = {name.casefold() for name in present}
+    file_keys = {name.casefold() for name in names}
+    new = [name for name in names if name.casefold() not in present_keys]
+    everyone = classroom.students.count()
+    if everyone + len(new) > CLASSROOM_MAX_STUDENTS:
+        raise ValidationError(
+            CSV_CLASS_FULL,
+            code="class_full",
+            params={"limit": CLASSROOM_MAX_STUDENTS, "existing": everyone, "count": len(new)},
+        )
+    return RosterPreview(
+        new=new,
+        unchanged=[name for name in present if name.casefold() in file_keys],
+        missing=[name for name in present if name.casefold() not in file_keys],
+    )

@@ -1,0 +1,70 @@
+"""Forms of the roster file import and of one student's page (rename, move, remove)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from lessons.models import DISPLAY_NAME_MAX_LENGTH, Classroom
+
+
+class RosterFileForm(forms.Form):
+    """A class list exported from a spreadsheet or the school's information system."""
+
+    file = forms.FileField(
+        label=_("Class list (CSV file)"),
+        help_text=_(
+            "A “Prénom” column (and “Nom”, to tell apart two pupils with the same first name); "
+            "separated by ; or , in UTF-8 or Windows encoding."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
+    )
+
+
+class StudentRenameForm(forms.Form):
+    """A student's new display name."""
+
+    name = forms.CharField(
+        label=_("New name"),
+        max_length=DISPLAY_NAME_MAX_LENGTH,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+
+
+class StudentMoveForm(forms.Form):
+    """Another class of the same teacher."""
+
+    to = forms.ModelChoiceField(
+        label=_("Move to the class"), queryset=Classroom.objects.none(), empty_label=None
+    )
+
+    def __init__(self, *args: object, classrooms: object = None, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        field = self.fields["to"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = classrooms if classrooms is not None else Classroom.objects.none()
+
+
+class StudentRemoveForm(forms.Form):
+    """What happens to a removed student's data."""
+
+    mode = forms.ChoiceField(
+        label=_("Their data"),
+        widget=forms.RadioSelect,
+        choices=[
+            (
+                "erase",
+                _(
+                    "Erase everything: the name, the PIN and every play. The class's "
+                    "statistics no longer count this student."
+                ),
+            ),
+            (
+                "pseudonymise",
+                _(
+                    "Keep the plays for the class's statistics under a pseudonym "
+                    "(“Élève retiré 1”): the name, the PIN and the sign-in are erased."
+                ),
+            ),
+        ],
+    )

@@ -1,0 +1,194 @@
+"""Thin views of the roster file import and of one student's page (rename, move, remove)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from lessons.classrooms import selectors, services
+from lessons.classrooms.access import SignedInRequest, teacher_required
+from lessons.classrooms.fresh_pins import fresh_pins_remember
+from lessons.classrooms.lookups import classroom_or_404, student_or_404
+from lessons.classrooms.roster_csv import (
+    ROSTER_FILE_MAX_BYTES,
+    roster_file_read,
+    roster_preview,
+)
+from lessons.classrooms.student_changes import student_move, student_remove, student_rename
+from lessons.classrooms.student_forms import (
+    RosterFileForm,
+    StudentMoveForm,
+    StudentRemoveForm,
+    StudentRenameForm,
+)
+from lessons.models import Classroom, Student
+
+PENDING_IMPORT_KEY = "lessons.classrooms.pending_import"
+
+
+def _archived_refusal(request: SignedInRequest, classroom: Classroom) -> HttpResponse | None:
+    if classroom.archived_at is None:
+        return None
+    messages.error(request, str(services.CLASSROOM_ARCHIVED))
+    return redirect("classroom_detail", classroom_id=classroom.pk)
+
+
+@teacher_required
+@require_http_methods(["GET", "POST"])
+def classroom_import(request: SignedInRequest, classroom_id: int) -> HttpResponse:
+    """Read a class list file and show what confirming would change (nothing changes yet)."""
+    classroom = classroom_or_404(request, classroom_id)
+    if (refusal := _archived_refusal(request, classroom)) is not None:
+        return refusal
+    form = (
+        RosterFileForm(request.POST, request.FILES)
+        if request.method == "POST"
+        else RosterFileForm()
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            # One byte past the limit is enough for roster_file_read to refuse a big file.
+            data = form.cleaned_data["file"].read(ROSTER_FILE_MAX_BYTES + 1)
+            names = roster_file_read(data=data)
+            preview = roster_preview(classroom=classroom, names=names)
+        except ValidationError as error:
+            form.add_error("file", error)
+        else:
+            request.session[PENDING_IMPORT_KEY] = {"classroom": classroom.pk, "names": names}
+            return render(
+                request,
+                "lessons/classroom_import_preview.html",
+                {"classroom": classroom, "preview": preview},
+            )
+    return render(request, "lessons/classroom_import.html", {"classroom": classroom, "form": form})
+
+
+@teacher_required
+@require_POST
+def classroom_import_confirm(request: SignedInRequest, classroom_id: int) -> HttpResponse:
+    """Add the new students of the previewed file, each with a PIN."""
+    classroom = classroom_or_404(request, classroom_id)
+    pending = request.session.get(PENDING_IMPORT_KEY) or {}
+    if pending.get("classroom") != classroom.pk:
+        messages.error(request, _("Nothing to import: choose the file again."))
+        return redirect("classroom_import", classroom_id=classroom.pk)
+    try:
+        preview = roster_preview(classroom=classroom, names=list(pending["names"]))
+        issued = services.roster_add_names(classroom=classroom, names=preview.new)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return redirect("classroom_import", classroom_id=classroom.pk)
+    request.session.pop(PENDING_IMPORT_KEY, None)
+    fresh_pins_remember(session=request.session, issued=issued)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)d student added. Print the login card now.",
+            "%(count)d students added. Print their login cards now.",
+            len(issued),
+        )
+        % {"count": len(issued)},
+    )
+    return redirect("classroom_cards", classroom_id=classroom.pk)
+
+
+def _other_classrooms(request: SignedInRequest, student: Student) -> object:
+    return (
+        selectors.classrooms_for_teacher(teacher=request.user)
+        .filter(archived_at__isnull=True)
+        .exclude(pk=student.classroom_id)
+    )
+
+
+def _student_page(
+    request: SignedInRequest,
+    student: Student,
+    *,
+    rename: StudentRenameForm | None = None,
+    move: StudentMoveForm | None = None,
+    remove: StudentRemoveForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    others = _other_classrooms(request, student)
+    context = {
+        "student": student,
+        "classroom": student.classroom,
+        "rename_form": rename or StudentRenameForm(initial={"name": student.display_name}),
+        "move_form": move or StudentMoveForm(classrooms=others),
+        "remove_form": remove or StudentRemoveForm(),
+        "can_move": others.exists(),  # type: ignore[attr-defined]
+    }
+    return render(request, "lessons/student_manage.html", context, status=status)
+
+
+@teacher_required
+@require_http_methods(["GET"])
+def student_manage(request: SignedInRequest, student_id: int) -> HttpResponse:
+    """Show a student's page: rename, move to another class, remove."""
+    student = student_or_404(request, student_id)
+    return _student_page(request, student)
+
+
+@teacher_required
+@require_POST
+def student_rename_view(request: SignedInRequest, student_id: int) -> HttpResponse:
+    """Rename a student."""
+    student = student_or_404(request, student_id)
+    form = StudentRenameForm(request.POST)
+    if form.is_valid():
+        old = student.display_name
+        try:
+            student_rename(student=student, name=form.cleaned_data["name"])
+        except ValidationError as error:
+            student.display_name = old
+            form.add_error("name", error)
+        else:
+            messages.success(request, _("Renamed."))
+            return redirect("classroom_detail", classroom_id=student.classroom_id)
+    return _student_page(request, student, rename=form)
+
+
+@teacher_required
+@require_POST
+def student_move_view(request: SignedInRequest, student_id: int) -> HttpResponse:
+    """Move a student to another of the teacher's classes."""
+    student = student_or_404(request, student_id)
+    origin = student.classroom_id
+    form = StudentMoveForm(request.POST, classrooms=_other_classrooms(request, student))
+    if form.is_valid():
+        try:
+            student_move(student=student, to=form.cleaned_data["to"])
+        except ValidationError as error:
+            form.add_error("to", error)
+        else:
+            messages.success(
+                request,
+                _("%(name)s is now in %(classroom)s.")
+                % {"name": student.display_name, "classroom": student.classroom.name},
+            )
+            return redirect("classroom_detail", classroom_id=origin)
+    return _student_page(request, student, move=form)
+
+
+@teacher_required
+@require_POST
+def student_remove_view(request: SignedInRequest, student_id: int) -> HttpResponse:
+    """Remove a student: erase their data, or keep their plays under a pseudonym."""
+    student = student_or_404(request, student_id)
+    classroom_id = student.classroom_id
+    form = StudentRemoveForm(request.POST)
+    if form.is_valid():
+        try:
+            student_remove(student=student, mode=form.cleaned_data["mode"])
+        except ValidationError as error:
+            form.add_error("mode", error)
+        else:
+            messages.success(request, _("The student was removed from the class."))
+            return redirect("classroom_detail", classroom_id=classroom_id)
+    return _student_page(request, student, remove=form)

@@ -1,0 +1,66 @@
+"""Rows of the authorisation matrix for roster import, students, archives, co-teachers.
+
+Targets belong to class A: another teacher gets 404 (nothing says the class exists),
+students get 403 on teacher pages, visitors are sent to sign in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.e2e.security.access_matrix import TEACHER_OF_A, F, L, N, P, R, Route, outcomes
+from tests.support.factories import make_classroom
+
+TEACHER_OF_A_POST = outcomes(L, F, F, R, N)
+TEACHER_OF_A_PREVIEW = outcomes(L, F, F, P, N)
+
+
+def _classroom(a: Any, b: Any) -> dict[str, Any]:
+    return {"classroom_id": a.classroom.pk}
+
+
+def _student(a: Any, b: Any) -> dict[str, Any]:
+    return {"student_id": a.student.student.pk}
+
+
+ROUTES: list[Route] = [
+    Route("classroom_import", TEACHER_OF_A, kwargs=_classroom),
+    Route(
+        "classroom_import",
+        TEACHER_OF_A_PREVIEW,
+        method="post",
+        kwargs=_classroom,
+        data=lambda a, b: {"file": SimpleUploadedFile("c.csv", "Prénom\nZélie\n".encode())},
+    ),
+    Route("classroom_import_confirm", TEACHER_OF_A_POST, method="post", kwargs=_classroom),
+    Route("student_manage", TEACHER_OF_A, kwargs=_student),
+    Route(
+        "student_rename",
+        TEACHER_OF_A_POST,
+        method="post",
+        kwargs=_student,
+        data=lambda a, b: {"name": "Zélie"},
+    ),
+    Route(
+        "student_move",
+        TEACHER_OF_A_POST,
+        method="post",
+        kwargs=_student,
+        data=lambda a, b: {"to": make_classroom(teacher=a.teacher, name="CM2 bis").pk},
+    ),
+    Route(
+        "student_remove",
+        TEACHER_OF_A_POST,
+        method="post",
+        kwargs=_student,
+        data=lambda a, b: {"mode": "pseudonymise"},
+    ),
+    Route(
+        "student_manage",
+        outcomes(L, F, F, N, P),
+        kwargs=lambda a, b: {"student_id": b.student.student.pk},
+        label="GET student_manage (class B student)",
+    ),
+]
