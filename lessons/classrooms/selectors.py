@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from lessons.classrooms.services import join_code_normalise
 from lessons.models import Classroom, Student, User
 
 
-def classrooms_for_teacher(*, teacher: User) -> QuerySet[Classroom]:
-    """Return a teacher's own classrooms, each with `student_count`."""
-    return Classroom.objects.filter(teacher=teacher).annotate(student_count=Count("students"))
+def classrooms_for_teacher(*, teacher: User, archived: bool = False) -> QuerySet[Classroom]:
+    """Return a teacher's current (or archived) classrooms, each with `student_count`."""
+    return (
+        Classroom.objects.filter(teacher=teacher, archived_at__isnull=not archived)
+        .annotate(
+            student_count=Count("students", filter=Q(students__pseudonymised_at__isnull=True))
+        )
+        .order_by("-archived_at" if archived else "name", "name", "id")
+    )
 
 
 def classroom_for_teacher(*, teacher: User, classroom_id: int) -> Classroom | None:

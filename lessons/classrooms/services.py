@@ -256,7 +256,10 @@ def join_classroom_find(*, code: str, address: str) -> Classroom:
     """Return the classroom with this join code, counting a wrong code against the address."""
     if address_is_blocked(address=address):
         raise ValidationError(JOIN_ADDRESS_BLOCKED, code="address_blocked")
-    classroom = Classroom.objects.filter(join_code=join_code_normalise(code)).first()
+    # An archived class's code no longer lets anyone in.
+    classroom = Classroom.objects.filter(
+        join_code=join_code_normalise(code), archived_at__isnull=True
+    ).first()
     if classroom is None:
         address_record_failure(address=address)
         raise ValidationError(JOIN_CODE_UNKNOWN, code="unknown_code")

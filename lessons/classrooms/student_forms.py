@@ -1,11 +1,16 @@
-"""Forms of the roster file import and of one student's page (rename, move, remove)."""
+"""Forms of the roster file import, of one student's page and of a new school year."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from lessons.models import DISPLAY_NAME_MAX_LENGTH, Classroom
+from lessons.models import (
+    CLASSROOM_NAME_MAX_LENGTH,
+    DISPLAY_NAME_MAX_LENGTH,
+    GRADE_MAX_LENGTH,
+    Classroom,
+)
 
 
 class RosterFileForm(forms.Form):
@@ -67,4 +72,16 @@ class StudentRemoveForm(forms.Form):
                 ),
             ),
         ],
+    )
+
+
+class NewYearForm(forms.Form):
+    """The name and grade of the new year's class."""
+
+    name = forms.CharField(label=_("Name of the new class"), max_length=CLASSROOM_NAME_MAX_LENGTH)
+    grade = forms.CharField(
+        label=_("Grade"),
+        max_length=GRADE_MAX_LENGTH,
+        required=False,
+        help_text=_("For example CM1, CM2 or 6e."),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from lessons.classrooms import student_views, views
+from lessons.classrooms import student_views, views, year_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,6 +18,17 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("classrooms/new/", views.classroom_create, name="classroom_create"),
+    path("classrooms/archived/", year_views.classrooms_archived, name="classrooms_archived"),
+    path(
+        "classrooms/<int:classroom_id>/archive/",
+        year_views.classroom_archive_view,
+        name="classroom_archive",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/new-year/",
+        year_views.classroom_new_year_view,
+        name="classroom_new_year",
+    ),
     path("classrooms/<int:classroom_id>/", views.classroom_detail, name="classroom_detail"),
     path("classrooms/<int:classroom_id>/roster/", views.classroom_roster, name="classroom_roster"),
     path("classrooms/<int:classroom_id>/cards/", views.classroom_cards, name="classroom_cards"),

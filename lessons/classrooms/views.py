@@ -54,6 +54,11 @@ def _teacher_classroom(request: SignedInRequest, classroom_id: int) -> Classroom
 
 
 def home(request: HttpRequest) -> HttpResponse:
+def _archived_refusal(request: HttpRequest, classroom_id: int) -> HttpResponse:
+    messages.error(request, str(services.CLASSROOM_ARCHIVED))
+    return redirect("classroom_detail", classroom_id=classroom_id)
+
+
     """Show the landing page, the teacher's classrooms, or the student's class (a read)."""
     user = request.user
     if not user.is_authenticated:
@@ -196,6 +201,8 @@ def classroom_cards(request: SignedInRequest, classroom_id: int) -> HttpResponse
     return render(
         request,
         "lessons/classroom_cards.html",
+    if classroom.archived_at is not None:
+        return _archived_refusal(request, classroom.pk)
         {
             "classroom": classroom,
             "cards": cards,
@@ -226,6 +233,8 @@ def student_reset_pin(request: SignedInRequest, student_id: int) -> HttpResponse
 @require_POST
 def student_unlock(request: SignedInRequest, student_id: int) -> HttpResponse:
     """Let a locked student try again at once."""
+        if classroom.archived_at is not None:
+            return _archived_refusal(request, classroom.pk)
     student = selectors.student_for_teacher(teacher=request.user, student_id=student_id)
     if student is None:
         raise Http404
@@ -253,6 +262,8 @@ def join(request: HttpRequest) -> HttpResponse:
 def _join_classroom(request: HttpRequest, code: str) -> Classroom:
     # A code in the URL counts like a typed one, so guessing codes by URL is rate-limited too.
     try:
+    if student.classroom.archived_at is not None:
+        return _archived_refusal(request, student.classroom_id)
         return services.join_classroom_find(code=code, address=_client_address(request))
     except ValidationError as error:
         if error.code == "address_blocked":
@@ -271,6 +282,8 @@ def join_name(request: HttpRequest, code: str) -> HttpResponse:
 def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
     """Step 3 of student sign-in: the PIN; success signs the student in, in the class language.
 
+    if student.classroom.archived_at is not None:
+        return _archived_refusal(request, student.classroom_id)
     Signing in also joins the class's session in progress, if any (the student then waits).
     """
     classroom = _join_classroom(request, code)

@@ -75,6 +75,7 @@ SESSION_OPTIONS = {
 }
 
 NOT_YOUR_CLASS = _("This class is not one of yours.")
+CLASSROOM_ARCHIVED = _("This class is archived: it can be read but not changed.")
 BAD_RULESET = _("Choose Uno Fractions, classic UNO or UNO Family Quick.")
 BAD_TABLE_SIZE = _("In this game a table seats %(low)d to %(high)d players.")
 BAD_TURN_TIMER = _("The turn timer is between 0 (none) and %(limit)d seconds.")
@@ -145,6 +146,8 @@ def session_start(
     """Open a session for a class with its rules and table settings (recorded with it)."""
     if classroom.teacher_id != getattr(teacher, "pk", None):
         raise _refuse(NOT_YOUR_CLASS, "not_your_class")
+    if classroom.archived_at is not None:
+        raise _refuse(CLASSROOM_ARCHIVED, "archived")
     if ruleset not in PLAYER_LIMITS:
         raise _refuse(BAD_RULESET, "bad_ruleset")
     low, high = PLAYER_LIMITS[ruleset]

@@ -9,8 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
-from tests.e2e.security.access_matrix import TEACHER_OF_A, F, L, N, P, R, Route, outcomes
+from lessons.models import Classroom
+from tests.e2e.security.access_matrix import (
+    TEACHER_ANY,
+    TEACHER_OF_A,
+    F,
+    L,
+    N,
+    P,
+    R,
+    Route,
+    outcomes,
+)
 from tests.support.factories import make_classroom
 
 TEACHER_OF_A_POST = outcomes(L, F, F, R, N)
@@ -18,6 +30,11 @@ TEACHER_OF_A_PREVIEW = outcomes(L, F, F, P, N)
 
 
 def _classroom(a: Any, b: Any) -> dict[str, Any]:
+    return {"classroom_id": a.classroom.pk}
+
+
+def _archived(a: Any, b: Any) -> dict[str, Any]:
+    Classroom.objects.filter(pk=a.classroom.pk).update(archived_at=timezone.now())
     return {"classroom_id": a.classroom.pk}
 
 
@@ -62,5 +79,15 @@ ROUTES: list[Route] = [
         outcomes(L, F, F, N, P),
         kwargs=lambda a, b: {"student_id": b.student.student.pk},
         label="GET student_manage (class B student)",
+    ),
+    Route("classrooms_archived", TEACHER_ANY),
+    Route("classroom_archive", TEACHER_OF_A_POST, method="post", kwargs=_classroom),
+    Route("classroom_new_year", TEACHER_OF_A, kwargs=_archived),
+    Route(
+        "classroom_new_year",
+        TEACHER_OF_A_POST,
+        method="post",
+        kwargs=_archived,
+        data=lambda a, b: {"name": "CM2 2027", "grade": "CM2"},
     ),
 ]

@@ -1,0 +1,64 @@
+"""Archive a class at the end of the year, and start a new year's class from its roster.
+
+An archived class is read-only: it leaves the home page, nobody can join it or play in it,
+and its dashboards and reports stay readable. A new year's class gets the archived class's
+present students (not the removed ones) with new PINs, and a new class code; the old class
+and its history stay as they were.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from lessons.classrooms.services import (
+    StudentWithPin,
+    classroom_create,
+    roster_add_names,
+)
+from lessons.models import Classroom, ClassSession, User
+
+ARCHIVE_NOT_OWNER = _("Only the class's owner can archive it.")
+ARCHIVE_ALREADY = _("This class is already archived.")
+ARCHIVE_SESSION_OPEN = _("End the class session in progress first.")
+NEW_YEAR_NOT_ARCHIVED = _("Archive the class first; then start the new year from it.")
+
+
+def classroom_archive(*, classroom: Classroom, by: User) -> Classroom:
+    """Archive a class (its owner only); its pupils' retention period starts now."""
+    if classroom.teacher_id != by.pk:
+        raise ValidationError(ARCHIVE_NOT_OWNER, code="not_owner")
+    with transaction.atomic():
+        locked = Classroom.objects.select_for_update().get(pk=classroom.pk)
+        if locked.archived_at is not None:
+            raise ValidationError(ARCHIVE_ALREADY, code="archived")
+        open_sessions = ClassSession.objects.filter(classroom=locked).exclude(
+            status=ClassSession.Status.ENDED
+        )
+        if open_sessions.exists():
+            raise ValidationError(ARCHIVE_SESSION_OPEN, code="session_open")
+        locked.archived_at = timezone.now()
+        locked.save(update_fields=["archived_at"])
+    classroom.archived_at = locked.archived_at
+    return classroom
+
+
+def classroom_new_year(
+    *, source: Classroom, by: User, name: str, grade: str
+) -> tuple[Classroom, list[StudentWithPin]]:
+    """Create a class for `by` with the archived class's present students, new PINs and code."""
+    if source.archived_at is None:
+        raise ValidationError(NEW_YEAR_NOT_ARCHIVED, code="not_archived")
+    names = list(
+        source.students.filter(pseudonymised_at__isnull=True)
+        .order_by("display_name", "id")
+        .values_list("display_name", flat=True)
+    )
+    with transaction.atomic():
+        classroom = classroom_create(teacher=by, name=name, grade=grade, language=source.language)
+        classroom.previous = source
+        classroom.save(update_fields=["previous"])
+        issued = roster_add_names(classroom=classroom, names=names) if names else []
+    return classroom, issued
