@@ -1,8 +1,9 @@
 """What the privacy notice says about how long pupils' data are kept.
 
 Nothing is purged automatically yet, so `retention_in_force()` returns None and the notice says
-so, and what the school must do. The retention setting and `manage.py purge_expired` (issue 12,
-data protection) fill this in: return the period they apply, and the notice states it.
+so, and what the school must do. Once `manage.py purge_expired` (issue 12, data protection)
+applies the school's setting (`SchoolPolicy.retention_months`), return that period here, and
+the notice states it. Storing a setting that nothing applies must not change the notice.
 """
 
 from __future__ import annotations
