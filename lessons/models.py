@@ -88,6 +88,11 @@ class Classroom(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def is_archived(self) -> bool:
+        """Tell whether the class is archived (read-only)."""
+        return self.archived_at is not None
+
 
 class Student(models.Model):
     """A student's place in a classroom: display name, hashed PIN and lock state."""
@@ -102,14 +107,14 @@ class Student(models.Model):
     pin_hash = models.CharField(_("PIN (hashed)"), max_length=128)
     failed_attempts = models.PositiveSmallIntegerField(_("failed attempts"), default=0)
     locked_until = models.DateTimeField(_("locked until"), null=True, blank=True)
+    # Set when the student was removed but kept, pseudonymised, for the class's statistics:
+    # the name is replaced, the PIN and the sign-in account are gone.
+    pseudonymised_at = models.DateTimeField(_("pseudonymised at"), null=True, blank=True)
 
     class Meta:
         ordering = ["display_name", "id"]
         verbose_name = _("student")
         verbose_name_plural = _("students")
-    # Set when the student was removed but kept, pseudonymised, for the class's statistics:
-    # the name is replaced, the PIN and the sign-in account are gone.
-    pseudonymised_at = models.DateTimeField(_("pseudonymised at"), null=True, blank=True)
         constraints = [
             models.UniqueConstraint(
                 fields=["classroom", "display_name"], name="student_name_unique_in_classroom"

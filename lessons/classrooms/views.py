@@ -53,12 +53,12 @@ def _teacher_classroom(request: SignedInRequest, classroom_id: int) -> Classroom
     return classroom
 
 
-def home(request: HttpRequest) -> HttpResponse:
 def _archived_refusal(request: HttpRequest, classroom_id: int) -> HttpResponse:
     messages.error(request, str(services.CLASSROOM_ARCHIVED))
     return redirect("classroom_detail", classroom_id=classroom_id)
 
 
+def home(request: HttpRequest) -> HttpResponse:
     """Show the landing page, the teacher's classrooms, or the student's class (a read)."""
     user = request.user
     if not user.is_authenticated:
@@ -159,6 +159,8 @@ def classroom_detail(request: SignedInRequest, classroom_id: int) -> HttpRespons
 def classroom_roster(request: SignedInRequest, classroom_id: int) -> HttpResponse:
     """Add students by pasting one name a line; each gets a PIN."""
     classroom = _teacher_classroom(request, classroom_id)
+    if classroom.archived_at is not None:
+        return _archived_refusal(request, classroom.pk)
     form = RosterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -189,6 +191,8 @@ def classroom_cards(request: SignedInRequest, classroom_id: int) -> HttpResponse
         if request.POST.get("action") == "hide":
             fresh_pins_forget(session=request.session)
             return redirect("classroom_detail", classroom_id=classroom.pk)
+        if classroom.archived_at is not None:
+            return _archived_refusal(request, classroom.pk)
         issued = services.classroom_reset_all_pins(classroom=classroom)
         fresh_pins_remember(session=request.session, issued=issued)
         messages.success(request, _("Every student has a new PIN."))
@@ -201,8 +205,6 @@ def classroom_cards(request: SignedInRequest, classroom_id: int) -> HttpResponse
     return render(
         request,
         "lessons/classroom_cards.html",
-    if classroom.archived_at is not None:
-        return _archived_refusal(request, classroom.pk)
         {
             "classroom": classroom,
             "cards": cards,
@@ -218,6 +220,8 @@ def student_reset_pin(request: SignedInRequest, student_id: int) -> HttpResponse
     student = selectors.student_for_teacher(teacher=request.user, student_id=student_id)
     if student is None:
         raise Http404
+    if student.classroom.archived_at is not None:
+        return _archived_refusal(request, student.classroom_id)
     pin = services.student_reset_pin(student=student)
     fresh_pins_remember(
         session=request.session, issued=[services.StudentWithPin(student=student, pin=pin)]
@@ -233,11 +237,11 @@ def student_reset_pin(request: SignedInRequest, student_id: int) -> HttpResponse
 @require_POST
 def student_unlock(request: SignedInRequest, student_id: int) -> HttpResponse:
     """Let a locked student try again at once."""
-        if classroom.archived_at is not None:
-            return _archived_refusal(request, classroom.pk)
     student = selectors.student_for_teacher(teacher=request.user, student_id=student_id)
     if student is None:
         raise Http404
+    if student.classroom.archived_at is not None:
+        return _archived_refusal(request, student.classroom_id)
     services.student_unlock(student=student)
     messages.success(request, _("%(name)s can sign in again.") % {"name": student.display_name})
     return redirect("classroom_detail", classroom_id=student.classroom_id)
@@ -262,8 +266,6 @@ def join(request: HttpRequest) -> HttpResponse:
 def _join_classroom(request: HttpRequest, code: str) -> Classroom:
     # A code in the URL counts like a typed one, so guessing codes by URL is rate-limited too.
     try:
-    if student.classroom.archived_at is not None:
-        return _archived_refusal(request, student.classroom_id)
         return services.join_classroom_find(code=code, address=_client_address(request))
     except ValidationError as error:
         if error.code == "address_blocked":
@@ -282,8 +284,6 @@ def join_name(request: HttpRequest, code: str) -> HttpResponse:
 def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
     """Step 3 of student sign-in: the PIN; success signs the student in, in the class language.
 
-    if student.classroom.archived_at is not None:
-        return _archived_refusal(request, student.classroom_id)
     Signing in also joins the class's session in progress, if any (the student then waits).
     """
     classroom = _join_classroom(request, code)
