@@ -26,6 +26,9 @@ class JudgedPlay:
     events: list[dict[str, Any]] = field(default_factory=list)
     # Milliseconds between the state the player saw being committed and this play.
     response_ms: int | None = None
+    # The table's stored actions before this play (TableEvent.seq of the last one): lets a
+    # listener tell the plays of one turn from the next.
+    moves: int = 0
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,7 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
                         error_code=exc.code,
                         details=_details(exc),
                         response_ms=response_ms,
+                        moves=table.moves,
                     )
                 )
                 refused = _refusal(exc)
@@ -204,6 +205,7 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
                         error_code="wrong_attempt" if _has_wrong_attempt(events) else None,
                         events=events,
                         response_ms=response_ms,
+                        moves=table.moves,
                     )
                 )
             hooks.notify_player_action(

@@ -22,12 +22,13 @@ def teacher_may_watch(user: Any, table: Any) -> bool:
 
 def register() -> None:
     """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
-    from lessons.attempts.log import log_judged_play, log_missed_equivalence
+    from lessons.attempts.log import log_judged_play, log_missed_equivalence, log_turn_draw
 
     if log_judged_play not in hooks.judged_play_listeners:
         hooks.judged_play_listeners.append(log_judged_play)
-    if log_missed_equivalence not in hooks.player_action_listeners:
-        hooks.player_action_listeners.append(log_missed_equivalence)
+    for listener in (log_missed_equivalence, log_turn_draw):
+        if listener not in hooks.player_action_listeners:
+            hooks.player_action_listeners.append(listener)
     if student_name not in hooks.name_rules:
         hooks.name_rules.append(student_name)
     if teacher_may_watch not in hooks.watch_rules:

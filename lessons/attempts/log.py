@@ -14,6 +14,14 @@ otherwise. Because the page asks in every ambiguous case, chance rates are compu
 
 Plays on an empty discard (no reference, no named denominator) judge nothing and are not
 logged. Bots, timers and teachers never reach the log: only a seated student's own actions do.
+
+Turns. Every attempt carries `turn`: the table's stored actions (TableEvent.seq) when the
+first judged play of the student's turn was made, so (table, turn) names one turn. A play
+belongs to the turn of the student's previous attempt at the table unless that attempt was
+accepted (an accepted play ends the turn) or another seat has acted since the turn began;
+otherwise it opens a new turn. A refused card tried again therefore stays in its turn, and a
+draw in the turn sets `drew` on the turn's attempts. lessons.diagnosis reads only the first
+claim of each turn as evidence.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from django.utils import timezone
 
 from games import hooks
 from games.engine.fractions import FractionValue, parse_fraction
+from games.models import TableEvent
 from games.rules import is_fraction_card
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
@@ -53,6 +62,25 @@ def _session_id_of(table_id: int) -> int | None:
     return (
         SessionTable.objects.filter(table_id=table_id).values_list("session_id", flat=True).first()
     )
+
+
+def open_turn(student_id: int, table_id: int, seat: int) -> int | None:
+    """Return the student's turn still open at the table (its `turn`), or None.
+
+    Open: the student's last attempt there was refused and no other seat acted since its
+    turn began (the student's own draws and penalty draws keep the turn open).
+    """
+    last = (
+        Attempt.objects.filter(student_id=student_id, table_id=table_id)
+        .order_by("-id")
+        .values_list("turn", "outcome")
+        .first()
+    )
+    if last is None or last[0] is None or last[1] != Attempt.Outcome.WRONG:
+        return None
+    turn: int = last[0]
+    others = TableEvent.objects.filter(table_id=table_id, seq__gt=turn).exclude(seat=seat)
+    return None if others.exists() else turn
 
 
 def _hand_fractions(hand: list[Any]) -> list[str]:
@@ -98,7 +126,7 @@ def _outcome(play: hooks.JudgedPlay, claim: str) -> str:
     return claim
 
 
-def _diagnosis(
+def attempt_figures(
     reference: FractionValue | None,
     named: int,
     played: FractionValue,
@@ -142,10 +170,11 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
     outcome = _outcome(play, claim)
     hand = _hand_fractions(view.get("hand") or [])
     wrong = outcome == Attempt.Outcome.WRONG
-    tags, p0, opportunities, skills = _diagnosis(
+    tags, p0, opportunities, skills = attempt_figures(
         reference, int(denominator or 0), played, claim, hand, wrong
     )
     session_id = _session_id_of(play.table_id)
+    turn = open_turn(student.pk, play.table_id, play.seat)
     Attempt.objects.create(
         classroom_id=student.classroom_id,
         student=student,
@@ -168,6 +197,7 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
         hand=hand,
         response_ms=play.response_ms,
         rules_version=RULES_VERSION,
+        turn=play.moves if turn is None else turn,
     )
     if session_id is not None:
         transaction.on_commit(lambda: session_changed(session_id))
@@ -197,3 +227,17 @@ def log_missed_equivalence(record: hooks.PlayerAction) -> None:
         equal_cards=[card for card in held if parse_fraction(card) in equal],
         rules_version=RULES_VERSION,
     )
+
+
+def log_turn_draw(record: hooks.PlayerAction) -> None:
+    """Mark the attempts of a student's open turn when the student draws in it."""
+    if record.ruleset != "fractions" or record.action.get("type") != "draw":
+        return
+    student = _student_of(record.user_id)
+    if student is None:
+        return
+    turn = open_turn(student.pk, record.table_id, record.seat)
+    if turn is not None:
+        Attempt.objects.filter(student=student, table_id=record.table_id, turn=turn).update(
+            drew=True
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .agreement import KAPPA_MIN_ANSWERS, REASON_RULES, Agreement, cohen_kappa, reason_agreement
 from .classifier import (
     CLAIM_DENOMINATOR,
     CLAIM_EQUAL,
@@ -21,26 +22,20 @@ from .evidence import (
     STATUS_LABELS,
     STATUS_LIKELY,
     STATUS_NONE,
+    STATUS_NOT_POSSIBLE,
     STATUS_RESOLVED,
-    STATUS_RULES_TEXT,
     STATUSES,
-    THRESHOLDS,
     AttemptEvidence,
-    RuleEvidence,
     attempt_evidence,
     chance_rates,
     deck_chance_rates,
     missed_equivalences,
     reachable_rules,
-    rule_evidence,
-    status_for,
-    student_evidence,
 )
 from .model import (
     ALPHA_EMERGING,
     ALPHA_LIKELY,
     DIAGNOSIS_STATUSES,
-    STATUS_NOT_POSSIBLE,
     Diagnosis,
     diagnose,
     possible_rules,
@@ -65,12 +60,20 @@ from .skills import (
     standards_tags,
 )
 from .stream import DEFAULT_DECK_VALUES, first_claim_accuracy
+from .turns import turns_from_attempts, turns_from_csv
 
 __all__ = [
     "ALPHA_EMERGING",
     "ALPHA_LIKELY",
     "DEFAULT_DECK_VALUES",
     "DIAGNOSIS_STATUSES",
+    "KAPPA_MIN_ANSWERS",
+    "REASON_RULES",
+    "Agreement",
+    "cohen_kappa",
+    "reason_agreement",
+    "turns_from_attempts",
+    "turns_from_csv",
     "REASONS",
     "REASON_LABELS",
     "STATUS_NOT_POSSIBLE",
@@ -101,13 +104,10 @@ __all__ = [
     "STATUS_LIKELY",
     "STATUS_NONE",
     "STATUS_RESOLVED",
-    "STATUS_RULES_TEXT",
-    "THRESHOLDS",
     "UMBRELLA_MEMBERS",
     "AttemptEvidence",
     "Opportunity",
     "Rule",
-    "RuleEvidence",
     "Skill",
     "SkillProgress",
     "attempt_evidence",
@@ -120,10 +120,7 @@ __all__ = [
     "missed_equivalences",
     "progress_by_skill",
     "reachable_rules",
-    "rule_evidence",
     "skill_progress",
     "skill_tags",
     "standards_tags",
-    "status_for",
-    "student_evidence",
 ]

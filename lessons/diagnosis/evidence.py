@@ -1,23 +1,16 @@
-"""Weigh a student's wrong claims against chance, and give each rule a status.
+"""What one judged play tells about each rule: its tags, chance rates and opportunities.
 
 A rule that fits one wrong play says little: many card pairs fit a rule by chance. So each
-attempt carries p0, the share of the cards the student could have played wrongly that would
-have fitted the rule too (from the hand snapshot). Per student and rule:
-
-- k: wrong claims that fit the rule; n: all wrong claims;
-- p0: mean of the per-attempt chance rates over those n claims; lift = (k / n) / p0;
-- status: "likely" (k >= 3, >= 2 distinct top cards, lift >= 3), else "emerging" (k >= 2), or
-  "resolved" once the rule has been "emerging" and then did not fit in the last 10 claims where
-  it could have fitted. One event is never enough for any status.
-
-Attempts must be given oldest first.
+stored attempt carries p0, the share of the cards the student could have played wrongly that
+would have fitted the rule too (from the hand snapshot), and the rules some card in hand could
+have fitted (its opportunities). Statuses are not decided here: lessons.diagnosis.diagnose()
+reads one student's turns and is the one place that gives a rule a status.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from math import exp, lgamma, log
 from types import MappingProxyType
 from typing import Final
 
@@ -25,25 +18,11 @@ from games.engine.fractions import FractionValue, parse_fraction
 
 from .classifier import CLAIM_EQUAL, CLAIMS, RULE_IDS, classify, tags_for
 
-EMERGING_MIN_MATCHES: Final = 2
-LIKELY_MIN_MATCHES: Final = 3
-LIKELY_MIN_DISTINCT_REFERENCES: Final = 2
-LIKELY_MIN_LIFT: Final = 3.0
-RESOLVED_CLEAN_OPPORTUNITIES: Final = 10
-THRESHOLDS: Final[Mapping[str, float]] = MappingProxyType(
-    {
-        "emerging_min_matches": EMERGING_MIN_MATCHES,
-        "likely_min_matches": LIKELY_MIN_MATCHES,
-        "likely_min_distinct_references": LIKELY_MIN_DISTINCT_REFERENCES,
-        "likely_min_lift": LIKELY_MIN_LIFT,
-        "resolved_clean_opportunities": RESOLVED_CLEAN_OPPORTUNITIES,
-    }
-)
-
 STATUS_NONE: Final = "none"
 STATUS_EMERGING: Final = "emerging"
 STATUS_LIKELY: Final = "likely"
 STATUS_RESOLVED: Final = "resolved"
+STATUS_NOT_POSSIBLE: Final = "not_possible"
 STATUSES: Final = (STATUS_LIKELY, STATUS_EMERGING, STATUS_RESOLVED, STATUS_NONE)
 STATUS_LABELS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
     {
@@ -51,23 +30,7 @@ STATUS_LABELS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
         STATUS_EMERGING: {"fr": "émergente", "en": "emerging"},
         STATUS_RESOLVED: {"fr": "résolue", "en": "resolved"},
         STATUS_NONE: {"fr": "aucune", "en": "none"},
-    }
-)
-
-STATUS_RULES_TEXT: Final[Mapping[str, str]] = MappingProxyType(
-    {
-        "fr": f"Émergente : la règle colle à au moins {EMERGING_MIN_MATCHES} coups faux. "
-        f"Probable : au moins {LIKELY_MIN_MATCHES} coups faux, sur au moins "
-        f"{LIKELY_MIN_DISTINCT_REFERENCES} cartes du dessus différentes, et au moins "
-        f"{LIKELY_MIN_LIFT:g} fois plus souvent que le hasard (d'après les cartes en main). "
-        f"Résolue : plus aucun coup qui colle lors des {RESOLVED_CLEAN_OPPORTUNITIES} dernières "
-        "occasions où la règle aurait pu coller. Un seul coup ne suffit jamais.",
-        "en": f"Emerging: the rule fits at least {EMERGING_MIN_MATCHES} wrong plays. "
-        f"Likely: at least {LIKELY_MIN_MATCHES} wrong plays, on at least "
-        f"{LIKELY_MIN_DISTINCT_REFERENCES} different top cards, and at least "
-        f"{LIKELY_MIN_LIFT:g} times more often than chance (from the cards in hand). "
-        f"Resolved: no fitting play in the last {RESOLVED_CLEAN_OPPORTUNITIES} chances the rule "
-        "had to fit. One play is never enough.",
+        STATUS_NOT_POSSIBLE: {"fr": "impossible avec ce jeu", "en": "not possible with this deck"},
     }
 )
 
@@ -232,93 +195,6 @@ def attempt_evidence(
     )
 
 
-@dataclass(frozen=True)
-class RuleEvidence:
-    """One student's evidence for one rule."""
-
-    rule: str
-    k: int
-    n: int
-    p0: float
-    lift: float | None
-    distinct_references: int
-    clean_opportunities: int
-    p_value: float | None
-    status: str
-
-    def as_dict(self) -> dict[str, object]:
-        """Return JSON-ready data."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
-
-
-def status_for(
-    k: int, distinct_references: int, lift: float | None, clean_opportunities: int
-) -> str:
-    """Apply the thresholds: likely, emerging, resolved or none."""
-    if k >= EMERGING_MIN_MATCHES and clean_opportunities >= RESOLVED_CLEAN_OPPORTUNITIES:
-        return STATUS_RESOLVED
-    if (
-        k >= LIKELY_MIN_MATCHES
-        and distinct_references >= LIKELY_MIN_DISTINCT_REFERENCES
-        and lift is not None
-        and lift >= LIKELY_MIN_LIFT
-    ):
-        return STATUS_LIKELY
-    if k >= EMERGING_MIN_MATCHES:
-        return STATUS_EMERGING
-    return STATUS_NONE
-
-
-def binomial_tail(k: int, n: int, p: float) -> float:
-    """Return P(X >= k) for X ~ Binomial(n, p): how often chance alone gives k matches."""
-    if k <= 0:
-        return 1.0
-    if p <= 0.0:
-        return 0.0
-    if p >= 1.0:
-        return 1.0
-    total = 0.0
-    for i in range(k, n + 1):
-        log_term = lgamma(n + 1) - lgamma(i + 1) - lgamma(n - i + 1)
-        total += exp(log_term + i * log(p) + (n - i) * log(1 - p))
-    return min(total, 1.0)
-
-
-def rule_evidence(attempts: Sequence[AttemptEvidence], rule: str) -> RuleEvidence:
-    """Aggregate one student's attempts (oldest first) for one rule."""
-    if rule not in RULE_IDS:
-        raise ValueError(f"unknown rule {rule!r}")
-    wrong = [a for a in attempts if a.wrong]
-    matches = [a for a in wrong if rule in a.tags]
-    k, n = len(matches), len(wrong)
-    p0 = sum(a.p0.get(rule, 0.0) for a in wrong) / n if n else 0.0
-    lift = (k / n) / p0 if n and p0 > 0 else None
-    clean = 0
-    for attempt in reversed(attempts):
-        if rule in attempt.tags:
-            break
-        if rule in attempt.opportunities:
-            clean += 1
-    distinct = len({a.reference for a in matches})
-    return RuleEvidence(
-        rule=rule,
-        k=k,
-        n=n,
-        p0=p0,
-        lift=lift,
-        distinct_references=distinct,
-        clean_opportunities=clean,
-        p_value=binomial_tail(k, n, p0) if n else None,
-        status=status_for(k, distinct, lift, clean),
-    )
-
-
-def student_evidence(attempts: Iterable[AttemptEvidence]) -> dict[str, RuleEvidence]:
-    """Aggregate one student's attempts (oldest first) for every rule, in RULE_IDS order."""
-    history = list(attempts)
-    return {rule: rule_evidence(history, rule) for rule in RULE_IDS}
-
-
 def deck_chance_rates(
     cards: Iterable[FractionValue] = DEFAULT_DECK_CARDS, *, different_denominators_only: bool = True
 ) -> dict[str, float]:
@@ -346,28 +222,17 @@ def deck_chance_rates(
 
 __all__ = [
     "DEFAULT_DECK_CARDS",
-    "EMERGING_MIN_MATCHES",
-    "LIKELY_MIN_DISTINCT_REFERENCES",
-    "LIKELY_MIN_LIFT",
-    "LIKELY_MIN_MATCHES",
-    "RESOLVED_CLEAN_OPPORTUNITIES",
     "STATUSES",
     "STATUS_EMERGING",
     "STATUS_LABELS",
     "STATUS_LIKELY",
     "STATUS_NONE",
+    "STATUS_NOT_POSSIBLE",
     "STATUS_RESOLVED",
-    "STATUS_RULES_TEXT",
-    "THRESHOLDS",
     "AttemptEvidence",
-    "RuleEvidence",
     "attempt_evidence",
-    "binomial_tail",
     "chance_rates",
     "deck_chance_rates",
     "missed_equivalences",
     "reachable_rules",
-    "rule_evidence",
-    "status_for",
-    "student_evidence",
 ]

@@ -41,13 +41,18 @@ from typing import Final
 
 from .chance import ChanceScore, wilson_lower
 from .classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, RULE_IDS, tags_for
-from .evidence import STATUS_EMERGING, STATUS_LIKELY, STATUS_NONE, STATUS_RESOLVED
+from .evidence import (
+    STATUS_EMERGING,
+    STATUS_LIKELY,
+    STATUS_NONE,
+    STATUS_NOT_POSSIBLE,
+    STATUS_RESOLVED,
+)
 from .reasons import REASON_FOR_RULE, REASONS
 from .stream import Turn, deck_values, read_turn, turn_evidence
 
 Card = tuple[int, int]
 
-STATUS_NOT_POSSIBLE: Final = "not_possible"
 DIAGNOSIS_STATUSES: Final = (
     STATUS_LIKELY,
     STATUS_EMERGING,
@@ -62,6 +67,11 @@ ALPHA_LIKELY: Final = 0.008
 # crosses a level more often than the score without, so it gets its own (stricter) level.
 ALPHA_LIKELY_REASONS: Final = 0.004
 ALPHA_EMERGING: Final = 0.01
+# The error rate the levels were chosen for (bench/diagnosis.py measures it): a student without
+# any misconception is shown "likely" for some rule within FALSE_LIKELY_TURNS turns at most
+# this often, statuses looked at after every play.
+FALSE_LIKELY_GOAL: Final = 0.02
+FALSE_LIKELY_TURNS: Final = 60
 ALPHA_SHARES: Final[dict[str, int]] = {"M1": 3, "M2": 3, "M3": 3}
 LIKELY_MIN_REFERENCES: Final = 2
 EMERGING_MIN_MATCHES: Final = 2
@@ -319,6 +329,8 @@ __all__ = [
     "ALPHA_SHARES",
     "DIAGNOSIS_STATUSES",
     "EMERGING_MIN_MATCHES",
+    "FALSE_LIKELY_GOAL",
+    "FALSE_LIKELY_TURNS",
     "LIKELY_MIN_REFERENCES",
     "REASON_CHANCE",
     "REASON_WEIGHT",

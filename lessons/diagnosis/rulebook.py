@@ -123,9 +123,11 @@ RULES: Final[tuple[Rule, ...]] = (
             "denominators: counts the pieces without looking at their size.",
         },
         family={
-            "fr": "Pense que 1/3 et 1/6 sont égales parce qu'elles ont 1 en haut. Le nombre du "
+            "fr": "A joué 1/3 et 1/6 comme si elles étaient égales, peut-être parce qu'elles ont "
+            "1 en haut. Le nombre du "
             "bas donne la taille des parts : un sixième est plus petit qu'un tiers.",
-            "en": "Thinks 1/3 and 1/6 are equal because both have 1 on top. The bottom number "
+            "en": "Played 1/3 and 1/6 as if they were equal, perhaps because both have 1 on "
+            "top. The bottom number "
             "gives the size of the pieces: a sixth is smaller than a third.",
         },
         try_this={
@@ -180,11 +182,13 @@ RULES: Final[tuple[Rule, ...]] = (
             "than a belief.",
         },
         family={
-            "fr": "Dit que 5/12 et 9/12 sont égales parce qu'elles ont le même nombre en bas. "
+            "fr": "A joué 5/12 et 9/12 comme si elles étaient égales, peut-être parce qu'elles "
+            "ont le même nombre en bas. "
             "Même nombre en bas : des parts de même taille. Le haut dit combien : 9 parts, "
             "c'est plus que 5.",
-            "en": "Says 5/12 and 9/12 are equal because the bottom numbers are the same. Same "
-            "bottom: pieces of the same size. The top says how many: 9 pieces are more than 5.",
+            "en": "Played 5/12 and 9/12 as if they were equal, perhaps because the bottom "
+            "numbers are the same. Same bottom: pieces of the same size. The top says how many: "
+            "9 pieces are more than 5.",
         },
         try_this={
             "fr": "Colorier 5 douzièmes puis 9 douzièmes sur deux bandes de 12.",

@@ -1,8 +1,9 @@
-"""The class dashboard: accuracy and trend per student, heatmaps, wrong plays, alerts.
+"""The class dashboard: who needs help with what, accuracy and trend, heatmaps, wrong plays.
 
 Everything except the per-session trend reads the evidence window (lessons.reporting.loading):
 one indexed query loads it, and the rest is computed in Python per student, so the number of
-queries does not grow with the class.
+queries does not grow with the class. Statuses are lessons.diagnosis.diagnose()'s (through
+loading.statuses_of); only "likely" counts a student as affected by a misconception.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.db.models import Count, Q
 
 from games.engine.fractions import FractionValue
 from lessons.diagnosis import (
+    REASONS,
     RULE_IDS,
     RULES_BY_ID,
     RULES_VERSION,
@@ -24,22 +26,26 @@ from lessons.diagnosis import (
     STATUS_EMERGING,
     STATUS_LIKELY,
     STATUS_RESOLVED,
+    Agreement,
     Rule,
-    RuleEvidence,
     SkillProgress,
+    diagnose,
+    reason_agreement,
 )
 from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student
 from lessons.reporting.loading import (
     WRONG,
     Row,
+    RuleStatus,
     Window,
     accuracy,
     by_student,
     class_rows,
-    evidence_of,
     evidence_window,
     longest_wrong_run,
     skills_from,
+    statuses_of,
+    turns_of,
 )
 
 TREND_SESSIONS: Final = 8
@@ -74,7 +80,7 @@ class StudentLine:
     correct: int = 0
     claims: int = 0
     trend: list[float | None] = field(default_factory=list)
-    evidence: dict[str, RuleEvidence] = field(default_factory=dict)
+    evidence: dict[str, RuleStatus] = field(default_factory=dict)
     skills: dict[str, SkillProgress] = field(default_factory=dict)
     missed: int = 0
     wrong_run: int = 0
@@ -98,8 +104,8 @@ class RulePanel:
 
     @property
     def affected(self) -> int:
-        """Return how many students show it now (likely or emerging)."""
-        return len(self.likely) + len(self.emerging)
+        """Return how many students show it now: "likely" only (emerging is a hint to watch)."""
+        return len(self.likely)
 
 
 @dataclass(frozen=True)
@@ -189,6 +195,12 @@ class ClassDashboard:
     quality: Quality
     weekly: list[WeeklyRate] = field(default_factory=list)
     week_starts: list[datetime] = field(default_factory=list)
+    agreement: dict[str, Agreement] = field(default_factory=dict)
+
+    @property
+    def groups(self) -> list[RulePanel]:
+        """Return the misconceptions some student is likely to hold, most students first."""
+        return [panel for panel in self.panels if panel.likely]
 
 
 def _share(correct: int, total: int) -> float | None:
@@ -225,7 +237,7 @@ def _trend(classroom: Classroom) -> tuple[list[SessionPoint], PerStudentSessions
     return points, per_student
 
 
-def _persistent_rules(rows: list[Row], now: dict[str, RuleEvidence]) -> list[str]:
+def _persistent_rules(rows: list[Row], now: dict[str, RuleStatus]) -> list[str]:
     """Return the rules likely now and already likely PERSISTENT_AFTER_SESSIONS sessions ago."""
     order: list[int] = []
     for row in rows:
@@ -238,8 +250,8 @@ def _persistent_rules(rows: list[Row], now: dict[str, RuleEvidence]) -> list[str
         return []
     boundary = order[-1 - PERSISTENT_AFTER_SESSIONS]
     cut = max(i for i, row in enumerate(rows) if row.session_id == boundary) + 1
-    then = evidence_of(rows[:cut])
-    return [rule for rule in likely_now if then[rule].status == STATUS_LIKELY]
+    then = diagnose(turns_of(rows[:cut]))
+    return [rule for rule in likely_now if then[rule]["status"] == STATUS_LIKELY]
 
 
 def _last_session_run(rows: list[Row]) -> int:
@@ -382,7 +394,7 @@ def class_dashboard(classroom: Classroom) -> ClassDashboard:
             correct=correct,
             claims=claims,
             trend=[_share(*trend.get(point.session_id, (0, 0))) for point in sessions],
-            evidence=evidence_of(own),
+            evidence=statuses_of(own),
             skills=skills_from(own),
             missed=missed.get(student.pk, 0),
             wrong_run=_last_session_run(own),
@@ -394,6 +406,7 @@ def class_dashboard(classroom: Classroom) -> ClassDashboard:
             alerts.append(Alert(student, "persistent", line.evidence[rule].k, RULES_BY_ID[rule]))
     panels = _panels(lines, rows)
     weekly, week_starts = _weekly(window, rows, panels)
+    agreement = reason_agreement((row.tags, row.reason) for row in rows if row.reason in REASONS)
     return ClassDashboard(
         classroom=classroom,
         window=window,
@@ -408,4 +421,5 @@ def class_dashboard(classroom: Classroom) -> ClassDashboard:
         quality=_quality(classroom, window, rows),
         weekly=weekly,
         week_starts=week_starts,
+        agreement=agreement,
     )

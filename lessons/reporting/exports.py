@@ -3,6 +3,16 @@
 Students and classes appear only as pseudonyms: an HMAC of the id keyed with SECRET_KEY, so
 the same student keeps the same pseudonym across exports of one installation, and nobody
 without the key can go back to the id. Names never appear.
+
+Two flavours of the same rows. The machine CSV (the default) stays stable for researchers:
+UTF-8, comma-separated, English column names, UTC timestamps with microseconds, "." decimals;
+new columns are only ever added at the end. The spreadsheet CSV (`?for=spreadsheet`) opens
+in columns in a spreadsheet of the class's language: a UTF-8 byte order mark, ";" and ","
+decimals for French classes, column names in the class's language, local times to the second.
+
+The attempts CSV holds everything lessons.diagnosis.diagnose() needs (turn, reference, hand,
+played card, claim, asked or inferred, reason, drew): lessons.diagnosis.turns_from_csv() turns
+its rows back into each student's turns, offline.
 """
 
 from __future__ import annotations
@@ -11,12 +21,16 @@ import csv
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Final
 
 from django.conf import settings
 from django.db.models import Count, Max, Min, Q
 from django.http import StreamingHttpResponse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from lessons.diagnosis import RULE_IDS, RULES_BY_ID, SKILL_IDS, SKILLS
@@ -49,6 +63,9 @@ ATTEMPT_FIELDS: Final = (
     "opportunities",
     "skills",
     "rules_version",
+    "turn",
+    "reason",
+    "drew",
 )
 ATTEMPT_HEADER: Final = (
     "class_id",
@@ -76,6 +93,10 @@ ATTEMPT_HEADER: Final = (
     "skills",
     "standards",
     "factor",
+    # Added for lessons.diagnosis.turns_from_csv (always at the end: columns never move).
+    "turn",
+    "reason",
+    "drew",
 )
 STUDENT_HEADER: Final = (
     "class_id",
@@ -104,6 +125,53 @@ def pseudonym(kind: str, pk: int) -> str:
     return f"{kind[0]}{digest[:PSEUDONYM_LENGTH]}"
 
 
+MACHINE: Final = "machine"
+SPREADSHEET: Final = "spreadsheet"
+FLAVOURS: Final = (MACHINE, SPREADSHEET)
+_DECIMAL: Final = re.compile(r"^-?\d+\.\d+$")
+
+
+@dataclass(frozen=True)
+class Flavour:
+    """How the rows are written: separator, byte order mark, decimals, times, header language."""
+
+    name: str
+    delimiter: str = ","
+    bom: bool = False
+    decimal: str = "."
+    lang: str | None = None  # None: the machine column names
+
+    def stamp(self, moment: datetime | None) -> str:
+        """Write a time: UTC to the microsecond (machine), local to the second (spreadsheet)."""
+        if moment is None:
+            return ""
+        if self.name == MACHINE:
+            return moment.astimezone(UTC).isoformat(timespec="microseconds")
+        return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S")
+
+    def cell(self, value: object) -> object:
+        """Write decimals with the flavour's decimal mark."""
+        if self.decimal != "." and isinstance(value, str) and _DECIMAL.match(value):
+            return value.replace(".", self.decimal)
+        return value
+
+
+def flavour_for(name: str, classroom: Classroom) -> Flavour:
+    """Return the flavour asked for (ValueError for an unknown name)."""
+    if name == MACHINE:
+        return Flavour(MACHINE)
+    if name == SPREADSHEET:
+        french = classroom.language == "fr"
+        return Flavour(
+            SPREADSHEET,
+            delimiter=";" if french else ",",
+            bom=True,
+            decimal="," if french else ".",
+            lang="fr" if french else "en",
+        )
+    raise ValueError(f"unknown export flavour {name!r}")
+
+
 class _Echo:
     """A file-like object whose write() returns the line, for streaming CSV."""
 
@@ -111,14 +179,78 @@ class _Echo:
         return value
 
 
-def csv_response(lines: Iterable[list[object]], filename: str) -> StreamingHttpResponse:
-    """Stream rows as a UTF-8 CSV download."""
-    writer = csv.writer(_Echo())
-    response = StreamingHttpResponse(
-        (writer.writerow(line) for line in lines), content_type="text/csv; charset=utf-8"
-    )
+def csv_response(
+    lines: Iterable[list[object]], filename: str, flavour: Flavour | None = None
+) -> StreamingHttpResponse:
+    """Stream rows as a UTF-8 CSV download (the first line is the header)."""
+    flavour = flavour or Flavour(MACHINE)
+    writer = csv.writer(_Echo(), delimiter=flavour.delimiter)
+
+    def rows() -> Iterator[str]:
+        if flavour.bom:
+            yield "\ufeff"
+        for index, line in enumerate(lines):
+            if index == 0 and flavour.lang is not None:
+                with translation.override(flavour.lang):
+                    line = [header_label(str(column)) for column in line]
+            yield writer.writerow([flavour.cell(value) for value in line])
+
+    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def header_label(column: str) -> str:
+    """Return a column's name in the active language (the spreadsheet header)."""
+    for prefix, text in (
+        ("flag_", _("fits %(rule)s")),
+        ("status_", _("status %(rule)s")),
+        ("k_", _("fitting %(rule)s")),
+        ("skill_", _("skill %(rule)s")),
+    ):
+        if column.startswith(prefix):
+            return text % {"rule": column[len(prefix) :]}
+    return _HEADER_LABELS.get(column, lambda: column)()
+
+
+_HEADER_LABELS: Final[dict[str, Callable[[], str]]] = {
+    "class_id": lambda: _("class"),
+    "student_id": lambda: _("student"),
+    "attempt_id": lambda: _("attempt"),
+    "timestamp_utc": lambda: _("time"),
+    "session_id": lambda: _("session"),
+    "table_id": lambda: _("table"),
+    "a": lambda: _("top card numerator"),
+    "b": lambda: _("top card denominator"),
+    "named_denominator": lambda: _("named denominator"),
+    "c": lambda: _("played numerator"),
+    "d": lambda: _("played denominator"),
+    "card": lambda: _("card"),
+    "claimed_rule": lambda: _("claimed rule"),
+    "claim_source": lambda: _("asked or inferred"),
+    "outcome": lambda: _("outcome"),
+    "correct": lambda: _("right"),
+    "rt_ms": lambda: _("response time (ms)"),
+    "hand": lambda: _("fraction cards in hand"),
+    "p0": lambda: _("chance rates"),
+    "opportunities": lambda: _("rules that could fire"),
+    "rules_version": lambda: _("rules version"),
+    "skills": lambda: _("skills"),
+    "standards": lambda: _("standards"),
+    "factor": lambda: _("factor between denominators"),
+    "turn": lambda: _("turn"),
+    "reason": lambda: _("reason given"),
+    "drew": lambda: _("drew in this turn"),
+    "claims": lambda: _("claims"),
+    "accuracy": lambda: _("accuracy"),
+    "first_play_utc": lambda: _("first play"),
+    "last_play_utc": lambda: _("last play"),
+    "sessions": lambda: _("sessions"),
+    "missed_equivalences": lambda: _("missed equivalences"),
+    "window_claims": lambda: _("claims in the window"),
+    "window_accuracy": lambda: _("accuracy in the window"),
+    "wrong_claims_window": lambda: _("wrong first claims in the window"),
+}
 
 
 def _standards(skills: Iterable[str]) -> str:
@@ -129,8 +261,9 @@ def _standards(skills: Iterable[str]) -> str:
     return ";".join(codes)
 
 
-def attempt_lines(classroom: Classroom) -> Iterator[list[object]]:
+def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Iterator[list[object]]:
     """Yield the header, then one line per attempt of the class, oldest first."""
+    flavour = flavour or Flavour(MACHINE)
     yield list(ATTEMPT_HEADER)
     class_id = pseudonym("class", classroom.pk)
     students: dict[int, str] = {}
@@ -151,7 +284,7 @@ def attempt_lines(classroom: Classroom) -> Iterator[list[object]]:
             class_id,
             students[student],
             row["id"],
-            row["created_at"].isoformat(),
+            flavour.stamp(row["created_at"]),
             row["session_id"] or "",
             row["table_id"] or "",
             row["reference_num"] or "",
@@ -173,11 +306,15 @@ def attempt_lines(classroom: Classroom) -> Iterator[list[object]]:
             ";".join(row["skills"] or ()),
             _standards(row["skills"] or ()),
             f"{factor:g}" if factor != "" else "",
+            row["turn"] if row["turn"] is not None else "",
+            row["reason"] or "",
+            int(bool(row["drew"])),
         ]
 
 
-def student_lines(classroom: Classroom) -> Iterator[list[object]]:
+def student_lines(classroom: Classroom, flavour: Flavour | None = None) -> Iterator[list[object]]:
     """Yield the header, then one line per student: totals, window figures, states, statuses."""
+    flavour = flavour or Flavour(MACHINE)
     yield list(STUDENT_HEADER)
     class_id = pseudonym("class", classroom.pk)
     totals = {
@@ -210,8 +347,8 @@ def student_lines(classroom: Classroom) -> Iterator[list[object]]:
             claims,
             correct,
             f"{correct / claims:.4f}" if claims else "",
-            first.isoformat() if first else "",
-            last.isoformat() if last else "",
+            flavour.stamp(first),
+            flavour.stamp(last),
             sessions,
             missed.get(pk, 0),
             line.claims,
@@ -229,7 +366,10 @@ def attempt_dictionary(lang: str) -> list[tuple[str, str]]:
         "class_id": _("Pseudonymous class id (HMAC of the id; the same in every export)."),
         "student_id": _("Pseudonymous student id (HMAC of the id; never the name)."),
         "attempt_id": _("Number of the attempt in this installation."),
-        "timestamp_utc": _("When the card was played (ISO 8601, UTC)."),
+        "timestamp_utc": _(
+            "When the card was played (ISO 8601, UTC, to the microsecond; in the spreadsheet "
+            "export: local time to the second)."
+        ),
         "session_id": _("Class session (lesson) number; empty for practice."),
         "table_id": _("Game table number; empty when unknown."),
         "a": _("Numerator of the reference (top) card; empty after a named denominator."),
@@ -250,6 +390,17 @@ def attempt_dictionary(lang: str) -> list[tuple[str, str]]:
         "skills": _("Skills exercised (S1–S6), separated by semicolons."),
         "standards": _("Common Core codes of those skills (indicative), separated by semicolons."),
         "factor": _("k = max(b, d) / min(b, d), the scale between the two denominators."),
+        "turn": _(
+            "The student's turn at the table (with table_id): attempts of one turn share it, "
+            "refused tries first. Only the first claim of a turn is evidence. Empty: unknown "
+            "(the attempt is then a turn of its own)."
+        ),
+        "reason": _(
+            "The student's answer to “Why did you think they were equal?” after a wrong equal "
+            "claim: added_same (M1), same_top (M2), same_bottom (M3), guessed; empty if not "
+            "asked."
+        ),
+        "drew": _("1 when the student drew a card later in the same turn, else 0."),
     }
     columns = []
     for column in ATTEMPT_HEADER:
@@ -273,8 +424,8 @@ def student_dictionary(lang: str) -> list[tuple[str, str]]:
         "claims": _("All claims of the student."),
         "correct": _("Right claims among them."),
         "accuracy": _("correct ÷ claims."),
-        "first_play_utc": _("First play (ISO 8601, UTC)."),
-        "last_play_utc": _("Last play (ISO 8601, UTC)."),
+        "first_play_utc": _("First play (ISO 8601, UTC, to the microsecond)."),
+        "last_play_utc": _("Last play (ISO 8601, UTC, to the microsecond)."),
         "sessions": _("Class sessions with at least one claim."),
         "missed_equivalences": _("Draws while holding a card equal to the reference."),
         "window_claims": _(
@@ -282,7 +433,9 @@ def student_dictionary(lang: str) -> list[tuple[str, str]]:
         )
         % {"days": WINDOW_DAYS},
         "window_accuracy": _("Accuracy in the evidence window."),
-        "wrong_claims_window": _("Wrong claims in the evidence window (n of every k/n)."),
+        "wrong_claims_window": _(
+            "Wrong “equal” first claims of a turn in the evidence window (n of every k/n)."
+        ),
     }
     columns = []
     for column in STUDENT_HEADER:
@@ -293,12 +446,13 @@ def student_dictionary(lang: str) -> list[tuple[str, str]]:
             }
         elif column.startswith("status_"):
             rule = RULES_BY_ID[column[7:]]
-            text = _("Status of %(rule)s in the window: likely, emerging, resolved or none.") % {
-                "rule": f"{rule.id} {rule.name[lang]}"
-            }
+            text = _(
+                "Status of %(rule)s in the window, from lessons.diagnosis.diagnose(): likely, "
+                "emerging, resolved, none or not_possible."
+            ) % {"rule": f"{rule.id} {rule.name[lang]}"}
         elif column.startswith("k_"):
             rule = RULES_BY_ID[column[2:]]
-            text = _("Wrong claims in the window that fit %(rule)s (k).") % {
+            text = _("Wrong first claims of a turn in the window that fit %(rule)s (k).") % {
                 "rule": f"{rule.id} {rule.name[lang]}"
             }
         else:

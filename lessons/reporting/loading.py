@@ -1,9 +1,13 @@
-"""Load attempt rows for reports in as few queries as possible, and turn them into evidence.
+"""Load attempt rows for reports in as few queries as possible, and diagnose them.
 
 Statuses and skill states read a recent slice of the log, the *evidence window*: the
 WINDOW_DAYS days up to the classroom's latest attempt (so a class back from holidays still
 sees its last lessons). A year of plays would otherwise dilute what a student does now, and
 the window keeps every dashboard query bounded by an index range.
+
+Every misconception status any page, report or export shows comes from statuses_of(): the
+rows become diagnose()'s turns through lessons.diagnosis.turns_from_attempts (the function a
+researcher uses on the attempts CSV), and lessons.diagnosis.diagnose() gives the statuses.
 """
 
 from __future__ import annotations
@@ -22,15 +26,17 @@ from django.utils import timezone
 
 from games.engine.fractions import FractionValue
 from lessons.diagnosis import (
+    REASONS,
+    RULE_IDS,
     SKILL_IDS,
     Opportunity,
-    RuleEvidence,
     SkillProgress,
+    diagnose,
     skill_progress,
     skill_tags,
+    turns_from_attempts,
 )
 from lessons.models import Attempt, Classroom
-from lessons.reporting.rule_evidence import student_evidence_fast
 
 WINDOW_DAYS: Final = 28
 WRONG: Final = Attempt.Outcome.WRONG.value
@@ -49,12 +55,20 @@ EVIDENCE_FIELDS: Final = (
     "claim",
     "outcome",
     "response_ms",
+    "id",
+    "turn",
+    "claim_source",
+    "reason",
+    "drew",
     "tags",
     "p0",
     "opportunities",
+    "hand",
 )
-LIGHT_FIELDS: Final = EVIDENCE_FIELDS[:12]
-JSON_FIELDS: Final = EVIDENCE_FIELDS[12:]
+PLAIN: Final = 17
+LIGHT_FIELDS: Final = EVIDENCE_FIELDS[:PLAIN]
+JSON_FIELDS: Final = EVIDENCE_FIELDS[PLAIN:]
+ASKED: Final = Attempt.ClaimSource.ASKED.value
 # The JSON columns come back as text and are decoded through a cache: the same few hundred
 # tag lists and chance-rate maps repeat across thousands of attempts, and Django's per-row
 # JSON converter was the largest cost of the class dashboard.
@@ -96,14 +110,15 @@ class Row:
     response_ms: int | None
     day: date  # the local day of the attempt
     correct: bool  # whether the claim was right
+    id: int = 0
+    turn: int | None = None
+    asked: bool = False
+    reason: str | None = None
+    drew: bool = False
     tags: tuple[str, ...] = ()
     p0: dict[str, float] | None = None
     opportunities: frozenset[str] = frozenset()
-
-    @property
-    def reference_key(self) -> FractionValue:
-        """Return the top card for counting distinct ones; (0, d) after a named denominator."""
-        return self.reference or (0, self.named_denominator or 0)
+    hand: tuple[str, ...] = ()
 
     @property
     def skills(self) -> tuple[str, ...]:
@@ -128,11 +143,12 @@ def skills_of(
 
 def _row(values: Sequence[Any], zone: tzinfo) -> Row:
     (student, session, table, created, rn, rd, named, pn, pd, claim, outcome, rt) = values[:12]
+    pk, turn, source, reason, drew = values[12:PLAIN]
     if created.tzinfo is None:
         # SQLite gives back the stored UTC time without its zone (Django's converter, skipped
         # here, would add it).
         created = created.replace(tzinfo=UTC)
-    full = len(values) > 12
+    full = len(values) > PLAIN
     return Row(
         student,
         session,
@@ -146,9 +162,15 @@ def _row(values: Sequence[Any], zone: tzinfo) -> Row:
         rt,
         created.astimezone(zone).date(),
         outcome != WRONG,
-        _tags(values[12]) if full else (),
-        (_decoded(values[13]) or {}) if full else None,
-        _opportunities(values[14]) if full else frozenset(),
+        pk,
+        turn,
+        source == ASKED,
+        reason,
+        bool(drew),
+        _tags(values[PLAIN]) if full else (),
+        (_decoded(values[PLAIN + 1]) or {}) if full else None,
+        _opportunities(values[PLAIN + 2]) if full else frozenset(),
+        _tags(values[PLAIN + 3]) if full else (),
     )
 
 
@@ -226,13 +248,74 @@ def by_student(rows: Iterable[Row]) -> dict[int, list[Row]]:
     return grouped
 
 
-def evidence_of(rows: Sequence[Row]) -> dict[str, RuleEvidence]:
-    """Return every rule's evidence for one student's rows (oldest first)."""
-    return student_evidence_fast(rows, reference=_reference_key)
+@dataclass(frozen=True, slots=True)
+class RuleStatus:
+    """One rule's status for one student, as lessons.diagnosis.diagnose() gives it."""
+
+    rule: str
+    status: str
+    k: int  # wrong first claims that fit the rule
+    n: int  # wrong first claims considered
+    expected: float  # what chance alone would give
+    p_value: float | None
+    references: int
+    reasons: int
+    opportunities: int
+    probes: int
+
+    @classmethod
+    def of(cls, rule: str, figures: dict[str, Any]) -> RuleStatus:
+        """Build it from diagnose()'s figures for the rule."""
+        return cls(
+            rule,
+            str(figures["status"]),
+            int(figures["k"]),
+            int(figures["n"]),
+            float(figures["expected"]),
+            figures["p_value"],
+            int(figures["references"]),
+            int(figures["reasons"]),
+            int(figures["opportunities"]),
+            int(figures["probes"]),
+        )
 
 
-def _reference_key(row: Row) -> FractionValue:
-    return row.reference_key
+@lru_cache(maxsize=1 << 12)
+def _value(card: FractionValue) -> str:
+    return f"{card[0]}/{card[1]}"
+
+
+def attempt_records(rows: Iterable[Row]) -> list[dict[str, Any]]:
+    """Return rows as the attempt records lessons.diagnosis.turns_from_attempts reads."""
+    return [
+        {
+            "id": row.id,
+            "table": row.table_id,
+            "turn": row.turn,
+            "reference": None if row.reference is None else _value(row.reference),
+            "denominator": row.named_denominator,
+            "hand": row.hand,
+            "played": _value(row.played),
+            "claim": row.claim,
+            "asked": row.asked,
+            # Only attempt_set_reason writes reasons; a stray code is not the student's answer.
+            "reason": row.reason if row.reason in REASONS else None,
+            "correct": row.correct,
+            "drew": row.drew,
+        }
+        for row in rows
+    ]
+
+
+def turns_of(rows: Sequence[Row]) -> list[dict[str, Any]]:
+    """Return one student's full rows (oldest first) as diagnose()'s turns."""
+    return turns_from_attempts(attempt_records(rows))
+
+
+def statuses_of(rows: Sequence[Row]) -> dict[str, RuleStatus]:
+    """Return every rule's status for one student's full rows (oldest first): diagnose()."""
+    result = diagnose(turns_of(rows))
+    return {rule: RuleStatus.of(rule, result[rule]) for rule in RULE_IDS}
 
 
 def skills_from(rows: Iterable[Row]) -> dict[str, SkillProgress]:

@@ -18,18 +18,19 @@ from django.utils.translation import gettext as _
 
 from games.engine.fractions import FractionValue
 from lessons.diagnosis import (
+    KAPPA_MIN_ANSWERS,
     RULES_BY_ID,
     SKILL_CUTOFFS_TEXT,
     SKILLS,
     STATE_LABELS,
     STATES,
     STATUS_LABELS,
-    STATUS_RULES_TEXT,
-    RuleEvidence,
+    Agreement,
     SkillProgress,
 )
-from lessons.reporting import charts
+from lessons.reporting import charts, words
 from lessons.reporting.class_report import ClassDashboard, WrongPlay
+from lessons.reporting.loading import RuleStatus
 from lessons.reporting.session_report import SessionReport
 from lessons.reporting.student_report import StudentReport
 
@@ -61,23 +62,31 @@ class Cell:
     title: str
 
 
-def rule_cell(evidence: RuleEvidence, lang: str) -> Cell:
+def expected_text(evidence: RuleStatus) -> str:
+    """Write what chance alone would give ("≈ 1.3"), or "" without wrong claims."""
+    return f"≈{evidence.expected:.1f}" if evidence.n else ""
+
+
+def rule_cell(evidence: RuleStatus, lang: str) -> Cell:
     """Describe one student × misconception cell."""
     rule = RULES_BY_ID[evidence.rule]
     status = STATUS_LABELS[evidence.status][lang]
-    lift = "" if evidence.lift is None or not evidence.k else f"×{evidence.lift:.1f}"
-    title = _("%(rule)s: %(status)s; fits %(k)d of %(n)d wrong claims; %(lift)s chance") % {
+    title = _(
+        "%(rule)s: %(status)s; fits %(k)d of %(n)d wrong first claims; "
+        "luck alone would give about %(expected)s"
+    ) % {
         "rule": rule.name[lang],
         "status": status,
         "k": evidence.k,
         "n": evidence.n,
-        "lift": lift or "—",
+        "expected": f"{evidence.expected:.1f}",
     }
+    shown = evidence.k or evidence.status != "none"
     return Cell(
         css=f"st-{evidence.status}",
-        symbol=charts.status_symbol(evidence.status),
+        symbol=charts.status_symbol(evidence.status) if shown else "",
         text=f"{evidence.k}/{evidence.n}" if evidence.k else "",
-        detail=lift,
+        detail=expected_text(evidence) if evidence.k else "",
         title=title,
     )
 
@@ -157,13 +166,13 @@ def legend(lang: str) -> dict[str, Any]:
     return {
         "statuses": [
             {"css": f"st-{s}", "symbol": charts.status_symbol(s), "label": STATUS_LABELS[s][lang]}
-            for s in ("likely", "emerging", "resolved", "none")
+            for s in ("likely", "emerging", "resolved", "none", "not_possible")
         ],
         "states": [
             {"css": f"sk-{s}", "symbol": str(i), "label": STATE_LABELS[s][lang]}
             for i, s in enumerate(STATES)
         ],
-        "status_rules": STATUS_RULES_TEXT[lang],
+        "status_rules": words.status_summary(),
         "skill_cutoffs": SKILL_CUTOFFS_TEXT[lang],
     }
 
@@ -226,6 +235,16 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
                 ],
             }
         )
+    groups = [
+        {
+            "id": panel.rule.id,
+            "name": panel.rule.name[lang],
+            "teacher": panel.rule.teacher[lang],
+            "try_this": panel.rule.try_this[lang],
+            "students": panel.likely,
+        }
+        for panel in dash.groups
+    ]
     alerts = []
     for alert in dash.alerts:
         if alert.kind == "wrong_run":
@@ -299,6 +318,13 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
         ],
         "weekly_scale": charts.percent(WEEKLY_SCALE),
         "panels": panels,
+        "groups": groups,
+        "watch": sorted(
+            {s.pk: s for panel in dash.panels for s in panel.emerging}.values(),
+            key=lambda s: (s.display_name.casefold(), s.pk),
+        ),
+        "agreement": agreement_rows(dash.agreement, lang),
+        "kappa_min": KAPPA_MIN_ANSWERS,
         "alerts": alerts,
         "quality": {
             "versions": dash.quality.versions,
@@ -311,6 +337,34 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
         "window_days": dash.window.days,
         "legend": legend(lang),
     }
+
+
+def agreement_rows(agreement: dict[str, Agreement], lang: str) -> list[dict[str, Any]]:
+    """Describe per rule how often the children's reasons and the tags agree (kappa, n)."""
+    rows = []
+    for rule_id, item in agreement.items():
+        kappa = item.kappa
+        if not item.enough:
+            figure = _("not enough answers (%(n)d of %(min)d)") % {
+                "n": item.n,
+                "min": KAPPA_MIN_ANSWERS,
+            }
+        elif kappa is None:
+            figure = _("undefined (every answer alike)")
+        else:
+            figure = formats.number_format(round(kappa, 2), decimal_pos=2)
+        rows.append(
+            {
+                "id": rule_id,
+                "name": RULES_BY_ID[rule_id].name[lang],
+                "n": item.n,
+                "kappa": figure,
+                "both": item.both,
+                "tags_only": item.tags_only,
+                "reason_only": item.reason_only,
+            }
+        )
+    return rows
 
 
 def ladder_rows(report: StudentReport, lang: str) -> list[dict[str, Any]]:
@@ -365,8 +419,8 @@ def finding_rows(report: StudentReport, lang: str, findings: Any = None) -> list
                 "symbol": charts.status_symbol(evidence.status),
                 "k": evidence.k,
                 "n": evidence.n,
-                "p0": charts.percent(evidence.p0) if evidence.n else "—",
-                "lift": "—" if evidence.lift is None else f"×{evidence.lift:.1f}",
+                "expected": f"{evidence.expected:.1f}" if evidence.n else "—",
+                "status_meaning": words.status_meanings().get(evidence.status, ""),
                 "examples": [
                     {
                         "pair": f"{frac(ex.reference)} → {frac(ex.played)}",

@@ -1,8 +1,11 @@
 """One student's page and progress report: skill ladder, accuracy, misconceptions, time played.
 
 Skill states and the dates they were reached read the student's whole history (light rows,
-without the JSON fields); misconception statuses read the class's evidence window, so the
-student page and the class dashboard always agree.
+without the JSON fields); misconception statuses read the class's evidence window through
+lessons.diagnosis.diagnose() (loading.statuses_of), so the student page, the family report and
+the class dashboard always agree. A family report names a misconception only when it is
+"likely" (beyond chance at the stated error rate), and "fixed" only when diagnose() says
+"resolved" (a rule that was likely, then enough clean chances in a row).
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from lessons.diagnosis import (
     SKILLS,
     STATUS_LIKELY,
     STATUS_NONE,
+    STATUS_NOT_POSSIBLE,
     STATUS_RESOLVED,
     UMBRELLA_MEMBERS,
     Rule,
-    RuleEvidence,
     Skill,
     SkillProgress,
     m1_readings,
@@ -30,11 +33,12 @@ from lessons.diagnosis import (
 from lessons.models import MissedEquivalence, Student
 from lessons.reporting.loading import (
     Row,
+    RuleStatus,
     Window,
     accuracy,
-    evidence_of,
     evidence_window,
     skills_from,
+    statuses_of,
     student_rows,
 )
 
@@ -60,7 +64,7 @@ class Finding:
     """One misconception for this student: the evidence and the student's own pairs."""
 
     rule: Rule
-    evidence: RuleEvidence
+    evidence: RuleStatus
     examples: tuple[Example, ...]
 
 
@@ -166,7 +170,7 @@ def _focus(findings: list[Finding]) -> list[Finding]:
     # A sub-rule (M2a) says more than its parent (M2): keep the parent out when both are likely.
     ids = {f.rule.id for f in likely}
     likely = [f for f in likely if not any(RULES_BY_ID[i].part_of == f.rule.id for i in ids)]
-    likely.sort(key=lambda f: (-f.evidence.k, -(f.evidence.lift or 0.0)))
+    likely.sort(key=lambda f: (-f.evidence.k, f.evidence.p_value or 1.0))
     return likely[:REPORT_FOCUS]
 
 
@@ -185,11 +189,11 @@ def student_report(student: Student, *, lang: str) -> StudentReport:
         if not window.empty
         else []
     )
-    evidence = evidence_of(recent)
+    evidence = statuses_of(recent)
     findings = [
         Finding(RULES_BY_ID[rule], evidence[rule], _examples(recent, rule, lang))
         for rule in RULE_IDS
-        if evidence[rule].k or evidence[rule].status != STATUS_NONE
+        if evidence[rule].k or evidence[rule].status not in (STATUS_NONE, STATUS_NOT_POSSIBLE)
     ]
     skills = skills_from(history)
     correct, claims = accuracy(recent)

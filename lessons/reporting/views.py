@@ -13,15 +13,15 @@ from lessons.classrooms.access import SignedInRequest, student_required, teacher
 from lessons.diagnosis import (
     BASIS_LABELS,
     CONFIDENCE_LABELS,
+    REASON_LABELS,
+    REASONS,
     RULES,
     RULES_VERSION,
-    SKILL_CUTOFFS,
     SKILL_CUTOFFS_TEXT,
-    STATUS_RULES_TEXT,
-    THRESHOLDS,
 )
+from lessons.diagnosis.model import UNTESTED_RULES
 from lessons.models import Classroom, ClassSession, Student
-from lessons.reporting import exports
+from lessons.reporting import exports, words
 from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.pdf import pdf_response
 from lessons.reporting.present import (
@@ -124,24 +124,35 @@ def report_me(request: SignedInRequest) -> HttpResponse:
     return _report(request, student, for_student=True)
 
 
+def _flavour(request: HttpRequest, classroom: Classroom) -> exports.Flavour:
+    """Return the export flavour asked for (?for=spreadsheet), 404 for an unknown one."""
+    try:
+        return exports.flavour_for(request.GET.get("for") or exports.MACHINE, classroom)
+    except ValueError:
+        raise Http404 from None
+
+
+def _export(request: SignedInRequest, classroom_id: int, kind: str) -> StreamingHttpResponse:
+    classroom = _classroom(request, classroom_id)
+    flavour = _flavour(request, classroom)
+    lines = exports.attempt_lines if kind == "attempts" else exports.student_lines
+    suffix = "" if flavour.name == exports.MACHINE else f"-{flavour.name}"
+    name = f"{kind}-{exports.pseudonym('class', classroom.pk)}{suffix}.csv"
+    return exports.csv_response(lines(classroom, flavour), name, flavour)
+
+
 @teacher_required
 @require_GET
 def export_attempts(request: SignedInRequest, classroom_id: int) -> StreamingHttpResponse:
-    """Download one row per attempt of the class (pseudonymous ids)."""
-    classroom = _classroom(request, classroom_id)
-    return exports.csv_response(
-        exports.attempt_lines(classroom), f"attempts-{exports.pseudonym('class', classroom.pk)}.csv"
-    )
+    """Download one row per attempt of the class (pseudonymous ids; ?for=spreadsheet)."""
+    return _export(request, classroom_id, "attempts")
 
 
 @teacher_required
 @require_GET
 def export_students(request: SignedInRequest, classroom_id: int) -> StreamingHttpResponse:
-    """Download one row per student of the class (pseudonymous ids)."""
-    classroom = _classroom(request, classroom_id)
-    return exports.csv_response(
-        exports.student_lines(classroom), f"students-{exports.pseudonym('class', classroom.pk)}.csv"
-    )
+    """Download one row per student of the class (pseudonymous ids; ?for=spreadsheet)."""
+    return _export(request, classroom_id, "students")
 
 
 @teacher_required
@@ -156,13 +167,15 @@ def export_dictionary(request: SignedInRequest) -> HttpResponse:
             "attempt_columns": exports.attempt_dictionary(lang),
             "student_columns": exports.student_dictionary(lang),
             "legend": legend(lang),
+            "window_days": exports.WINDOW_DAYS,
         },
     )
 
 
 def diagnosis(request: HttpRequest) -> HttpResponse:
-    """Explain every diagnosis rule, the evidence thresholds and the skill cut-offs."""
+    """Explain, for a teacher, what each status means (with the model's figures) and each rule."""
     language = "en" if translation.get_language() == "en" else "fr"
+    deck = words.deck_figures()
     rules = [
         {
             "id": rule.id,
@@ -174,18 +187,26 @@ def diagnosis(request: HttpRequest) -> HttpResponse:
             "basis": [BASIS_LABELS[b][language] for b in rule.basis],
             "confidence": CONFIDENCE_LABELS[rule.confidence][language],
             "part_of": rule.part_of,
+            "chance": words.percent(deck.chance[rule.id]) if rule.id in deck.chance else None,
+            "possible": rule.id not in deck.impossible,
+            "untested": rule.id in UNTESTED_RULES,
         }
         for rule in RULES
     ]
+    meanings = words.status_meanings()
     return render(
         request,
         "lessons/diagnosis.html",
         {
             "rules": rules,
             "rules_version": RULES_VERSION,
-            "status_text": STATUS_RULES_TEXT[language],
-            "thresholds": sorted(THRESHOLDS.items()),
+            "meanings": meanings,
+            "impossible": [rule for rule in rules if not rule["possible"]],
+            "deck_values": deck.values,
+            "reasons": [
+                {"label": REASON_LABELS[code][language], "rule": rule or ""}
+                for code, rule in REASONS.items()
+            ],
             "skill_text": SKILL_CUTOFFS_TEXT[language],
-            "cutoffs": sorted(SKILL_CUTOFFS.items()),
         },
     )

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.engine.fractions import FractionValue
 from lessons.diagnosis import RULES_VERSION, attempt_evidence, claim_is_correct, skill_tags
+from games.models import Table
 from lessons.models import Attempt, ClassSession, MissedEquivalence, Student
 
 # A hand where few cards fit M1 by chance, so four M1 plays make it "likely".
@@ -26,6 +27,11 @@ def log_attempt(
     hand: Sequence[str] = DEFAULT_HAND,
     named_denominator: int | None = None,
     response_ms: int = 4000,
+    table: Table | None = None,
+    turn: int | None = None,
+    reason: str | None = None,
+    asked: bool = False,
+    drew: bool = False,
 ) -> Attempt:
     """Store one judged play with the evidence the classifier gives it."""
     if reference is None:
@@ -62,6 +68,11 @@ def log_attempt(
         hand=list(hand),
         response_ms=response_ms,
         rules_version=RULES_VERSION,
+        table=table,
+        turn=turn,
+        reason=reason,
+        claim_source="asked" if asked else "inferred",
+        drew=drew,
     )
 
 
@@ -94,11 +105,12 @@ def log_miss(student: Student, reference: str, cards: list[str], **kwargs: objec
     )
 
 
-# Wrong plays that fit M1 (additive), on three different top cards; right plays.
+# Wrong plays that fit M1 (additive), on three different top cards (each 1 in 8 by chance
+# from DEFAULT_HAND: four make M1 "likely"); right plays.
 M1_PLAYS: list[tuple[FractionValue | None, FractionValue, str]] = [
     ((1, 2), (2, 3), "equal"),
     ((2, 3), (5, 6), "equal"),
-    ((1, 3), (2, 4), "equal"),
+    ((1, 3), (4, 6), "equal"),
     ((1, 2), (2, 3), "equal"),
 ]
 RIGHT_PLAYS: list[tuple[FractionValue | None, FractionValue, str]] = [

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
 
-from lessons.diagnosis import AttemptEvidence, attempt_evidence, student_evidence
+from lessons.diagnosis import diagnose
 from lessons.models import ClassSession
 from lessons.reporting.class_report import WRONG_RUN_ALERT, class_dashboard
 from lessons.reporting.loading import (
     WINDOW_DAYS,
-    evidence_of,
     evidence_window,
     skills_from,
+    statuses_of,
     student_rows,
 )
 from lessons.reporting.session_report import session_report
@@ -30,6 +31,23 @@ from tests.lessons.reporting.helpers import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+def _turns(plays: list[tuple[Any, Any, str]]) -> list[dict[str, Any]]:
+    """Write plays as diagnose()'s turns, one turn each, with the helpers' hand."""
+    return [
+        {
+            "turn": index,
+            "reference": f"{ref[0]}/{ref[1]}",
+            "denominator": None,
+            "hand": list(DEFAULT_HAND),
+            "attempts": [
+                {"played": f"{card[0]}/{card[1]}", "claim": claim, "asked": False, "reason": None}
+            ],
+            "drew": False,
+        }
+        for index, (ref, card, claim) in enumerate(plays)
+    ]
 
 
 def _session(world: ClassWorld, days_ago: float) -> ClassSession:
@@ -61,14 +79,16 @@ def test_accuracy_statuses_and_wrong_plays_match_the_plays(class_a: ClassWorld) 
     assert dash.tiles.claims == 10 and dash.tiles.accuracy == pytest.approx(0.6)
     m1 = lines[anais.pk].evidence["M1"]
     assert (m1.k, m1.n, m1.status) == (4, 4, "likely")
+    # Chance alone: the share of each hand's wrong options fitting M1 (1/2: 2/3 of 8 options;
+    # 2/3: 5/6 of 6; 1/3: 4/6 and 10/12 of 8), summed.
+    assert m1.expected == pytest.approx(1 / 8 + 1 / 6 + 2 / 8 + 1 / 8, abs=1e-6)
     assert lines[basile.pk].evidence["M1"].n == 0
-    # The dashboard's evidence is the diagnosis package's, on the stored attempts.
-    expected = student_evidence(
-        attempt_evidence(ref, played, claim, DEFAULT_HAND) for ref, played, claim in M1_PLAYS
-    )
+    # The dashboard's statuses are diagnose()'s, on the played turns written by hand.
+    expected = diagnose(_turns(M1_PLAYS + RIGHT_PLAYS))
     assert {r: e.status for r, e in lines[anais.pk].evidence.items()} == {
-        r: e.status for r, e in expected.items()
+        r: e["status"] for r, e in expected.items()
     }
+    assert lines[anais.pk].evidence["M8"].status == "not_possible"
     top = dash.wrong_plays[0]
     assert (top.reference, top.played, top.count, top.students) == ((1, 2), (2, 3), 2, 1)
     assert "M1" in top.tags
@@ -120,7 +140,7 @@ def test_alerts_for_a_wrong_run_and_a_persistent_misconception(class_a: ClassWor
 
 def test_unclassified_share_and_named_denominator_plays(class_a: ClassWorld) -> None:
     anais = class_a.student.student
-    log_attempt(anais, (6, 12), (3, 24))  # fits no rule: U
+    log_attempt(anais, (6, 12), (20, 24))  # fits no rule: U
     log_attempt(anais, (1, 2), (2, 3))  # M1
     log_attempt(anais, None, (5, 12), "denominator", named_denominator=12)  # right, S1
     log_attempt(anais, None, (5, 6), "denominator", named_denominator=12)  # wrong: D1
@@ -154,7 +174,7 @@ def test_student_report_examples_focus_and_missed(class_a: ClassWorld) -> None:
     report = student_report(anais, lang="en")
     m1 = next(f for f in report.findings if f.rule.id == "M1")
     # Newest distinct pairs first, each with both readings of M1.
-    assert [(e.reference, e.played) for e in m1.examples] == [((1, 2), (2, 3)), ((1, 3), (2, 4))]
+    assert [(e.reference, e.played) for e in m1.examples] == [((1, 2), (2, 3)), ((1, 3), (4, 6))]
     assert m1.examples[0].readings == ("added 1 to top and bottom", "each is 1 piece short of 1")
     assert [f.rule.id for f in report.focus] == ["M1"]  # M0 (umbrella) gives way to M1
     assert report.missed_count == 1 and report.last_claims == [False] * 4 + [True] * 3
@@ -185,23 +205,33 @@ def test_session_view_counts_per_student(class_a: ClassWorld) -> None:
     assert report.claims == 7
 
 
-def test_row_evidence_equals_the_diagnosis_on_stored_attempts(class_a: ClassWorld) -> None:
+def test_row_statuses_equal_the_diagnosis_on_stored_attempts(class_a: ClassWorld) -> None:
     anais = class_a.student.student
     log_plays(anais, M1_PLAYS + RIGHT_PLAYS)
     log_attempt(anais, None, (5, 6), "denominator", named_denominator=12)
-    log_attempt(anais, None, (5, 24), "denominator", named_denominator=6)
-    log_attempt(anais, (6, 12), (3, 24))
-    rows = student_rows(anais.pk)
-    stored = [
-        AttemptEvidence(
-            reference=row.reference_key,
-            played=row.played,
-            claim=row.claim,
-            tags=row.tags,
-            p0=row.p0 or {},
-            opportunities=row.opportunities,
-        )
-        for row in rows
-    ]
-    assert evidence_of(rows) == student_evidence(stored)
-    assert evidence_of(rows)["D1"].distinct_references == 2
+    log_attempt(anais, None, (20, 24), "denominator", named_denominator=6)
+    log_attempt(anais, (6, 12), (20, 24))
+    statuses = statuses_of(student_rows(anais.pk))
+    expected = diagnose(
+        [
+            *_turns(M1_PLAYS + RIGHT_PLAYS),
+            *(
+                {
+                    "turn": 100 + i,
+                    "reference": None,
+                    "denominator": named,
+                    "hand": list(DEFAULT_HAND),
+                    "attempts": [
+                        {"played": card, "claim": "denominator", "asked": False, "reason": None}
+                    ],
+                    "drew": False,
+                }
+                for i, (card, named) in enumerate((("5/6", 12), ("20/24", 6)))
+            ),
+            *_turns([((6, 12), (20, 24), "equal")]),
+        ]
+    )
+    assert {rule: (s.status, s.k, s.n, s.expected) for rule, s in statuses.items()} == {
+        rule: (e["status"], e["k"], e["n"], e["expected"]) for rule, e in expected.items()
+    }
+    assert statuses["D1"].k == 2 and statuses["U"].k == 1

@@ -10,7 +10,6 @@ from django.urls import reverse
 
 from games.models import Table
 from games.rules import is_fraction_card
-from lessons.diagnosis import RULES, RULES_VERSION, SKILL_CUTOFFS, THRESHOLDS
 from lessons.models import ClassSession, SessionMember
 from lessons.sessions.services import session_join, session_seat_now
 from tests.lessons.sessions.helpers import class_of, start
@@ -168,24 +167,6 @@ def test_a_bad_move_shows_an_error(class_a):  # type: ignore[no-untyped-def]
         follow=True,
     )
     assert "This student has not joined the session." in page_text(response)
-
-
-@pytest.mark.parametrize("language", ["fr", "en"])
-def test_diagnosis_page_shows_every_rule_and_the_constants(language):  # type: ignore[no-untyped-def]
-    client = Client()
-    client.cookies["django_language"] = language
-    text = page_text(client.get(reverse("diagnosis")))
-    assert RULES_VERSION in text
-    for rule in RULES:
-        assert f'id="rule-{rule.id}"' in text
-        assert rule.name[language] in text
-        assert rule.teacher[language] in text
-        assert rule.detection in text
-    for name, value in {**THRESHOLDS, **SKILL_CUTOFFS}.items():
-        shown = re.escape(str(value)).replace(r"\.", "[.,]")  # French shows 0,7
-        assert re.search(rf"<code>{name}</code></th><td>{shown}</td>", text), name
-    title = {"fr": "Comment nous diagnostiquons", "en": "How we diagnose"}[language]
-    assert title in text
 
 
 def test_signing_in_joins_the_open_session(class_a):  # type: ignore[no-untyped-def]

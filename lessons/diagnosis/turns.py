@@ -1,0 +1,157 @@
+"""Build diagnose()'s turn dicts from a stored attempt log, or from the attempts CSV (pure).
+
+The dashboards (lessons.reporting.loading) and a researcher re-running the diagnosis on an
+exported CSV go through the same function, turns_from_attempts(), so both get the same turns
+and therefore the same statuses.
+
+An attempt record is a plain dict, oldest first, one student:
+`{"id": int, "table": int | None, "turn": int | None, "reference": "a/b" | None,
+"denominator": int | None (the named denominator, after a +2/Joker/+4), "hand": ["a/b", ...],
+"played": "a/b", "claim": "equal" | "denominator", "asked": bool, "reason": str | None,
+"correct": bool, "drew": bool}`.
+
+Consecutive records of one (table, turn) make one turn (the attempt log gives every attempt
+its turn: lessons.attempts.log). A record without a turn (generated or older rows) is a turn
+of its own. An accepted play ends a turn, and a change of reference starts a new one, so a
+log that says otherwise still gives well-formed turns. The turn's hand is its first
+attempt's (the cards held before acting); values outside the deck in use cannot come from a
+game and are left out of the hand (a play of such a value is left out).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any, Final
+
+from games.engine.explain import parse_fraction
+
+from .classifier import CLAIM_EQUAL
+from .stream import Card, deck_values
+
+__all__ = [
+    "CSV_COLUMNS",
+    "turns_from_attempts",
+    "turns_from_csv",
+]
+
+# The attempts CSV columns turns_from_csv() reads (lessons.reporting.exports writes them).
+CSV_COLUMNS: Final = (
+    "student_id",
+    "attempt_id",
+    "table_id",
+    "turn",
+    "a",
+    "b",
+    "named_denominator",
+    "c",
+    "d",
+    "hand",
+    "claimed_rule",
+    "claim_source",
+    "reason",
+    "correct",
+    "drew",
+)
+
+
+@lru_cache(maxsize=1 << 12)
+def _card(value: str) -> Card | None:
+    try:
+        return parse_fraction(value)
+    except ValueError:
+        return None
+
+
+@lru_cache(maxsize=1 << 14)
+def _hand(values: tuple[str, ...], deck: frozenset[Card]) -> tuple[str, ...]:
+    return tuple(v for v in values if _card(v) in deck)
+
+
+def turns_from_attempts(
+    attempts: Iterable[Mapping[str, Any]], deck: object = None
+) -> list[dict[str, Any]]:
+    """Return one student's turn dicts for diagnose(), from attempt records oldest first."""
+    cards = deck_values(deck)
+    turns: list[dict[str, Any]] = []
+    key: tuple[object, ...] | None = None
+    ended = True
+    for record in attempts:
+        played = str(record["played"])
+        reference = record["reference"]
+        if _card(played) not in cards or (reference is not None and _card(reference) not in cards):
+            continue
+        named = None if reference is not None else record["denominator"]
+        turn = record["turn"]
+        this = (record["table"], turn, reference, named)
+        if turn is None or this != key or ended:
+            turns.append(
+                {
+                    "turn": int(turn if turn is not None else record["id"]),
+                    "reference": reference,
+                    "denominator": named,
+                    "hand": list(_hand(tuple(record["hand"] or ()), cards)),
+                    "attempts": [],
+                    "drew": False,
+                }
+            )
+        key = this
+        current = turns[-1]
+        reason = record["reason"]
+        wrong_equal = not record["correct"] and record["claim"] == CLAIM_EQUAL
+        current["attempts"].append(
+            {
+                "played": played,
+                "claim": record["claim"],
+                "asked": bool(record["asked"]),
+                # A reason can only explain a wrong "equal" claim on a reference fraction.
+                "reason": reason if wrong_equal and reference is not None else None,
+            }
+        )
+        current["drew"] = current["drew"] or bool(record["drew"])
+        ended = bool(record["correct"])
+    return turns
+
+
+def _int(value: str) -> int | None:
+    return int(value) if value not in ("", None) else None
+
+
+def _fraction(num: str, den: str) -> str | None:
+    return f"{int(num)}/{int(den)}" if num not in ("", None) and den not in ("", None) else None
+
+
+def turns_from_csv(
+    rows: Iterable[Mapping[str, str]], deck: object = None
+) -> dict[str, list[dict[str, Any]]]:
+    """Return each student's turn dicts from the rows of the attempts CSV (csv.DictReader).
+
+    The rows are the plain (machine) export, oldest first, as downloaded; the result maps each
+    pseudonymous student id to the turns diagnose() takes. A missing column raises ValueError.
+    """
+    records: dict[str, list[dict[str, Any]]] = {}
+    for index, row in enumerate(rows):
+        missing = [column for column in CSV_COLUMNS if column not in row]
+        if missing:
+            raise ValueError(f"row {index}: missing columns {missing}")
+        hand = json.loads(row["hand"] or "[]")
+        if not isinstance(hand, list):
+            raise ValueError(f"row {index}: 'hand' must be a JSON list")
+        records.setdefault(row["student_id"], []).append(
+            {
+                "id": int(row["attempt_id"]),
+                "table": _int(row["table_id"]),
+                "turn": _int(row["turn"]),
+                "reference": _fraction(row["a"], row["b"]),
+                "denominator": _int(row["named_denominator"]),
+                "hand": hand,
+                "played": _fraction(row["c"], row["d"]),
+                "claim": row["claimed_rule"],
+                "asked": row["claim_source"] == "asked",
+                "reason": row["reason"] or None,
+                "correct": row["correct"] == "1",
+                "drew": row["drew"] == "1",
+            }
+        )
+    return {student: turns_from_attempts(attempts, deck) for student, attempts in records.items()}

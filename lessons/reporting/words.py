@@ -1,0 +1,122 @@
+"""The statuses in plain words for teachers and families, with the model's real figures.
+
+Every number here is read from lessons.diagnosis (the status model's levels, the deck's chance
+rates, the rules the deck cannot show), never typed by hand, so the words change when the
+model does. Texts go through Django's translations (French first, English second).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+from games.engine.explain import parse_fraction
+from lessons.diagnosis import (
+    ALPHA_EMERGING,
+    ALPHA_LIKELY,
+    DEFAULT_DECK_VALUES,
+    KAPPA_MIN_ANSWERS,
+    RULE_IDS,
+    deck_chance_rates,
+    possible_rules,
+)
+from lessons.diagnosis.model import (
+    EMERGING_MIN_MATCHES,
+    FALSE_LIKELY_GOAL,
+    FALSE_LIKELY_TURNS,
+    LIKELY_MIN_REFERENCES,
+    RESOLVED_MIN_CLEAN,
+    RESOLVED_MISS,
+    UNTESTED_RULES,
+)
+
+__all__ = [
+    "DeckFigures",
+    "deck_figures",
+    "percent",
+    "status_meanings",
+    "status_summary",
+]
+
+
+def percent(share: float, digits: int = 1) -> str:
+    """Write a share as a percentage in the active language (0.0123 -> "1,2 %" / "1.2%")."""
+    value = number_format(round(share * 100, digits), decimal_pos=digits)
+    return _("%(value)s%%") % {"value": value}
+
+
+@dataclass(frozen=True)
+class DeckFigures:
+    """The default deck's figures: chance rates per rule, rules it cannot show."""
+
+    chance: dict[str, float]  # share of wrong "equal" pairs of the deck that fit each rule
+    impossible: tuple[str, ...]
+    values: int
+
+
+@lru_cache(maxsize=1)
+def deck_figures() -> DeckFigures:
+    """Return the default deck's chance rates (every wrong "equal" pair) and impossible rules."""
+    cards = [parse_fraction(value) for value in DEFAULT_DECK_VALUES]
+    chance = deck_chance_rates(cards, different_denominators_only=False)
+    possible = possible_rules(cards)
+    impossible = tuple(rule for rule in RULE_IDS if rule not in possible)
+    return DeckFigures(chance, impossible, len(DEFAULT_DECK_VALUES))
+
+
+def status_meanings() -> dict[str, str]:
+    """Return what each status means, in plain words, with the model's figures."""
+    return {
+        "likely": _(
+            "Likely: the child keeps making this same kind of mistake far more often than luck "
+            "would explain, given the cards they held, and on at least %(refs)d different "
+            "cards on the pile. Before saying so we accept a small risk of being wrong: a child "
+            "with no such habit, who plays wrong cards at random, is shown “likely” for some "
+            "mistake in at most %(goal)s of cases over a lesson of %(turns)d turns (each time "
+            "we look, at most %(alpha)s for all the mistakes together)."
+        )
+        % {
+            "refs": LIKELY_MIN_REFERENCES,
+            "goal": percent(FALSE_LIKELY_GOAL, 0),
+            "turns": FALSE_LIKELY_TURNS,
+            "alpha": percent(ALPHA_LIKELY),
+        },
+        "emerging": _(
+            "Emerging: at least %(k)d wrong cards of this kind, a little more often than luck "
+            "would give (a %(alpha)s risk for this mistake alone). A hint to watch, not a "
+            "diagnosis: the class panel does not count these children as affected."
+        )
+        % {"k": EMERGING_MIN_MATCHES, "alpha": percent(ALPHA_EMERGING, 0)},
+        "resolved": _(
+            "Resolved: the mistake was likely, and since then the child held a card that would "
+            "have shown it and played right at least %(clean)d times in a row: enough that a "
+            "habit still there would almost surely (%(sure)s) have shown again. Only a mistake "
+            "that was likely can be resolved."
+        )
+        % {"clean": RESOLVED_MIN_CLEAN, "sure": percent(1 - RESOLVED_MISS, 2)},
+        "none": _(
+            "Nothing to say: no more mistakes of this kind than luck alone would give. One card "
+            "never decides anything."
+        ),
+        "not_possible": _(
+            "Not possible with this deck: no two cards of the deck in use can show this mistake, "
+            "so the game cannot tell whether the child makes it."
+        ),
+        "untested": _("%(rules)s describe cards, not children: they never get a status.")
+        % {"rules": ", ".join(sorted(UNTESTED_RULES, key=RULE_IDS.index))},
+        "kappa": _(
+            "When children are asked why they thought two cards were equal, the dashboard shows "
+            "how often their answer and the card agree (Cohen's kappa: 1 always, 0 no better "
+            "than luck), from %(n)d answers on."
+        )
+        % {"n": KAPPA_MIN_ANSWERS},
+    }
+
+
+def status_summary() -> str:
+    """Return the statuses in one short paragraph (under the dashboards' grids)."""
+    meanings = status_meanings()
+    return " ".join(meanings[key] for key in ("likely", "emerging", "resolved"))
