@@ -274,6 +274,15 @@ class Attempt(models.Model):
     hand = models.JSONField(_("fraction cards in hand"), default=list, blank=True)
     response_ms = models.PositiveIntegerField(_("response time (ms)"), null=True, blank=True)
     rules_version = models.CharField(_("rules version"), max_length=20)
+    # The student's turn at the table: the table's stored actions when the turn's first judged
+    # play was made (lessons.attempts.log). Attempts of one turn share it; None: not known
+    # (generated or older rows: each attempt is then a turn of its own).
+    turn = models.PositiveIntegerField(_("turn"), null=True, blank=True)
+    # The student's own answer to "Why did you think they were equal?" (a code of
+    # lessons.diagnosis.REASONS), set after a wrong "equal" claim through attempt_set_reason.
+    reason = models.CharField(_("reason given"), max_length=16, null=True, blank=True)
+    # Whether the student drew later in the same turn.
+    drew = models.BooleanField(_("drew in this turn"), default=False, db_default=False)
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -283,6 +292,7 @@ class Attempt(models.Model):
             models.Index(fields=["classroom", "created_at"], name="attempt_class_time"),
             models.Index(fields=["student", "created_at"], name="attempt_student_time"),
             models.Index(fields=["session", "student"], name="attempt_session_student"),
+            models.Index(fields=["table", "student", "turn"], name="attempt_table_turn"),
         ]
 
     @property
