@@ -1,13 +1,15 @@
-"""Render the progress report as a PDF with WeasyPrint (CSS inlined, no network access)."""
+"""Build the HTML of printable reports (CSS inlined, no external resource) for the print pool.
+
+lessons/reporting/printing.py renders it to PDF away from the request's thread.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.utils.translation import gettext as _
 
 STYLESHEETS = ("css/app.css", "css/dashboards.css")
 
@@ -23,25 +25,15 @@ def inline_css() -> str:
     return "\n".join(parts)
 
 
-def _no_fetch(url: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
-    # Everything the report needs is inline: refuse any other resource (no network, no files).
-    raise ValueError(f"external resource refused: {url}")
+def report_body(request: HttpRequest, context: dict[str, Any]) -> str:
+    """Return one student's report as an HTML fragment."""
+    return render_to_string("lessons/reports/_report_body.html", context, request=request)
 
 
-def pdf_response(request: HttpRequest, context: dict[str, Any], *, filename: str) -> HttpResponse:
-    """Render the report template to PDF; 503 with a plain message when WeasyPrint is missing."""
-    try:
-        from weasyprint import HTML
-    except (ImportError, OSError):
-        return HttpResponse(
-            _("PDF export is not available on this server. Use your browser's Print instead."),
-            status=503,
-            content_type="text/plain; charset=utf-8",
-        )
-    html = render_to_string(
-        "lessons/reports/report_pdf.html", {**context, "inline_css": inline_css()}, request=request
+def document_html(request: HttpRequest, bodies: list[str], *, lang: str, title: str) -> str:
+    """Return a self-contained HTML document of reports, each starting on a new page."""
+    return render_to_string(
+        "lessons/reports/report_pdf.html",
+        {"bodies": bodies, "report_lang": lang, "title": title, "inline_css": inline_css()},
+        request=request,
     )
-    document = HTML(string=html, url_fetcher=_no_fetch).write_pdf()
-    response = HttpResponse(document, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from lessons.reporting import views
+from lessons.reporting import pdf_views, views
 
 urlpatterns = [
     path(
@@ -28,6 +28,17 @@ urlpatterns = [
         name="report_student",
     ),
     path("me/report/", views.report_me, name="report_me"),
+    path(
+        "classrooms/<int:classroom_id>/reports/<int:student_id>/pdf/",
+        pdf_views.report_student_pdf,
+        name="report_student_pdf",
+    ),
+    path("me/report/pdf/", pdf_views.report_me_pdf, name="report_me_pdf"),
+    path(
+        "classrooms/<int:classroom_id>/reports/pdf/",
+        pdf_views.report_class_pdf,
+        name="report_class_pdf",
+    ),
     path(
         "classrooms/<int:classroom_id>/export/attempts.csv",
         views.export_attempts,

@@ -4,7 +4,7 @@ and the public "How we diagnose" page."""
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_GET
 
@@ -23,7 +23,6 @@ from lessons.diagnosis.model import UNTESTED_RULES
 from lessons.models import Classroom, ClassSession, Student
 from lessons.reporting import exports, words
 from lessons.reporting.class_report import class_dashboard
-from lessons.reporting.pdf import pdf_response
 from lessons.reporting.present import (
     LANGS,
     class_context,
@@ -94,6 +93,11 @@ def _report(request: HttpRequest, student: Student, *, for_student: bool) -> Htt
     wants_pdf = request.GET.get("format") == "pdf"
     if request.GET.get("format") not in (None, "", "html", "pdf"):
         raise Http404
+    if wants_pdf:
+        # PDFs are printed off this thread, by the views of lessons/reporting/pdf_views.py.
+        if for_student:
+            return redirect("report_me_pdf")
+        return redirect("report_student_pdf", student.classroom_id, student.pk)
     lang = student.classroom.language if student.classroom.language in LANGS else "fr"
     with translation.override(lang):
         context = {
@@ -101,8 +105,6 @@ def _report(request: HttpRequest, student: Student, *, for_student: bool) -> Htt
             "for_student": for_student,
             "report_lang": lang,
         }
-        if wants_pdf:
-            return pdf_response(request, context, filename=f"report-{student.pk}.pdf")
         return render(request, "lessons/reports/report.html", context)
 
 

@@ -100,7 +100,7 @@ def test_report_is_in_the_classroom_language(
 def test_report_pdf(class_a: ClassWorld, played: ClassSession) -> None:
     pytest.importorskip("weasyprint")
     client = student_client(class_a.student.student)
-    response = client.get(reverse("report_me"), {"format": "pdf"})
+    response = client.get(reverse("report_me"), {"format": "pdf"}, follow=True)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")

@@ -1,0 +1,174 @@
+"""PDF progress reports: one student's, or a whole class's in one document to print.
+
+These views are asynchronous so that a PDF never holds daphne's one thread for synchronous
+views (which every page shares): the checks and the HTML run in short synchronous steps, the
+rendering in the print pool (lessons/reporting/printing.py), and a report already printed in
+this version comes from the cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from asgiref.sync import sync_to_async
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseNotAllowed,
+)
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from lessons.classrooms import selectors
+from lessons.classrooms.names import by_name
+from lessons.models import Classroom, Student, User
+from lessons.reporting import printing
+from lessons.reporting.pdf import document_html, report_body
+from lessons.reporting.pdf_render import PdfUnavailable
+from lessons.reporting.present import LANGS, student_context
+from lessons.reporting.student_report import student_report
+
+
+@dataclass(frozen=True)
+class PrintJob:
+    """What to print: the cache key of its version, how to build its HTML, the file's name."""
+
+    key: str
+    make_html: Callable[[], str]
+    filename: str
+
+
+def _lang(classroom: Classroom) -> str:
+    return classroom.language if classroom.language in LANGS else "fr"
+
+
+def _body(request: HttpRequest, student: Student, lang: str, *, for_student: bool) -> str:
+    context = {
+        **student_context(student_report(student, lang=lang), lang),
+        "for_student": for_student,
+        "report_lang": lang,
+    }
+    return report_body(request, context)
+
+
+def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -> PrintJob:
+    lang = _lang(student.classroom)
+
+    def make_html() -> str:
+        with translation.override(lang):
+            body = _body(request, student, lang, for_student=for_student)
+            title = _("Progress report · %(name)s") % {"name": student.display_name}
+            return document_html(request, [body], lang=lang, title=title)
+
+    version = printing.report_version(student, lang)
+    return PrintJob(
+        printing.cache_key("student", [version, str(for_student)]),
+        make_html,
+        f"report-{student.pk}.pdf",
+    )
+
+
+def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
+    lang = _lang(classroom)
+    students = by_name(selectors.students_of_classroom(classroom=classroom))
+    if not students:
+        raise Http404
+    for student in students:
+        student.classroom = classroom  # spares a query per student
+
+    def make_html() -> str:
+        with translation.override(lang):
+            bodies = [_body(request, s, lang, for_student=False) for s in students]
+            title = _("Progress reports · %(name)s") % {"name": classroom.name}
+            return document_html(request, bodies, lang=lang, title=title)
+
+    versions = [printing.report_version(s, lang) for s in students]
+    return PrintJob(
+        printing.cache_key("class", versions), make_html, f"reports-class-{classroom.pk}.pdf"
+    )
+
+
+def _teacher_classroom(user: User, classroom_id: int) -> Classroom:
+    classroom = selectors.classroom_for_teacher(teacher=user, classroom_id=classroom_id)
+    if classroom is None:
+        raise Http404
+    return classroom
+
+
+def _prepare_student(
+    request: HttpRequest, user: User, classroom_id: int, student_id: int
+) -> PrintJob:
+    classroom = _teacher_classroom(user, classroom_id)
+    student = classroom.students.filter(pk=student_id).first()
+    if student is None:
+        raise Http404
+    student.classroom = classroom
+    return _student_job(request, student, for_student=False)
+
+
+def _prepare_me(request: HttpRequest, user: User) -> PrintJob:
+    student = selectors.student_for_user(user=user)
+    if student is None:
+        raise Http404
+    return _student_job(request, student, for_student=True)
+
+
+def _prepare_class(request: HttpRequest, user: User, classroom_id: int) -> PrintJob:
+    return _class_job(request, _teacher_classroom(user, classroom_id))
+
+
+async def _print(
+    request: HttpRequest, role: str, prepare: Callable[[User], PrintJob]
+) -> HttpResponseBase:
+    """Check the user's role, then the method, then answer the job's PDF (cached or printed).
+
+    The same order as the synchronous views' decorators: sign-in, role (403), GET only (405),
+    then the lookups (404).
+    """
+    user = await request.auser()
+    if not user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not isinstance(user, User) or not getattr(user, role):
+        raise PermissionDenied
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    job = await sync_to_async(prepare)(user)
+    try:
+        document = await printing.cached_pdf(job.key, job.make_html)
+    except PdfUnavailable:
+        return HttpResponse(
+            _("PDF export is not available on this server. Use your browser's Print instead."),
+            status=503,
+            content_type="text/plain; charset=utf-8",
+        )
+    response = HttpResponse(document, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{job.filename}"'
+    return response
+
+
+async def report_student_pdf(
+    request: HttpRequest, classroom_id: int, student_id: int
+) -> HttpResponseBase:
+    """Answer a student's progress report as a PDF, to their teacher."""
+    return await _print(
+        request,
+        "is_teacher",
+        lambda user: _prepare_student(request, user, classroom_id, student_id),
+    )
+
+
+async def report_me_pdf(request: HttpRequest) -> HttpResponseBase:
+    """Answer the signed-in student's own progress report as a PDF."""
+    return await _print(request, "is_student", lambda user: _prepare_me(request, user))
+
+
+async def report_class_pdf(request: HttpRequest, classroom_id: int) -> HttpResponseBase:
+    """Answer every progress report of a class (by name) as one PDF to print."""
+    return await _print(
+        request, "is_teacher", lambda user: _prepare_class(request, user, classroom_id)
+    )
