@@ -225,6 +225,13 @@ def heuristic_move(game: EngineGame, seat: int, rng: random.Random) -> Action | 
         bluff_likely = view["hand_sizes"][prev] + 1 >= CHALLENGE_MIN_CARDS
         return {"type": "challenge" if bluff_likely else "accept"}
     if plays:
+        # Aimed practice: lay the reference of a trap the next (aimed) seat holds, if legal.
+        traps = getattr(game, "trap_cards", None)
+        if traps is not None:
+            chosen = traps(seat)
+            aimed = [a for a in plays if a["card"] in chosen] if chosen else []
+            if aimed:
+                return _choose_play(aimed, view, seat)
         return _choose_play(plays, view, seat)
     for kind in ("accept", "pass", "draw"):
         found = _of_type(legal, kind)

@@ -7,7 +7,8 @@ Card codes are the UNO Braille markings: ``7r``, ``+02v``, ``rev j``, ``stop b``
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 RULESETS: Final = ("fractions", "classic", "family_quick")
 COLOURS: Final = "rjvb"
@@ -18,14 +19,44 @@ DENOMINATORS: Final = (2, 3, 6, 12, 24, 48)
 
 # One deck definition per ruleset: (code prefix, copies) laid once per colour (the prefix gets
 # the colour letter), then (code, copies) for the cards without a colour or with a fixed one.
-# 1/2, 1/3, 2/3 in five forms; 1/6, 5/6 in four forms (rules README, "Deck").
-_FRACTIONS_PER_COLOUR = (
+# Fraction deck levels (the deck is data, rules README "Deck"): the fraction values laid once per
+# colour and how many copies of each. "full" is the default 116-card deck: 1/2, 1/3, 2/3 in five
+# forms; 1/6, 5/6 in four forms. The smaller levels keep the forms with denominators 2, 3, 6
+# ("sixths", two copies so a table of five still has a draw pile) or up to 12 ("twelfths");
+# "improper" adds fractions greater than one (3/2, 4/3, 5/3, 7/6 in their forms up to twelfths)
+# to the twelfths level, so that reciprocals (M8), dropped wholes (M9) and mirrored gaps (M10)
+# can be met.
+FRACTION_DECK_LEVELS: Final = ("sixths", "twelfths", "full", "improper")
+DEFAULT_FRACTION_DECK: Final = "full"
+_FULL_FRACTIONS = (
     *("1/2", "3/6", "6/12", "12/24", "24/48"),
     *("1/3", "2/6", "4/12", "8/24", "16/48"),
     *("2/3", "4/6", "8/12", "16/24", "32/48"),
     *("1/6", "2/12", "4/24", "8/48"),
     *("5/6", "10/12", "20/24", "40/48"),
 )
+_TWELFTHS = tuple(f for f in _FULL_FRACTIONS if int(f.split("/")[1]) <= 12)
+_IMPROPER = (
+    *("3/2", "9/6", "18/12"),
+    *("4/3", "8/6", "16/12"),
+    *("5/3", "10/6", "20/12"),
+    *("7/6", "14/12"),
+)
+FRACTION_LEVEL_VALUES: Final[dict[str, tuple[tuple[str, int], ...]]] = {
+    "sixths": tuple((f, 2) for f in _FULL_FRACTIONS if int(f.split("/")[1]) <= 6),
+    "twelfths": tuple((f, 1) for f in _TWELFTHS),
+    "full": tuple((f, 1) for f in _FULL_FRACTIONS),
+    "improper": tuple((f, 1) for f in _TWELFTHS + _IMPROPER),
+}
+
+
+def _fractions_spec(level: str) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Return the deck definition of one fraction deck level (the special cards are the same)."""
+    return {
+        "per_colour": FRACTION_LEVEL_VALUES[level] + (("+02", 2), ("rev ", 2)),
+        "other": (("joker", 4), ("+04", 4)),
+    }
+
 
 DECK_SPECS: Final[dict[str, dict[str, tuple[tuple[str, int], ...]]]] = {
     "classic": {
@@ -34,10 +65,7 @@ DECK_SPECS: Final[dict[str, dict[str, tuple[tuple[str, int], ...]]]] = {
         + (("+02", 2), ("rev ", 2), ("stop ", 2)),
         "other": (("couleur", 4), ("+04", 4)),
     },
-    "fractions": {
-        "per_colour": tuple((f, 1) for f in _FRACTIONS_PER_COLOUR) + (("+02", 2), ("rev ", 2)),
-        "other": (("joker", 4), ("+04", 4)),
-    },
+    "fractions": _fractions_spec(DEFAULT_FRACTION_DECK),
     "family_quick": {
         "per_colour": tuple((str(d), 1) for d in range(10))
         + (("+02", 1), ("rev ", 1), ("stop ", 1)),
@@ -69,6 +97,17 @@ def _build_deck(spec: dict[str, tuple[tuple[str, int], ...]]) -> tuple[str, ...]
 
 
 DECKS: Final[dict[str, tuple[str, ...]]] = {r: _build_deck(DECK_SPECS[r]) for r in RULESETS}
+# Every fraction deck level, the cards of the deck in use (the "deck" option of the fractions).
+FRACTION_DECKS: Final[dict[str, tuple[str, ...]]] = {
+    level: _build_deck(_fractions_spec(level)) for level in FRACTION_DECK_LEVELS
+}
+
+
+def deck_for(ruleset: str, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """Return every card (each copy) of the deck a game of ``ruleset`` with ``options`` uses."""
+    if ruleset == "fractions":
+        return FRACTION_DECKS[options.get("deck", DEFAULT_FRACTION_DECK)]
+    return DECKS[ruleset]
 
 
 def _parse(code: str) -> tuple[str, str | None, str, int, int]:
@@ -93,7 +132,12 @@ def _parse(code: str) -> tuple[str, str | None, str, int, int]:
     return "n", colour, body, int(body), 0
 
 
-ALL_CODES: Final = tuple(dict.fromkeys(c for r in RULESETS for c in DECKS[r]))
+ALL_CODES: Final = tuple(
+    dict.fromkeys(
+        [c for r in RULESETS for c in DECKS[r]]
+        + [c for level in FRACTION_DECK_LEVELS for c in FRACTION_DECKS[level]]
+    )
+)
 _PARSED = {c: _parse(c) for c in ALL_CODES}
 
 KIND: Final[dict[str, str]] = {c: p[0] for c, p in _PARSED.items()}
@@ -136,13 +180,32 @@ def _points(ruleset: str, code: str) -> int:
     return _ACTION_POINTS[kind]
 
 
+def _codes(ruleset: str) -> dict[str, None]:
+    """Return the distinct codes of every deck a ruleset may use (fractions: every level)."""
+    if ruleset == "fractions":
+        return dict.fromkeys(c for level in FRACTION_DECK_LEVELS for c in FRACTION_DECKS[level])
+    return dict.fromkeys(DECKS[ruleset])
+
+
 POINTS: Final[dict[str, dict[str, int]]] = {
-    r: {c: _points(r, c) for c in dict.fromkeys(DECKS[r])} for r in RULESETS
+    r: {c: _points(r, c) for c in _codes(r)} for r in RULESETS
 }
-# (kind, colour, symbol) restricted to one ruleset's deck: a code outside it is unknown there.
+# (kind, colour, symbol) restricted to one ruleset's default deck: a code outside it is unknown.
 CARDS_BY_RULESET: Final[dict[str, dict[str, tuple[str, str | None, str]]]] = {
     r: {c: CARD[c] for c in dict.fromkeys(DECKS[r])} for r in RULESETS
 }
+# The same for each fraction deck level.
+CARDS_BY_FRACTION_DECK: Final[dict[str, dict[str, tuple[str, str | None, str]]]] = {
+    level: {c: CARD[c] for c in dict.fromkeys(FRACTION_DECKS[level])}
+    for level in FRACTION_DECK_LEVELS
+}
+
+
+def cards_for(ruleset: str, options: Mapping[str, Any]) -> dict[str, tuple[str, str | None, str]]:
+    """Return (kind, colour, symbol) of each code of the deck in use (others are unknown)."""
+    if ruleset == "fractions":
+        return CARDS_BY_FRACTION_DECK[options.get("deck", DEFAULT_FRACTION_DECK)]
+    return CARDS_BY_RULESET[ruleset]
 
 
 def draw_rank(code: str) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import COLOUR, DECKS, DEN, FRACTION, KIND, draw_rank
+from .aim import aim_deal, aim_draw, aim_pairs
+from .cards import COLOUR, DEN, FRACTION, KIND, deck_for, draw_rank
 from .errors import IllegalAction
 from .options import hand_size
 from .rules import Rules
@@ -22,7 +23,8 @@ class Dealing(Rules):
         n, ruleset = self.n, self.ruleset
         self.view_base = None
         active = [s for s in range(n) if not self.out[s]]
-        deck = list(DECKS[ruleset])
+        full = deck_for(ruleset, self.opts)
+        deck = list(full)
         rng = self._rng()
         events: list[Event] = []
         self.direction, self.aw, self.drawn = 1, None, None
@@ -30,7 +32,7 @@ class Dealing(Rules):
         self.dp = 0
         self.round_over, self.round_winner = False, None
         self.colour, self.ref, self.den = None, None, 0
-        s = _check_setup(setup, ruleset, n) if setup is not None else {}
+        s = _check_setup(setup, full, n) if setup is not None else {}
         dealer = s.get("dealer")
         if dealer is None:
             dealer, draws = _draw_dealer(rng, deck, active)
@@ -57,6 +59,8 @@ class Dealing(Rules):
         if not pile:
             raise IllegalAction("bad_setup", why=("il ne reste aucune carte", "no card is left"))
         self.pile, self.discard = pile, []
+        if "hands" not in s and aim_pairs(self):
+            aim_deal(self, self._rng())  # aimed practice: games/engine/aim.py
         card = self._turn_start_card(rng, events)
         events.append({"type": "round_started", "round": self.round, "dealer": dealer})
         events.extend(self._start_effect(card))
@@ -115,6 +119,8 @@ class Dealing(Rules):
         """Move ``count`` cards from the pile to a hand, reshuffling the discards if needed."""
         events: list[Event] = []
         pile = self.pile
+        if pile and self.opts.get("aim_pairs"):
+            aim_draw(self, seat)  # only reorders the hidden pile (games/engine/aim.py)
         if count == 1 and pile:
             got = [pile.pop()]  # the everyday draw
         elif len(pile) >= count:
@@ -170,7 +176,7 @@ def _draw_dealer(rng: random.Random, deck: list[str], seats: list[int]) -> tuple
         seats = tied
 
 
-def _check_setup(setup: object, ruleset: str, n: int) -> dict[str, Any]:
+def _check_setup(setup: object, deck: tuple[str, ...], n: int) -> dict[str, Any]:
     """Return a valid ``setup`` or raise ``bad_setup``: known keys, cards of the deck."""
 
     def bad(fr: str, en: str) -> IllegalAction:
@@ -201,7 +207,7 @@ def _check_setup(setup: object, ruleset: str, n: int) -> dict[str, Any]:
     if "start" in setup:
         named.append(setup["start"])
     counts: dict[Any, int] = {}
-    for c in DECKS[ruleset]:
+    for c in deck:
         counts[c] = counts.get(c, 0) + 1
     for c in named:
         if not isinstance(c, str) or counts.get(c, 0) <= 0:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .aim import trap_cards
 from .cards import (
-    CARDS_BY_RULESET,
     COLOURS,
     DEN,
     DENOMINATORS,
@@ -15,6 +15,7 @@ from .cards import (
     MATCHING,
     RULESETS,
     SYMBOL,
+    cards_for,
 )
 from .errors import IllegalAction
 from .legal import Legal
@@ -134,6 +135,15 @@ class Game(Legal):
         # Unreachable: the awaited seat may accept, the turn owner may draw or (after) pass.
         raise IllegalAction("not_your_turn")
 
+    def trap_cards(self, seat: int) -> frozenset[str]:
+        """Return the cards ``seat`` could lay to set the aimed seat's trap (aimed practice).
+
+        Empty unless the game aims (option ``aim_pairs``) and ``seat`` plays just before the
+        aimed seat; the heuristic bot prefers these cards (games/engine/aim.py).
+        """
+        self._check_seat(seat)
+        return trap_cards(self, seat)
+
     def _check_seat(self, seat: object) -> None:
         """Raise ``bad_seat`` unless ``seat`` is one of the game's seats."""
         if type(seat) is not int or not 0 <= seat < self.n:
@@ -201,7 +211,7 @@ class Game(Legal):
     def _play(self, seat: int, a: Action) -> list[Event]:
         """Check a play completely, then lay the card and apply its effect."""
         card = a.get("card")
-        cards = CARDS_BY_RULESET[self.ruleset]
+        cards = cards_for(self.ruleset, self.opts)
         if type(card) is not str or card not in cards:
             raise IllegalAction("unknown_card", {"card": card})
         kind, card_colour, sym = cards[card]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Final
 
+from .cards import DEFAULT_FRACTION_DECK, FRACTION, FRACTION_DECK_LEVELS, FRACTION_DECKS
 from .errors import IllegalAction
 
 FQ_FUNCTIONS: Final = ("rev", "stop", "+2", "swap")
@@ -31,6 +33,9 @@ DEFAULTS: Final[dict[str, dict[str, Any]]] = {
         "fractions_plus4_draws": 2,
         "wrong_attempt_penalty": 0,
         "no_finish_on_plus4": False,
+        "deck": DEFAULT_FRACTION_DECK,
+        "aim_pairs": [],
+        "aim_seat": 0,
     },
     "family_quick": {
         "target_score": 500,
@@ -50,6 +55,14 @@ INT_VALUES: Final[dict[str, range | tuple[int, ...]]] = {
     "uno_penalty": range(0, 11),
     "fractions_plus4_draws": (2, 4),  # 2 as the sheet prints, 4 as the card's name says
     "wrong_attempt_penalty": range(0, 11),
+    "aim_seat": range(0, 5),  # a seat of a fractions table (2 to 5 players)
+}
+# Aimed dealing (games/engine/aim.py): at most this many (reference, trap) pairs.
+MAX_AIM_PAIRS: Final = 400
+# The fraction values ("a/b") of each deck level, the values aim_pairs may name.
+LEVEL_VALUES: Final[dict[str, frozenset[str]]] = {
+    level: frozenset(FRACTION[c] for c in FRACTION_DECKS[level] if c in FRACTION)
+    for level in FRACTION_DECK_LEVELS
 }
 
 
@@ -126,12 +139,65 @@ def validate_options(ruleset: str, players: int, options: object) -> dict[str, A
                     "'family_quick_functions' must be a non-empty list from rev, stop, +2, swap",
                 )
             value = list(value)
+        elif key == "deck":
+            if type(value) is not str or value not in FRACTION_DECK_LEVELS:
+                levels = ", ".join(FRACTION_DECK_LEVELS)
+                raise _bad(f"« deck » vaut {levels}", f"'deck' must be one of {levels}")
+        elif key == "aim_pairs":
+            value = _aim_pairs(value)
         opts[key] = value
     _check_combinations(ruleset, players, opts)
     return opts
 
 
+def _aim_pairs(value: object) -> list[list[str]]:
+    """Return aim pairs shaped right: distinct [reference, trap] lists of "a/b" strings.
+
+    Whether the values belong to the deck in use is checked with the other options.
+    """
+    if (
+        not isinstance(value, list)
+        or len(value) > MAX_AIM_PAIRS
+        or not all(
+            isinstance(p, list) and len(p) == 2 and all(type(v) is str for v in p) for p in value
+        )
+    ):
+        raise _bad(
+            f"« aim_pairs » est une liste d'au plus {MAX_AIM_PAIRS} paires [référence, piège]",
+            f"'aim_pairs' must be a list of at most {MAX_AIM_PAIRS} [reference, trap] pairs",
+        )
+    pairs = [list(p) for p in value]
+    if len({tuple(p) for p in pairs}) != len(pairs):
+        raise _bad("« aim_pairs » répète une paire", "'aim_pairs' repeats a pair")
+    return pairs
+
+
+def _value(text: str) -> Fraction:
+    num, den = text.split("/")
+    return Fraction(int(num), int(den))
+
+
+def _check_aim(players: int, opts: dict[str, Any]) -> None:
+    """Check that the aim names values of the deck in use, traps unequal, a seat in play."""
+    values = LEVEL_VALUES[opts["deck"]]
+    for reference, trap in opts["aim_pairs"]:
+        if reference not in values or trap not in values:
+            raise _bad(
+                f"« aim_pairs » : {reference} ou {trap} n'est pas une fraction du paquet",
+                f"'aim_pairs': {reference} or {trap} is not a fraction of the deck",
+            )
+        if _value(reference) == _value(trap):
+            raise _bad(
+                f"« aim_pairs » : {trap} est égale à {reference}, ce n'est pas un piège",
+                f"'aim_pairs': {trap} equals {reference}, so it is no trap",
+            )
+    if opts["aim_seat"] >= players:
+        raise _bad("« aim_seat » n'est pas un siège", "'aim_seat' is not a seat")
+
+
 def _check_combinations(ruleset: str, players: int, opts: dict[str, Any]) -> None:
+    if ruleset == "fractions":
+        _check_aim(players, opts)
     if ruleset == "family_quick" and opts["plus4_challenge"]:
         raise _bad(
             "le +4 de Family Quick ne se conteste pas (Quickos le renvoie)",

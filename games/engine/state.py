@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import DECKS, RULESETS
+from .cards import RULESETS, deck_for
 from .errors import IllegalAction
 
 STATE_VERSION = 1
@@ -169,7 +169,7 @@ class State:
             if len(self.hands) != self.n or len(self.scores) != self.n:
                 raise ValueError("seat count")
             held = sorted(c for h in self.hands for c in h) + sorted(self.pile + self.discard)
-            if sorted(held) != sorted(DECKS[self.ruleset]):
+            if sorted(held) != sorted(deck_for(self.ruleset, self.opts)):
                 raise ValueError("cards do not make up the deck")
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise IllegalAction("bad_state", why=str(exc)) from exc

@@ -51,6 +51,8 @@ def build_view(g: Game, seat: int | None) -> dict[str, Any]:
     view["winner"] = list(w) if type(w) is list else w
     view["eliminated"] = [s for s, o in enumerate(g.out) if o] if g.n_active != g.n else []
     view["options"] = dict(g.opts)
+    if "aim_pairs" in g.opts:  # what a practice aims at is for the teacher's records only
+        del view["options"]["aim_pairs"], view["options"]["aim_seat"]
     if g.ruleset != "classic":
         if g.ruleset == "fractions":
             view["reference"] = g.ref

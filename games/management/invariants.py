@@ -10,7 +10,9 @@ import random
 from typing import Any
 
 from games.engine import Game
+from games.engine.cards import deck_for
 
+# The default decks' sizes; a fractions game with another `deck` level has that level's size.
 DECK_SIZES = {"fractions": 116, "classic": 108, "family_quick": 68}
 REPLY_KINDS = frozenset({"challenge", "stack", "penalty", "quickos"})
 # Words that, in a view key, would name hidden cards (the draw pile, other hands).
@@ -18,11 +20,12 @@ SECRET_KEY_WORDS = ("deck", "pile", "hands", "stock")
 
 
 def check_conservation(ruleset: str, view: dict[str, Any]) -> list[str]:
-    """Check that hands + draw pile + discard pile hold the whole deck."""
+    """Check that hands + draw pile + discard pile hold the whole deck (of the level in use)."""
     total = sum(view["hand_sizes"]) + view["draw_pile_size"] + view["discard_size"]
-    if total != DECK_SIZES[ruleset]:
+    size = len(deck_for(ruleset, view.get("options") or {}))
+    if total != size:
         return [
-            f"card count {total} != deck size {DECK_SIZES[ruleset]} (hands "
+            f"card count {total} != deck size {size} (hands "
             f"{view['hand_sizes']}, draw pile {view['draw_pile_size']}, "
             f"discard {view['discard_size']})"
         ]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games.engine import Game, IllegalAction
-from games.engine.cards import DECKS
+from games.engine.cards import DECKS, deck_for
 
 
 def new(
@@ -54,9 +54,9 @@ def card_count(g: Game) -> int:
 
 
 def assert_conserved(g: Game) -> None:
-    """Assert that the cards make up exactly the ruleset's deck."""
+    """Assert that the cards make up exactly the deck in use (the ruleset's, at its level)."""
     held = sorted([c for h in g.hands for c in h] + g.pile + g.discard)
-    assert held == sorted(DECKS[g.ruleset])
+    assert held == sorted(deck_for(g.ruleset, g.opts))
 
 
 def rest_of_deck(ruleset: str, *used: list[str] | str) -> list[str]:

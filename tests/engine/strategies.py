@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
+
+from games.engine.cards import FRACTION_DECK_LEVELS
+from games.engine.options import LEVEL_VALUES
 
 DECK_SIZES = {"fractions": 116, "classic": 108, "family_quick": 68}
 PLAYERS = {"fractions": (2, 5), "classic": (2, 10), "family_quick": (2, 10)}
 FQ_FUNCTIONS = ["rev", "stop", "+2", "swap"]
 # Small targets keep multi-round games short; 0 means one round.
 TARGETS = [0, 0, 30, 100]
+
+
+def _value(text: str) -> Fraction:
+    num, den = text.split("/")
+    return Fraction(int(num), int(den))
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,22 @@ def configs(draw: st.DrawFn, rulesets: tuple[str, ...] = tuple(DECK_SIZES)) -> C
             options["fractions_plus4_draws"] = draw(st.sampled_from([2, 4]))
         if draw(st.booleans()):
             options["wrong_attempt_penalty"] = draw(st.integers(0, 2))
+        options["deck"] = draw(st.sampled_from(FRACTION_DECK_LEVELS))
+        if draw(st.booleans()):
+            # Aimed dealing: any pairs of the deck's values (a trap never equal to its reference).
+            values = sorted(LEVEL_VALUES[options["deck"]])
+            pairs = draw(
+                st.lists(
+                    st.tuples(st.sampled_from(values), st.sampled_from(values)).filter(
+                        lambda p: _value(p[0]) != _value(p[1])
+                    ),
+                    min_size=1,
+                    max_size=12,
+                    unique=True,
+                )
+            )
+            options["aim_pairs"] = [list(p) for p in pairs]
+            options["aim_seat"] = draw(st.integers(0, players - 1))
     else:
         if draw(st.booleans()):
             functions = draw(

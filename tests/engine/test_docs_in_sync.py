@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from games.engine.cards import FRACTION_DECK_LEVELS
 from games.engine.errors import MESSAGES
-from games.engine.options import DEFAULTS, FQ_FUNCTIONS, INT_VALUES, SCORINGS
+from games.engine.options import DEFAULTS, FQ_FUNCTIONS, INT_VALUES, MAX_AIM_PAIRS, SCORINGS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text(encoding="utf-8")
 ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
@@ -71,6 +72,10 @@ def test_option_values_in_the_docs_are_the_values_the_engine_takes() -> None:
             assert documented == ("true", "false"), key
         elif key == "scoring":
             assert documented == SCORINGS, key
+        elif key == "deck":
+            assert documented == FRACTION_DECK_LEVELS, key
+        elif key == "aim_pairs":
+            assert f"at most {MAX_AIM_PAIRS} distinct" in cells[column]
         else:
             assert key == "family_quick_functions", key
             assert documented == FQ_FUNCTIONS, key

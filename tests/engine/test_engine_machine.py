@@ -25,7 +25,7 @@ from hypothesis.stateful import (
 
 from games.engine import Game, IllegalAction
 from games.engine.bots import next_bot_step
-from games.engine.cards import DECKS
+from games.engine.cards import DECKS, deck_for
 from games.management.invariants import (
     check_actor,
     check_conservation,
@@ -47,9 +47,12 @@ def _core(action: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def _arbitrary_action(data: st.DataObject, ruleset: str, hand: list[str], n: int) -> dict[str, Any]:
+def _arbitrary_action(
+    data: st.DataObject, config: Config, hand: list[str], n: int
+) -> dict[str, Any]:
     """Draw an action that may or may not be legal, well-formed or not."""
-    deck = sorted(set(DECKS[ruleset]))
+    # The deck in use and the default one: a card of another deck level is an unknown card.
+    deck = sorted(set(DECKS[config.ruleset]) | set(deck_for(config.ruleset, config.options)))
     choice = data.draw(st.integers(0, 9), label="action kind")
     if choice <= 4:
         cards = hand if hand and choice <= 2 else deck
@@ -125,7 +128,7 @@ class EngineMachine(RuleBasedStateMachine):
         n = self.config.players
         seat = data.draw(st.integers(0, n - 1), label="seat")
         hand = game.view(seat)["hand"]
-        action = _arbitrary_action(data, self.config.ruleset, hand, n)
+        action = _arbitrary_action(data, self.config, hand, n)
         before = json.dumps(game.to_dict(), sort_keys=True)
         legal = {_core(a) for a in game.legal_actions(seat)}
         try:

@@ -19,6 +19,23 @@ GOOD_AND_BAD: dict[str, tuple[list[Any], list[Any]]] = {
     "fractions_plus4_draws": ([2, 4], [0, 1, 3, 5, 6, 10]),
     "wrong_attempt_penalty": ([0, 1, 10], [-1, 11]),
     "scoring": (["winner_takes", "lowest_wins", "elimination"], ["", "Winner_takes", "best"]),
+    "deck": (["sixths", "twelfths", "full", "improper"], ["", "Full", "huge", "48"]),
+    # Aimed practice: [reference, trap] values of the deck in use, a trap never equal to it.
+    "aim_pairs": (
+        [[], [["1/2", "2/3"]], [["1/2", "2/3"], ["2/3", "1/2"], ["1/6", "5/6"]]],
+        [
+            [["1/2", "3/6"]],  # equal values: no trap
+            [["1/2", "2/4"]],  # 2/4 is not a fraction of the deck
+            [["1/2", "3/2"]],  # 3/2 only in the improper deck
+            [["1/2"]],
+            [["1/2", "2/3", "5/6"]],
+            [["1/2", "2/3"], ["1/2", "2/3"]],
+            [[1, 2]],
+            [("1/2", "2/3")],
+            [["1/2", "2/3"]] * 401,
+        ],
+    ),
+    "aim_seat": ([0, 1, 2], [-1, 3, 5]),  # three players: seats 0 to 2
     "family_quick_functions": (
         [["rev"], ["swap", "+2"], ["rev", "stop", "+2", "swap"]],
         [[], ["rev", "rev"], ["jump"], ["+4"], ["rev", "stop", "+2", "swap", "swap"]],
@@ -52,7 +69,11 @@ def test_each_option_takes_its_values(ruleset: str, key: str) -> None:
         else:
             options = {key: value}
         g = Game.new(ruleset, PLAYERS[ruleset], options=options, seed=1)
-        assert g.view(0)["options"][key] == value
+        if key.startswith("aim_"):
+            assert g.opts[key] == value
+            assert key not in g.view(0)["options"]  # the aim is not shown to players
+        else:
+            assert g.view(0)["options"][key] == value
 
 
 @pytest.mark.parametrize(("ruleset", "key"), _options())
