@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from lessons.classrooms.names import name_key
 from lessons.classrooms.services import CLASSROOM_MAX_STUDENTS
 from lessons.models import DISPLAY_NAME_MAX_LENGTH, Classroom
 
@@ -182,10 +183,11 @@ class RosterPreview:
 
 def roster_preview(*, classroom: Classroom, names: list[str]) -> RosterPreview:
     """Compare a file's names with the class's students, or refuse a file that overfills it."""
-    present = list(
-        classroom.students.filter(pseudonymised_at__isnull=True)
-        .order_by("display_name")
-        .values_list("display_name", flat=True)
+    present = sorted(
+        classroom.students.filter(pseudonymised_at__isnull=True).values_list(
+            "display_name", flat=True
+        ),
+        key=name_key,
     )
     present_keys = {name.casefold() for name in present}
     file_keys = {name.casefold() for name in names}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 
+from lessons.classrooms.names import by_name
 from lessons.classrooms.services import join_code_normalise
 from lessons.models import Classroom, Student, User
 
@@ -29,9 +30,12 @@ def classroom_by_join_code(*, code: str) -> Classroom | None:
     return Classroom.objects.filter(join_code=join_code_normalise(code)).first()
 
 
-def students_of_classroom(*, classroom: Classroom) -> QuerySet[Student]:
-    """Return a classroom's present students in name order (not the pseudonymised removed)."""
-    return classroom.students.filter(pseudonymised_at__isnull=True).order_by("display_name", "id")
+def students_of_classroom(*, classroom: Classroom) -> list[Student]:
+    """Return a classroom's present students (not the pseudonymised removed) in name order.
+
+    A list, sorted by names.by_name: the database's order puts "Léa" after "Lucas".
+    """
+    return by_name(classroom.students.filter(pseudonymised_at__isnull=True))
 
 
 def student_for_teacher(*, teacher: User, student_id: int) -> Student | None:

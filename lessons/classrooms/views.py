@@ -276,7 +276,7 @@ def _join_classroom(request: HttpRequest, code: str) -> Classroom:
 def join_name(request: HttpRequest, code: str) -> HttpResponse:
     """Step 2 of student sign-in: pick your name."""
     classroom = _join_classroom(request, code)
-    students = selectors.students_of_classroom(classroom=classroom).only("id", "display_name")
+    students = selectors.students_of_classroom(classroom=classroom)
     return render(request, "lessons/join_name.html", {"classroom": classroom, "students": students})
 
 

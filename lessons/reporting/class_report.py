@@ -17,6 +17,7 @@ from typing import Final
 from django.db.models import Count, Q
 
 from games.engine.fractions import FractionValue
+from lessons.classrooms.names import by_name
 from lessons.diagnosis import (
     REASONS,
     RULE_IDS,
@@ -369,9 +370,7 @@ def _tiles(window: Window, rows: list[Row]) -> Tiles:
 def class_dashboard(classroom: Classroom) -> ClassDashboard:
     """Build the class dashboard (a fixed number of queries, whatever the class size)."""
     window = evidence_window(classroom)
-    students = list(
-        classroom.students.order_by("display_name", "id").only("id", "display_name", "classroom")
-    )
+    students = by_name(classroom.students.only("id", "display_name", "classroom"))
     rows = class_rows(classroom, window)
     grouped = by_student(rows)
     sessions, per_student_trend = _trend(classroom)

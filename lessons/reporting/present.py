@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.engine.fractions import FractionValue
+from lessons.classrooms.names import name_key
 from lessons.diagnosis import (
     KAPPA_MIN_ANSWERS,
     RULES_BY_ID,
@@ -321,7 +322,7 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
         "groups": groups,
         "watch": sorted(
             {s.pk: s for panel in dash.panels for s in panel.emerging}.values(),
-            key=lambda s: (s.display_name.casefold(), s.pk),
+            key=lambda s: (name_key(s.display_name), s.pk),
         ),
         "agreement": agreement_rows(dash.agreement, lang),
         "kappa_min": KAPPA_MIN_ANSWERS,

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from django.db.models import Count
 
+from lessons.classrooms.names import name_key
 from lessons.diagnosis import RULE_IDS, RULES_BY_ID, Rule
 from lessons.models import ClassSession, MissedEquivalence, SessionMember, Student
 from lessons.reporting.class_report import WrongPlay, wrong_plays
@@ -90,7 +91,7 @@ def session_report(session: ClassSession) -> SessionReport:
                 last=own[-1].created_at if own else None,
             )
         )
-    lines.sort(key=lambda line: (line.student.display_name.casefold(), line.student.pk))
+    lines.sort(key=lambda line: (name_key(line.student.display_name), line.student.pk))
     correct, claims = accuracy(rows)
     return SessionReport(
         session=session,

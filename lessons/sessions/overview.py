@@ -21,6 +21,7 @@ from django.utils import timezone, translation
 from games.engine import Game
 from games.models import Seat, Table
 from games.services import due_seat
+from lessons.classrooms.names import name_key
 from lessons.diagnosis import RULES_BY_ID
 from lessons.models import Attempt, ClassSession, MissedEquivalence, SessionMember, SessionTable
 
@@ -200,7 +201,7 @@ def session_overview(*, session: ClassSession, now: datetime | None = None) -> O
     members = (
         SessionMember.objects.filter(session=session)
         .select_related("student", "table")
-        .order_by("student__display_name", "student_id")
+        .order_by("student_id")
     )
     rows: dict[int, StudentRow] = {}
     user_to_student: dict[int, int] = {}
@@ -245,6 +246,6 @@ def session_overview(*, session: ClassSession, now: datetime | None = None) -> O
         if student_id is not None:
             row = rows[student_id]
             row.alerts.append(Alert("idle", student_id, row.name))
-    students = list(rows.values())
+    students = sorted(rows.values(), key=lambda row: (name_key(row.name), row.student_id))
     alerts = [alert for row in students for alert in row.alerts]
     return Overview(session=session, tables=tables, students=students, alerts=alerts)
