@@ -23,6 +23,7 @@ from lessons.diagnosis.model import UNTESTED_RULES
 from lessons.models import Classroom, ClassSession, Student
 from lessons.reporting import exports, words
 from lessons.reporting.class_report import class_dashboard
+from lessons.reporting.loading import WINDOW_DAYS
 from lessons.reporting.present import (
     LANGS,
     class_context,
@@ -169,7 +170,7 @@ def export_dictionary(request: SignedInRequest) -> HttpResponse:
             "attempt_columns": exports.attempt_dictionary(lang),
             "student_columns": exports.student_dictionary(lang),
             "legend": legend(lang),
-            "window_days": exports.WINDOW_DAYS,
+            "window_days": WINDOW_DAYS,
         },
     )
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from games.engine.explain import parse_fraction
+from games.engine.fractions import parse_fraction
 from lessons.diagnosis import (
     ALPHA_EMERGING,
     ALPHA_LIKELY,
