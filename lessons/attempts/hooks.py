@@ -14,10 +14,12 @@ def student_name(user: Any) -> str | None:
 
 
 def teacher_may_watch(user: Any, table: Any) -> bool:
-    """Let a teacher watch a table where a student of one of their classes sits."""
+    """Let a teacher watch a table where a student of a class they (co-)teach sits."""
+    from lessons.classrooms.selectors import classrooms_taught
+
     if not getattr(user, "is_teacher", False):
         return False
-    return table.seats.filter(user__student__classroom__teacher=user).exists()
+    return table.seats.filter(user__student__classroom__in=classrooms_taught(teacher=user)).exists()
 
 
 def register() -> None:

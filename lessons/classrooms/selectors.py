@@ -9,10 +9,28 @@ from lessons.classrooms.services import join_code_normalise
 from lessons.models import Classroom, Student, User
 
 
+def teaches(*, teacher: User, prefix: str = "") -> Q:
+    """Return the filter "the teacher owns or co-teaches this class" (`prefix`: a path to it).
+
+    Every teacher-side lookup of a class, a student, a session or a table goes through it.
+    """
+    return Q(**{f"{prefix}teacher": teacher}) | Q(**{f"{prefix}co_teachers": teacher})
+
+
+def classrooms_taught(*, teacher: User) -> QuerySet[Classroom]:
+    """Return every classroom the teacher owns or co-teaches (archived ones too)."""
+    if not getattr(teacher, "is_teacher", False) or not teacher.is_active:
+        return Classroom.objects.none()
+    return Classroom.objects.filter(
+        pk__in=Classroom.objects.filter(teaches(teacher=teacher)).values("pk")
+    )
+
+
 def classrooms_for_teacher(*, teacher: User, archived: bool = False) -> QuerySet[Classroom]:
-    """Return a teacher's current (or archived) classrooms, each with `student_count`."""
+    """Return the teacher's current (or archived) classrooms, each with `student_count`."""
     return (
-        Classroom.objects.filter(teacher=teacher, archived_at__isnull=not archived)
+        classrooms_taught(teacher=teacher)
+        .filter(archived_at__isnull=not archived)
         .annotate(
             student_count=Count("students", filter=Q(students__pseudonymised_at__isnull=True))
         )
@@ -21,8 +39,13 @@ def classrooms_for_teacher(*, teacher: User, archived: bool = False) -> QuerySet
 
 
 def classroom_for_teacher(*, teacher: User, classroom_id: int) -> Classroom | None:
-    """Return one of the teacher's classrooms, or None when it is not theirs."""
-    return Classroom.objects.filter(teacher=teacher, pk=classroom_id).first()
+    """Return a classroom the teacher owns or co-teaches, or None."""
+    return classrooms_taught(teacher=teacher).filter(pk=classroom_id).first()
+
+
+def teacher_teaches(*, teacher: User, classroom: Classroom) -> bool:
+    """Tell whether the teacher owns or co-teaches the classroom."""
+    return classrooms_taught(teacher=teacher).filter(pk=classroom.pk).exists()
 
 
 def classroom_by_join_code(*, code: str) -> Classroom | None:
@@ -42,7 +65,11 @@ def student_for_teacher(*, teacher: User, student_id: int) -> Student | None:
     """Return a present student of one of the teacher's classrooms, or None."""
     return (
         Student.objects.select_related("classroom")
-        .filter(classroom__teacher=teacher, pk=student_id, pseudonymised_at__isnull=True)
+        .filter(
+            classroom__in=classrooms_taught(teacher=teacher),
+            pk=student_id,
+            pseudonymised_at__isnull=True,
+        )
         .first()
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from lessons.classrooms import student_views, views, year_views
+from lessons.classrooms import sharing_views, student_views, views, year_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -28,6 +28,21 @@ urlpatterns = [
         "classrooms/<int:classroom_id>/new-year/",
         year_views.classroom_new_year_view,
         name="classroom_new_year",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/co-teachers/add/",
+        sharing_views.co_teacher_add_view,
+        name="co_teacher_add",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/co-teachers/remove/",
+        sharing_views.co_teacher_remove_view,
+        name="co_teacher_remove",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/transfer/",
+        sharing_views.classroom_transfer_view,
+        name="classroom_transfer",
     ),
     path("classrooms/<int:classroom_id>/", views.classroom_detail, name="classroom_detail"),
     path("classrooms/<int:classroom_id>/roster/", views.classroom_roster, name="classroom_roster"),

@@ -10,46 +10,16 @@ the PIN and the sign-in account.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Seat, Table, TableEvent
+from games.services import player_name_replace
 from lessons.models import Student, User
 
 # Said the same in both languages: it is stored, and every teacher of the class sees it.
 PSEUDONYM_PREFIX = "Élève retiré"
 ERASED_SEAT_NAME = "—"
-
-
-def _replace_strings(value: Any, old: str, new: str) -> Any:
-    """Return a JSON value with every string equal to `old` replaced by `new`."""
-    if isinstance(value, str):
-        return new if value == old else value
-    if isinstance(value, list):
-        return [_replace_strings(item, old, new) for item in value]
-    if isinstance(value, dict):
-        return {key: _replace_strings(item, old, new) for key, item in value.items()}
-    return value
-
-
-def _rename_at_tables(*, user: User, old: str, new: str) -> None:
-    """Replace a player's name in their seats, the tables' states and the tables' logs."""
-    seats = list(Seat.objects.filter(user=user))
-    table_ids = {seat.table_id for seat in seats}
-    for seat in seats:
-        seat.name = new
-        seat.save(update_fields=["name"])
-    for table in Table.objects.select_for_update().filter(pk__in=table_ids):
-        table.state = _replace_strings(table.state, old, new)
-        table.save(update_fields=["state"])
-    for event in TableEvent.objects.filter(table_id__in=table_ids):
-        action = _replace_strings(event.action, old, new)
-        result = _replace_strings(event.result, old, new)
-        if action != event.action or result != event.result:
-            event.action, event.result = action, result
-            event.save(update_fields=["action", "result"])
 
 
 def _pseudonym_for(student: Student) -> str:
@@ -72,7 +42,7 @@ def student_erase(*, student: Student) -> None:
     """Delete a student and all their data; table seats keep a blank name and no account."""
     with transaction.atomic():
         user = student.user
-        _rename_at_tables(user=user, old=student.display_name, new=ERASED_SEAT_NAME)
+        player_name_replace(user_id=user.pk, old=student.display_name, new=ERASED_SEAT_NAME)
         student.delete()  # cascades to attempts, missed equivalences and session places
         user.delete()  # seats and table events keep no link (SET_NULL)
 
@@ -83,7 +53,7 @@ def student_pseudonymise(*, student: Student) -> Student:
         return student
     with transaction.atomic():
         pseudonym = _pseudonym_for(student)
-        _rename_at_tables(user=student.user, old=student.display_name, new=pseudonym)
+        player_name_replace(user_id=student.user_id, old=student.display_name, new=pseudonym)
         student.display_name = pseudonym
         student.pin_hash = ""
         student.failed_attempts = 0

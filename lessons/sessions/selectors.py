@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from lessons.classrooms.selectors import classrooms_taught
 from lessons.models import ClassSession, SessionMember, Student, User
 
 
 def session_for_teacher(*, teacher: User, session_id: int) -> ClassSession | None:
-    """Return a session of one of the teacher's classes, or None."""
+    """Return a session of a class the teacher owns or co-teaches, or None."""
     return (
         ClassSession.objects.select_related("classroom")
-        .filter(pk=session_id, classroom__teacher=teacher)
+        .filter(pk=session_id, classroom__in=classrooms_taught(teacher=teacher))
         .first()
     )
 

@@ -58,6 +58,7 @@ from games.services import (
     table_finish,
     table_set_paused,
 )
+from lessons.classrooms.selectors import teacher_teaches
 from lessons.models import Classroom, ClassSession, SessionMember, SessionTable, Student, User
 from lessons.sessions.broadcast import session_changed
 from lessons.sessions.selectors import session_open_for_classroom
@@ -106,7 +107,7 @@ def plan_table_sizes(count: int, size: int) -> list[int]:
 
 
 def _check_teacher(session: ClassSession, teacher: User) -> None:
-    if session.classroom.teacher_id != getattr(teacher, "pk", None):
+    if not teacher_teaches(teacher=teacher, classroom=session.classroom):
         raise _refuse(NOT_YOUR_CLASS, "not_your_class")
 
 
@@ -144,7 +145,7 @@ def session_start(
     now: datetime | None = None,
 ) -> ClassSession:
     """Open a session for a class with its rules and table settings (recorded with it)."""
-    if classroom.teacher_id != getattr(teacher, "pk", None):
+    if not teacher_teaches(teacher=teacher, classroom=classroom):
         raise _refuse(NOT_YOUR_CLASS, "not_your_class")
     if classroom.archived_at is not None:
         raise _refuse(CLASSROOM_ARCHIVED, "archived")

@@ -14,7 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-ACTORS = ("anonymous", "student_a", "student_b", "teacher_a", "teacher_b")
+ACTORS = (
+    "anonymous",
+    "student_a",
+    "student_b",
+    "teacher_a",
+    "teacher_b",
+    # A colleague who co-teaches class A; a school admin who teaches no class (issue 12).
+    "co_teacher",
+    "school_admin",
+)
 
 
 class Outcome(enum.Enum):
@@ -33,9 +42,31 @@ P, R, L, F, N = Outcome.OK, Outcome.REDIRECT, Outcome.LOGIN, Outcome.FORBIDDEN, 
 
 
 def outcomes(anonymous: Outcome, student_a: Outcome, student_b: Outcome, teacher_a: Outcome,
-             teacher_b: Outcome) -> dict[str, Outcome]:  # fmt: skip
-    """Return an expectation row in ACTORS order."""
-    return dict(zip(ACTORS, (anonymous, student_a, student_b, teacher_a, teacher_b), strict=True))
+             teacher_b: Outcome, *, co_teacher: Outcome | None = None,
+             school_admin: Outcome | None = None) -> dict[str, Outcome]:  # fmt: skip
+    """Return an expectation row in ACTORS order.
+
+    A co-teacher gets what class A's owner gets, and the school admin what another teacher
+    gets, unless the row says otherwise.
+    """
+    row = (anonymous, student_a, student_b, teacher_a, teacher_b,
+           co_teacher or teacher_a, school_admin or teacher_b)  # fmt: skip
+    return dict(zip(ACTORS, row, strict=True))
+
+
+def extra_actor(actor: str, class_a: Any) -> Any:
+    """Return the user of the co_teacher or school_admin actor, made on first use."""
+    from lessons.models import User
+    from tests.support.factories import make_teacher
+
+    username = f"matrix_{actor}"
+    user = User.objects.filter(username=username).first() or make_teacher(username=username)
+    if actor == "co_teacher":
+        class_a.classroom.co_teachers.add(user)
+    else:
+        User.objects.filter(pk=user.pk).update(is_staff=True)
+        user.refresh_from_db()
+    return user
 
 
 PUBLIC = outcomes(P, P, P, P, P)

@@ -12,7 +12,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 import tests
 from tests.conftest import ClassWorld
-from tests.e2e.security.access_matrix import ACTORS, ROUTES, Outcome, Route
+from tests.e2e.security.access_matrix import ACTORS, ROUTES, Outcome, Route, extra_actor
 from tests.support.responses import page_text
 
 # Names that are not pages of the product (Django's own i18n JavaScript catalogue is unused).
@@ -59,6 +59,8 @@ def _client_for(actor: str, class_a: ClassWorld, class_b: ClassWorld) -> Client:
         "student_b": class_b.student.user,
         "teacher_a": class_a.teacher,
         "teacher_b": class_b.teacher,
+        "co_teacher": extra_actor("co_teacher", class_a),
+        "school_admin": extra_actor("school_admin", class_a),
     }[actor]
     if user is not None:
         client.force_login(user)
@@ -102,7 +104,9 @@ def test_actor_gets_the_expected_outcome_and_no_other_class_data(
     send = client.post if route.method == "post" else client.get
     response = send(url, route.data(class_a, class_b))
     _assert_outcome(response, route.expect[actor])
-    may_see_class_a = actor in {"teacher_a", "student_a"} or route.shows_class_a_to_anyone
+    may_see_class_a = (
+        actor in {"teacher_a", "co_teacher", "student_a"} or route.shows_class_a_to_anyone
+    )
     # The page may echo the requested URL (language switcher); that is not class data.
     # A PDF is compressed: its text cannot be searched here (tests/lessons/reporting/test_pdf.py
     # checks what goes into it).

@@ -62,7 +62,8 @@ ROUTES: list[Route] = [
     ),
     Route(
         "student_move",
-        TEACHER_OF_A_POST,
+        # The target class is the owner's own: the co-teacher does not teach it (form refused).
+        outcomes(L, F, F, R, N, co_teacher=P),
         method="post",
         kwargs=_student,
         data=lambda a, b: {"to": make_classroom(teacher=a.teacher, name="CM2 bis").pk},
@@ -76,7 +77,7 @@ ROUTES: list[Route] = [
     ),
     Route(
         "student_manage",
-        outcomes(L, F, F, N, P),
+        outcomes(L, F, F, N, P, school_admin=N),
         kwargs=lambda a, b: {"student_id": b.student.student.pk},
         label="GET student_manage (class B student)",
     ),
@@ -89,5 +90,26 @@ ROUTES: list[Route] = [
         method="post",
         kwargs=_archived,
         data=lambda a, b: {"name": "CM2 2027", "grade": "CM2"},
+    ),
+    Route(
+        "co_teacher_add",
+        TEACHER_OF_A_POST,
+        method="post",
+        kwargs=_classroom,
+        data=lambda a, b: {"username": b.teacher.username},
+    ),
+    Route(
+        "co_teacher_remove",
+        TEACHER_OF_A_POST,
+        method="post",
+        kwargs=_classroom,
+        data=lambda a, b: {"teacher": b.teacher.pk},
+    ),
+    Route(
+        "classroom_transfer",
+        TEACHER_OF_A_POST,
+        method="post",
+        kwargs=_classroom,
+        data=lambda a, b: {"username": "nobody-here"},
     ),
 ]

@@ -1,0 +1,125 @@
+"""Co-teachers see and run everything of a class, cannot archive or share it; ownership moves."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.services import SeatSpec, table_create
+from lessons.attempts.hooks import teacher_may_watch
+from lessons.models import Classroom
+from lessons.sessions.selectors import session_for_teacher
+from lessons.sessions.services import session_start
+from tests.conftest import ClassWorld
+from tests.support.factories import make_teacher
+from tests.support.responses import page_text, snapshot
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user) -> Client:  # type: ignore[no-untyped-def]
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+    return client
+
+
+def _share(world: ClassWorld, username: str):  # type: ignore[no-untyped-def]
+    url = reverse("co_teacher_add", args=[world.classroom.pk])
+    return _client(world.teacher).post(url, {"username": username})
+
+
+def test_co_teacher_sees_and_runs_the_class_everywhere(class_a: ClassWorld) -> None:
+    co = make_teacher(username="colleague")
+    assert _share(class_a, "colleague").status_code == 302
+    client = _client(co)
+    assert "Classe A" in page_text(client.get(reverse("home")))
+    pk = class_a.classroom.pk
+    for name in ("classroom_detail", "classroom_cards", "dashboard_class", "session_new"):
+        assert client.get(reverse(name, args=[pk])).status_code == 200, name
+    response = client.post(reverse("classroom_roster", args=[pk]), {"names": "Zoé"})
+    assert response.status_code == 302
+    session = session_start(teacher=co, classroom=class_a.classroom)
+    assert session_for_teacher(teacher=co, session_id=session.pk) == session
+    table = table_create(
+        ruleset="fractions",
+        seats=[
+            SeatSpec(name="AnaïsA", user_id=class_a.student.user.pk),
+            SeatSpec(name="B", bot="heuristic"),
+        ],
+        seed=1,
+    )
+    assert teacher_may_watch(co, table)
+    assert not teacher_may_watch(make_teacher(username="stranger"), table)
+
+
+def test_co_teacher_cannot_archive_share_or_hand_over(class_a: ClassWorld) -> None:
+    co = make_teacher(username="colleague")
+    make_teacher(username="third")
+    _share(class_a, "colleague")
+    client = _client(co)
+    before = snapshot()
+    pk = class_a.classroom.pk
+    client.post(reverse("classroom_archive", args=[pk]))
+    client.post(reverse("co_teacher_add", args=[pk]), {"username": "third"})
+    client.post(reverse("classroom_transfer", args=[pk]), {"username": "colleague"})
+    client.post(reverse("co_teacher_remove", args=[pk]), {"teacher": class_a.teacher.pk})
+    assert snapshot() == before
+    classroom = Classroom.objects.get(pk=pk)
+    assert classroom.archived_at is None and classroom.teacher == class_a.teacher
+    assert list(classroom.co_teachers.values_list("username", flat=True)) == ["colleague"]
+
+
+def test_co_teacher_may_leave_and_then_sees_nothing(class_a: ClassWorld) -> None:
+    co = make_teacher(username="colleague")
+    _share(class_a, "colleague")
+    client = _client(co)
+    client.post(reverse("co_teacher_remove", args=[class_a.classroom.pk]), {"teacher": co.pk})
+    assert client.get(reverse("classroom_detail", args=[class_a.classroom.pk])).status_code == 404
+
+
+def test_transfer_makes_the_old_owner_a_co_teacher(class_a: ClassWorld) -> None:
+    new_owner = make_teacher(username="colleague")
+    url = reverse("classroom_transfer", args=[class_a.classroom.pk])
+    assert _client(class_a.teacher).post(url, {"username": "colleague"}).status_code == 302
+    classroom = Classroom.objects.get(pk=class_a.classroom.pk)
+    assert classroom.teacher == new_owner
+    assert list(classroom.co_teachers.all()) == [class_a.teacher]
+    # The old owner still runs the class but may no longer archive it.
+    _client(class_a.teacher).post(reverse("classroom_archive", args=[classroom.pk]))
+    assert Classroom.objects.get(pk=classroom.pk).archived_at is None
+
+
+@pytest.mark.parametrize(
+    ("username", "message"),
+    [
+        ("", "No teacher of this school has this username."),
+        ("nobody", "No teacher of this school has this username."),
+        ("teacher_A", "teacher_A already teaches this class."),
+    ],
+)
+def test_bad_share_changes_nothing(class_a: ClassWorld, username: str, message: str) -> None:
+    before = snapshot()
+    client = _client(class_a.teacher)
+    url = reverse("co_teacher_add", args=[class_a.classroom.pk])
+    response = client.post(url, {"username": username}, follow=True)
+    assert message in page_text(response)
+    assert snapshot() == before
+    assert not class_a.classroom.co_teachers.exists()
+
+
+def test_a_student_account_or_deactivated_teacher_cannot_be_added(class_a: ClassWorld) -> None:
+    _share(class_a, class_a.student.user.username)
+    gone = make_teacher(username="gone")
+    gone.is_active = False
+    gone.save()
+    _share(class_a, "gone")
+    assert not class_a.classroom.co_teachers.exists()
+
+
+@pytest.mark.parametrize("teacher", ["", "abc", "-3", "99999"])
+def test_bad_remove_changes_nothing(class_a: ClassWorld, teacher: str) -> None:
+    before = snapshot()
+    url = reverse("co_teacher_remove", args=[class_a.classroom.pk])
+    assert _client(class_a.teacher).post(url, {"teacher": teacher}).status_code == 302
+    assert snapshot() == before
