@@ -9,7 +9,11 @@ lessons.diagnosis.diagnose() runs:
     denominator, a departure from the chance model);
 (b) one habit each of M1, M2, M3 at 30% of the turns where a fitting card is held, otherwise a
     right play or a draw, 150 turns;
-(c) the same with a reason after every refused "equal" claim (the habit's own 75% of the time).
+(c) the same with a reason after every refused "equal" claim (the habit's own 75% of the time);
+(d) aimed dealing (issue 13): the same habit students, no reasons, their turns taken from games
+    dealt aimed at their habit (games/engine/aim.py) and from ordinary games, up to 500 turns:
+    both medians of turns to "likely", PASS when aimed dealing is at least twice as fast; and
+    students without a misconception in games aimed at M1 (the chance model must still hold).
 
 Prints one PASS/FAIL line per goal, then information lines. Run by hand:
 
@@ -35,6 +39,8 @@ HABITS = ("M1", "M2", "M3")
 NULL_TURNS = 60
 HABIT_TURNS = 150
 RECOVERY_TURNS = 100
+AIM_TURNS = 500
+AIM_SPEED_UP = 2.0
 
 
 def _run(job: tuple[Student, int, int, int]) -> list[Outcome]:
@@ -55,6 +61,45 @@ def line(ok: bool, text: str) -> str:
     return f"{'PASS' if ok else 'FAIL'}  {text}"
 
 
+def aimed_dealing(
+    pool: ProcessPoolExecutor, students: int, null_students: int
+) -> tuple[list[str], list[str]]:
+    """Compare the habit students' turns to "likely" with aimed and with ordinary dealing."""
+    lines: list[str] = []
+    info: list[str] = []
+    plain_held = cal.fitting_card_share(HABITS)
+    aimed_held = cal.fitting_card_share(HABITS, aimed=True)
+    for i, rule in enumerate(HABITS):
+        seed = (20 + i) * 10**6
+        medians = []
+        for aim in (None, rule):
+            student = Student(habit=rule, aim=aim, until_likely=True)
+            found = simulate(pool, student, students, AIM_TURNS, seed)
+            medians.append(cal.median_turns(found, rule))
+        ordinary, aimed = medians
+        speed_up = ordinary / aimed if aimed else float("inf")
+        lines.append(
+            line(
+                speed_up >= AIM_SPEED_UP,
+                f"{rule} habit median turns to 'likely': aimed dealing {aimed:g}, ordinary "
+                f"{ordinary:g} ({speed_up:.2f} times as fast, >= {AIM_SPEED_UP:g})",
+            )
+        )
+        info.append(
+            f"info  {rule}: turns with a fitting card held, ordinary {plain_held[rule]:.1%}, "
+            f"aimed {aimed_held[rule]:.1%}"
+        )
+    plain = simulate(pool, Student(aim="M1"), null_students, NULL_TURNS, 30 * 10**6)
+    rate = cal.false_likely(plain, NULL_TURNS)
+    lines.append(
+        line(
+            rate <= 0.02,
+            f"false 'likely', no misconception, games aimed at M1, 60 turns: {rate:.2%} (<= 2%)",
+        )
+    )
+    return lines, info
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=2000, help="per no-misconception case")
@@ -63,6 +108,8 @@ def main() -> int:
     args = parser.parse_args()
     started = time.monotonic()
     cal.situations()  # built once before the workers fork
+    for rule in HABITS:
+        cal.aimed_situations(rule)
     lines: list[str] = []
     info: list[str] = []
     with ProcessPoolExecutor(args.jobs) as pool:
@@ -142,6 +189,9 @@ def main() -> int:
                         f"info  {rule} habit stopped once 'likely': 'resolved' within "
                         f"{RECOVERY_TURNS} turns {share:.1%}, median {median:g} turns"
                     )
+        aimed_lines, aimed_info = aimed_dealing(pool, args.habit_students, n)
+        lines += aimed_lines
+        info += aimed_info
     print("\n".join(lines + info))
     print(f"info  {time.monotonic() - started:.0f} s, {args.jobs} processes")
     return 0

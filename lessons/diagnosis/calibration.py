@@ -18,6 +18,11 @@ weighed). With reasons on, every refused first "equal" claim is followed by a re
 one for a student without a misconception, the habit's own with chance HONEST_REASONS (else a
 random one) for a habit student. Each student is fed through Diagnosis, the model diagnose()
 runs, and its statuses are read after every turn.
+
+**Aimed dealing** (issue 13): `Student(aim=R)` takes its turns from games dealt with the
+engine's aimed dealing at rule R (option aim_pairs from lessons.diagnosis.decks, seat 0 aimed;
+the turns of seat 0 only), so the same students can be compared with ordinary and aimed
+dealing.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from games.engine.explain import parse_fraction
 from games.engine.game import Game
 
 from .classifier import CLAIM_EQUAL, tags_for
+from .decks import aim_pairs
 from .model import STATUS_EMERGING, STATUS_RESOLVED, Diagnosis
 from .reasons import REASON_FOR_RULE, REASONS
 
@@ -62,6 +68,8 @@ class Student:
     rate: float = HABIT_RATE
     different_denominators: bool = False
     stop_after_likely: bool = False
+    aim: str | None = None  # turns from games dealt aimed at this rule (aimed_situations)
+    until_likely: bool = False  # stop the run once the habit is "likely" (saves time)
 
 
 @dataclass
@@ -82,16 +90,26 @@ def _value(card: str) -> Fraction:
 @lru_cache(maxsize=1)
 def situations() -> tuple[Situation, ...]:
     """Return (reference, denominator, fraction hand) of every turn of GAMES seeded bot games."""
+    return _situations({}, None)
+
+
+@lru_cache(maxsize=8)
+def aimed_situations(rule: str) -> tuple[Situation, ...]:
+    """Return the turns of seat 0 in GAMES seeded bot games dealt aimed at `rule` (seat 0)."""
+    return _situations({"aim_pairs": aim_pairs(rule), "aim_seat": 0}, 0)
+
+
+def _situations(options: dict[str, object], only: int | None) -> tuple[Situation, ...]:
     found: list[Situation] = []
     for seed in range(GAMES):
-        game = Game.new("fractions", PLAYERS, seed=seed)
+        game = Game.new("fractions", PLAYERS, options=options, seed=seed)
         rng = random.Random(seed)
         for _ in range(1000):
             seat = game.acting_seat()
             if seat is None:
                 break
             view = game.view(seat)
-            if view.get("turn") == seat and view.get("denominator"):
+            if view.get("turn") == seat and view.get("denominator") and only in (None, seat):
                 hand = tuple(FRACTION[c] for c in view.get("hand") or [] if c in FRACTION)
                 found.append((view.get("reference"), int(view["denominator"]), hand))
             if play_bot_step(game, seat, "heuristic", rng) is None:
@@ -116,7 +134,7 @@ def _attempt(
 
 
 def _turn(rng: random.Random, student: Student, number: int, habit_on: bool) -> dict[str, object]:
-    pool = situations()
+    pool = situations() if student.aim is None else aimed_situations(student.aim)
     reference, denominator, held = pool[rng.randrange(len(pool))]
     hand = list(held)
     if reference is None:
@@ -198,6 +216,8 @@ def run_student(student: Student, seed: int, turns: int) -> Outcome:
         if student.stop_after_likely and habit_on and student.habit in outcome.likely_at:
             habit_on = False
             outcome.stopped_at = number
+        if student.until_likely and student.habit in outcome.likely_at:
+            break
     outcome.final = {rule: diagnosis.status(rule) for rule in diagnosis.tested}
     return outcome
 
@@ -261,8 +281,11 @@ def recovery(outcomes: Sequence[Outcome], rule: str, within: int) -> tuple[float
     return share([t <= within for t in times]), median
 
 
-def fitting_card_share(rules: Sequence[str]) -> dict[str, float]:
-    """Return, per rule, the share of game turns where the hand holds a card fitting it."""
+def fitting_card_share(rules: Sequence[str], aimed: bool = False) -> dict[str, float]:
+    """Return, per rule, the share of game turns where the hand holds a card fitting it
+    (aimed: in the games aimed at that rule)."""
+    if aimed:
+        return {rule: _fitting_share(aimed_situations(rule), rule) for rule in rules}
     pool = situations()
     held = dict.fromkeys(rules, 0)
     for reference, _, hand in pool:
@@ -273,3 +296,13 @@ def fitting_card_share(rules: Sequence[str]) -> dict[str, float]:
         for rule in rules:
             held[rule] += rule in tags
     return {rule: count / len(pool) for rule, count in held.items()}
+
+
+def _fitting_share(pool: Sequence[Situation], rule: str) -> float:
+    held = 0
+    for reference, _, hand in pool:
+        if reference is None:
+            continue
+        a, b = parse_fraction(reference)
+        held += any(rule in tags_for(a, b, *parse_fraction(c), CLAIM_EQUAL) for c in hand)
+    return held / len(pool)
