@@ -36,6 +36,7 @@ The status model (docs/diagnosis.md gives the figures bench/diagnosis.py measure
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from math import ceil, log
 from typing import Final
 
@@ -88,7 +89,13 @@ TESTED_RULES: Final[tuple[str, ...]] = tuple(r for r in RULE_IDS if r not in UNT
 
 def possible_rules(deck: Iterable[Card]) -> frozenset[str]:
     """Return the rules some ordered pair of distinct deck values can show."""
-    values = sorted(set(deck))
+    return _possible_rules(frozenset(deck))
+
+
+@lru_cache(maxsize=16)
+def _possible_rules(deck: frozenset[Card]) -> frozenset[str]:
+    # Every Diagnosis asks (one per student on a class dashboard): the deck rarely changes.
+    values = sorted(deck)
     found: set[str] = set()
     for a, b in values:
         for c, d in values:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from games.engine.cards import DECKS, FRACTION
@@ -39,8 +40,8 @@ DEFAULT_DECK_VALUES: Final[tuple[str, ...]] = tuple(
     )
 )
 
-TURN_KEYS: Final = ("turn", "reference", "denominator", "hand", "attempts", "drew")
-ATTEMPT_KEYS: Final = ("played", "claim", "asked", "reason")
+TURN_KEYS: Final[tuple[str, ...]] = ("turn", "reference", "denominator", "hand", "attempts", "drew")
+ATTEMPT_KEYS: Final[tuple[str, ...]] = ("played", "claim", "asked", "reason")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,11 +106,17 @@ def deck_values(deck: object = None) -> frozenset[Card]:
     return cards
 
 
+@lru_cache(maxsize=1 << 12)
+def _parsed(value: str) -> Card:
+    # A deck has a few dozen values and a class's log repeats them thousands of times.
+    return parse_fraction(value)
+
+
 def _fraction(value: object, where: str) -> Card:
     if not isinstance(value, str):
         raise ValueError(f"{where}: fraction {value!r} must be a string 'a/b'")
     try:
-        return parse_fraction(value)
+        return _parsed(value)
     except ValueError as error:
         raise ValueError(f"{where}: {error}") from None
 
@@ -121,19 +128,22 @@ def _known(value: object, deck: frozenset[Card], where: str) -> Card:
     return card
 
 
-def _field(data: object, key: str, where: str) -> object:
-    if not isinstance(data, Mapping):
+def _fields(data: object, keys: tuple[str, ...], where: str) -> list[object]:
+    """Return the values of `keys` (a dict and every key required, else ValueError)."""
+    # type() first: isinstance against an ABC costs more than the rest of a turn's checks.
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise ValueError(f"{where} must be a dict, not {type(data).__name__}")
-    if key not in data:
-        raise ValueError(f"{where}: missing key {key!r}")
-    return data[key]
+    for key in keys:
+        if key not in data:
+            raise ValueError(f"{where}: missing key {key!r}")
+    return [data[key] for key in keys]
 
 
 def read_turn(data: object, deck: frozenset[Card], index: int = 0) -> Turn:
     """Check one turn dict and return it as a Turn; bad input raises ValueError."""
     where = f"turn #{index}"
-    number, reference_value, named, hand_value, attempts_value, drew = (
-        _field(data, key, where) for key in TURN_KEYS
+    number, reference_value, named, hand_value, attempts_value, drew = _fields(
+        data, TURN_KEYS, where
     )
     if not isinstance(number, int) or isinstance(number, bool):
         raise ValueError(f"{where}: 'turn' must be an int, not {number!r}")
@@ -142,7 +152,8 @@ def read_turn(data: object, deck: frozenset[Card], index: int = 0) -> Turn:
     denominator = _denominator(named, reference, where)
     if not isinstance(hand_value, list | tuple):
         raise ValueError(f"{where}: 'hand' must be a list of 'a/b' values")
-    hand = tuple(_known(value, deck, f"{where} hand") for value in hand_value)
+    hand_where = f"{where} hand"
+    hand = tuple([_known(value, deck, hand_where) for value in hand_value])
     if not isinstance(drew, bool):
         raise ValueError(f"{where}: 'drew' must be true or false, not {drew!r}")
     if not isinstance(attempts_value, list | tuple):
@@ -171,7 +182,7 @@ def _denominator(named: object, reference: Card | None, where: str) -> int:
 def _play(
     data: object, reference: Card | None, denominator: int, deck: frozenset[Card], where: str
 ) -> Play:
-    played_value, claim, asked, reason = (_field(data, key, where) for key in ATTEMPT_KEYS)
+    played_value, claim, asked, reason = _fields(data, ATTEMPT_KEYS, where)
     played = _known(played_value, deck, where)
     if claim is None:
         claim = (

@@ -30,7 +30,6 @@ from lessons.diagnosis import (
     Agreement,
     Rule,
     SkillProgress,
-    diagnose,
     reason_agreement,
 )
 from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student
@@ -46,7 +45,7 @@ from lessons.reporting.loading import (
     longest_wrong_run,
     skills_from,
     statuses_of,
-    turns_of,
+    statuses_then_and_now,
 )
 
 TREND_SESSIONS: Final = 8
@@ -238,21 +237,30 @@ def _trend(classroom: Classroom) -> tuple[list[SessionPoint], PerStudentSessions
     return points, per_student
 
 
-def _persistent_rules(rows: list[Row], now: dict[str, RuleStatus]) -> list[str]:
-    """Return the rules likely now and already likely PERSISTENT_AFTER_SESSIONS sessions ago."""
+def _session_cut(rows: list[Row]) -> int | None:
+    """Return where the student's session before their last PERSISTENT_AFTER_SESSIONS ends."""
     order: list[int] = []
     for row in rows:
         if row.session_id is not None and row.session_id not in order:
             order.append(row.session_id)
     if len(order) <= PERSISTENT_AFTER_SESSIONS:
-        return []
-    likely_now = [rule for rule in RULE_IDS if now[rule].status == STATUS_LIKELY]
-    if not likely_now:
-        return []
+        return None
     boundary = order[-1 - PERSISTENT_AFTER_SESSIONS]
-    cut = max(i for i, row in enumerate(rows) if row.session_id == boundary) + 1
-    then = diagnose(turns_of(rows[:cut]))
-    return [rule for rule in likely_now if then[rule]["status"] == STATUS_LIKELY]
+    return max(i for i, row in enumerate(rows) if row.session_id == boundary) + 1
+
+
+def _statuses(rows: list[Row]) -> tuple[dict[str, RuleStatus], list[str]]:
+    """Return the student's statuses now and the rules likely now and already at the cut."""
+    cut = _session_cut(rows)
+    if cut is None:
+        return statuses_of(rows), []
+    then, now = statuses_then_and_now(rows, cut)
+    persistent = [
+        rule
+        for rule in RULE_IDS
+        if now[rule].status == STATUS_LIKELY and then[rule] == STATUS_LIKELY
+    ]
+    return now, persistent
 
 
 def _last_session_run(rows: list[Row]) -> int:
@@ -388,12 +396,13 @@ def class_dashboard(classroom: Classroom) -> ClassDashboard:
         own = grouped.get(student.pk, [])
         correct, claims = accuracy(own)
         trend = per_student_trend.get(student.pk, {})
+        statuses, persistent = _statuses(own)
         line = StudentLine(
             student=student,
             correct=correct,
             claims=claims,
             trend=[_share(*trend.get(point.session_id, (0, 0))) for point in sessions],
-            evidence=statuses_of(own),
+            evidence=statuses,
             skills=skills_from(own),
             missed=missed.get(student.pk, 0),
             wrong_run=_last_session_run(own),
@@ -401,7 +410,7 @@ def class_dashboard(classroom: Classroom) -> ClassDashboard:
         lines.append(line)
         if line.wrong_run >= WRONG_RUN_ALERT:
             alerts.append(Alert(student, "wrong_run", line.wrong_run))
-        for rule in _persistent_rules(own, line.evidence):
+        for rule in persistent:
             alerts.append(Alert(student, "persistent", line.evidence[rule].k, RULES_BY_ID[rule]))
     panels = _panels(lines, rows)
     weekly, week_starts = _weekly(window, rows, panels)

@@ -29,6 +29,7 @@ from lessons.diagnosis import (
     REASONS,
     RULE_IDS,
     SKILL_IDS,
+    Diagnosis,
     Opportunity,
     SkillProgress,
     diagnose,
@@ -316,6 +317,24 @@ def statuses_of(rows: Sequence[Row]) -> dict[str, RuleStatus]:
     """Return every rule's status for one student's full rows (oldest first): diagnose()."""
     result = diagnose(turns_of(rows))
     return {rule: RuleStatus.of(rule, result[rule]) for rule in RULE_IDS}
+
+
+def statuses_then_and_now(
+    rows: Sequence[Row], cut: int
+) -> tuple[dict[str, str], dict[str, RuleStatus]]:
+    """Return each rule's status after rows[:cut] and after all rows, in one pass.
+
+    The same model as diagnose() (lessons.diagnosis.Diagnosis, which diagnose() feeds), read
+    at the cut and at the end; `cut` must fall between two turns (a session boundary).
+    """
+    diagnosis = Diagnosis()
+    for turn in turns_of(rows[:cut]):
+        diagnosis.add(turn)
+    then = {rule: diagnosis.status(rule) for rule in RULE_IDS}
+    for turn in turns_of(rows[cut:]):
+        diagnosis.add(turn)
+    result = diagnosis.result()
+    return then, {rule: RuleStatus.of(rule, result[rule]) for rule in RULE_IDS}
 
 
 def skills_from(rows: Iterable[Row]) -> dict[str, SkillProgress]:
