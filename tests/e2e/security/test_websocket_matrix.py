@@ -19,7 +19,7 @@ from channels.testing import WebsocketCommunicator
 from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
 from games.services import SeatSpec, table_create
 from lessons.sessions.services import session_start
-from tests.e2e.security.access_matrix import ACTORS
+from tests.e2e.security.access_matrix import ACTORS, extra_actor
 from tests.games.helpers import refusal_code, session_cookie
 from unoclass.asgi import application
 
@@ -50,7 +50,9 @@ def _session_path(a: Any) -> str:
 
 
 def _row(anonymous: Any, student_a: Any, student_b: Any, teacher_a: Any, teacher_b: Any) -> Any:
-    return dict(zip(ACTORS, (anonymous, student_a, student_b, teacher_a, teacher_b), strict=True))
+    # A co-teacher of class A gets what its owner gets; a school admin, what another teacher gets.
+    row = (anonymous, student_a, student_b, teacher_a, teacher_b, teacher_a, teacher_b)
+    return dict(zip(ACTORS, row, strict=True))
 
 
 ROUTES = [
@@ -99,7 +101,7 @@ def _user(actor: str, a: Any, b: Any) -> Any:
         "student_b": b.student.user,
         "teacher_a": a.teacher,
         "teacher_b": b.teacher,
-    }[actor]
+    }.get(actor) or (extra_actor(actor, a) if actor in {"co_teacher", "school_admin"} else None)
 
 
 async def _communicator(path: str, user: Any, origin: bytes = b"http://testserver") -> Any:
@@ -113,7 +115,7 @@ async def _communicator(path: str, user: Any, origin: bytes = b"http://testserve
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.pattern)
 async def test_actor_opens_only_what_they_may(route: SocketRoute, actor: str, class_a, class_b):  # type: ignore[no-untyped-def]
     path = await database_sync_to_async(route.path)(class_a)
-    comm = await _communicator(path, _user(actor, class_a, class_b))
+    comm = await _communicator(path, await database_sync_to_async(_user)(actor, class_a, class_b))
     expected = route.expect[actor]
     if isinstance(expected, int):
         # Refused before or right after the handshake, with nothing sent before the close.
