@@ -15,6 +15,7 @@ from django.utils import formats, timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine.fractions import FractionValue
 from lessons.classrooms.names import name_key
@@ -33,7 +34,7 @@ from lessons.reporting import charts, words
 from lessons.reporting.class_report import ClassDashboard, WrongPlay
 from lessons.reporting.loading import RuleStatus
 from lessons.reporting.session_report import SessionReport
-from lessons.reporting.student_report import StudentReport
+from lessons.reporting.student_report import StudentReport, play_minutes
 
 LANGS = ("fr", "en")
 # Weekly misconception rates are small shares: their bars fill up at 25 %.
@@ -45,6 +46,17 @@ def short_date(moment: datetime | None) -> str:
     if moment is None:
         return "—"
     return formats.date_format(timezone.localtime(moment), "SHORT_DATE_FORMAT")
+
+
+def play_time(minutes: float | None) -> str:
+    """Write a play time the one way every page shows it: whole minutes ("1 min"), "—" for none.
+
+    Half a minute rounds up (not to even, as round() does), the same on every page.
+    """
+    if minutes is None:
+        return "—"
+    whole = int(minutes + 0.5)
+    return ngettext("%(count)d min", "%(count)d min", whole) % {"count": whole}
 
 
 def frac(card: FractionValue | None) -> str:
@@ -453,7 +465,11 @@ def student_context(report: StudentReport, lang: str) -> dict[str, Any]:
         "ladder": ladder_rows(report, lang),
         "strip": charts.claims_strip(
             report.last_claims,
-            _("%(name)s's last %(count)d claims, oldest first: %(right)d right")
+            ngettext(
+                "%(name)s's last %(count)d claim, oldest first: %(right)d right",
+                "%(name)s's last %(count)d claims, oldest first: %(right)d right",
+                len(report.last_claims),
+            )
             % {"name": name, "count": len(report.last_claims), "right": sum(report.last_claims)},
         ),
         "last_right": sum(report.last_claims),
@@ -474,6 +490,7 @@ def student_context(report: StudentReport, lang: str) -> dict[str, Any]:
                 "claims": s.claims,
                 "accuracy": charts.percent(s.accuracy),
                 "minutes": round(s.minutes),
+                "play_time": play_time(s.minutes),
             }
             for s in report.sessions
         ],
@@ -489,6 +506,7 @@ def student_context(report: StudentReport, lang: str) -> dict[str, Any]:
             },
         ),
         "minutes": round(report.minutes_played),
+        "play_time": play_time(report.minutes_played),
         "hours": f"{report.minutes_played / 60:.1f}",
         "window_start": short_date(report.window.start),
         "window_end": short_date(report.window.end),
@@ -506,9 +524,7 @@ def session_context(report: SessionReport, lang: str) -> dict[str, Any]:
     session = report.session
     lines = []
     for line in report.lines:
-        minutes = (
-            round((line.last - line.first).total_seconds() / 60) if line.first and line.last else 0
-        )
+        minutes = play_minutes(line.first, line.last) if line.first and line.last else None
         lines.append(
             {
                 "student": line.student,
@@ -521,6 +537,7 @@ def session_context(report: SessionReport, lang: str) -> dict[str, Any]:
                 "wrong_run": line.wrong_run,
                 "missed": line.missed,
                 "minutes": minutes,
+                "play_time": play_time(minutes),
                 "tags": [
                     {"id": tag, "name": RULES_BY_ID[tag].name[lang], "count": count}
                     for tag, count in line.tags.most_common()

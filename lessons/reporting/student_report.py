@@ -145,6 +145,14 @@ def _examples(rows: list[Row], rule: str, lang: str) -> tuple[Example, ...]:
     return tuple(found)
 
 
+def play_minutes(first: datetime, last: datetime) -> float:
+    """Return the minutes one session's plays took: first to last play, plus SESSION_LEAD_IN.
+
+    The student page and the session dashboard both use it, so they show the same time.
+    """
+    return (last - first + SESSION_LEAD_IN).total_seconds() / 60
+
+
 def _sessions(history: list[Row]) -> list[SessionSummary]:
     spans: dict[int | None, list[Row]] = {}
     for row in history:
@@ -153,10 +161,8 @@ def _sessions(history: list[Row]) -> list[SessionSummary]:
     summaries = []
     for session_id, rows in spans.items():
         correct, claims = accuracy(rows)
-        span = rows[-1].created_at - rows[0].created_at + SESSION_LEAD_IN
-        summaries.append(
-            SessionSummary(session_id, rows[0].day, correct, claims, span.total_seconds() / 60)
-        )
+        minutes = play_minutes(rows[0].created_at, rows[-1].created_at)
+        summaries.append(SessionSummary(session_id, rows[0].day, correct, claims, minutes))
     summaries.sort(key=lambda s: s.day)
     return summaries
 
