@@ -15,6 +15,14 @@ RULESET_CHOICES = [
     ("family_quick", _("UNO Family Quick")),
 ]
 BOT_CHOICES = [("heuristic", _("Sensible bots")), ("random", _("Random bots"))]
+# The fractions deck levels (engine option "deck", games/engine/cards.py), easiest first.
+DECK_CHOICES = [
+    ("sixths", _("Denominators 2, 3 and 6")),
+    ("twelfths", _("Denominators up to 12")),
+    ("full", _("Denominators 2 to 48 (the full deck)")),
+    ("improper", _("Up to 12, with fractions greater than one")),
+]
+DEFAULT_DECK = "full"
 TOO_MANY_PLAYERS = _("%(ruleset)s is played by %(low)d to %(high)d players.")
 
 
@@ -24,6 +32,9 @@ class PracticeForm(forms.Form):
     ruleset = forms.ChoiceField(label=_("Game"), choices=RULESET_CHOICES, initial="fractions")
     bots = forms.IntegerField(label=_("Number of bots"), min_value=1, max_value=9, initial=3)
     bot = forms.ChoiceField(label=_("Bots"), choices=BOT_CHOICES, initial="heuristic")
+    deck = forms.ChoiceField(
+        label=_("Deck (Uno Fractions)"), choices=DECK_CHOICES, initial=DEFAULT_DECK, required=False
+    )
     accessible = forms.BooleanField(
         label=_("Accessible mode (screen reader, no time limit)"), required=False
     )
@@ -48,7 +59,10 @@ class PracticeForm(forms.Form):
         return data
 
     def engine_options(self) -> dict[str, Any]:
-        """Return the engine options the form asked for (classic variants only)."""
+        """Return the engine options the form asked for (the deck level, classic variants)."""
+        if self.cleaned_data["ruleset"] == "fractions":
+            deck = self.cleaned_data.get("deck") or DEFAULT_DECK
+            return {"deck": deck} if deck != DEFAULT_DECK else {}
         if self.cleaned_data["ruleset"] != "classic":
             return {}
         return {

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import RULESET_CHOICES
+from games.forms import DECK_CHOICES, DEFAULT_DECK, RULESET_CHOICES
 from lessons.sessions.services import MAX_TURN_TIMER
 
 
@@ -39,6 +39,9 @@ class SessionStartForm(forms.Form):
         max_value=10,
         required=False,
     )
+    deck = forms.ChoiceField(
+        label=_("Deck (Uno Fractions)"), choices=DECK_CHOICES, initial=DEFAULT_DECK, required=False
+    )
     stacking = forms.BooleanField(label=_("Stacking +2 and +4 (classic)"), required=False)
     seven_o = forms.BooleanField(label=_("7-0: swap and pass hands (classic)"), required=False)
     jump_in = forms.BooleanField(label=_("Jump-in (classic)"), required=False)
@@ -48,7 +51,9 @@ class SessionStartForm(forms.Form):
         data = self.cleaned_data
         if data["ruleset"] == "fractions":
             penalty = data.get("wrong_attempt_penalty") or 0
-            return {"wrong_attempt_penalty": penalty} if penalty else {}
+            deck = data.get("deck") or DEFAULT_DECK
+            options = {"wrong_attempt_penalty": penalty} if penalty else {}
+            return options | ({"deck": deck} if deck != DEFAULT_DECK else {})
         if data["ruleset"] == "classic":
             return {key: True for key in ("stacking", "seven_o", "jump_in") if data.get(key)}
         return {}
