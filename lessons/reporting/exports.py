@@ -38,6 +38,13 @@ from lessons.models import Attempt, Classroom, MissedEquivalence
 from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.loading import WINDOW_DAYS, WRONG
 
+# How a researcher re-runs the diagnosis on the attempts CSV (shown on the data dictionary).
+REDIAGNOSE_CODE: Final = """import csv
+from lessons.diagnosis import diagnose, turns_from_csv
+
+with open("attempts.csv", newline="", encoding="utf-8") as f:
+    turns = turns_from_csv(csv.DictReader(f))
+statuses = {student: diagnose(t) for student, t in turns.items()}"""
 PSEUDONYM_LENGTH: Final = 16
 CHUNK: Final = 2000
 

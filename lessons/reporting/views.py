@@ -171,6 +171,7 @@ def export_dictionary(request: SignedInRequest) -> HttpResponse:
             "student_columns": exports.student_dictionary(lang),
             "legend": legend(lang),
             "window_days": WINDOW_DAYS,
+            "rediagnose_code": exports.REDIAGNOSE_CODE,
         },
     )
 

@@ -146,3 +146,25 @@ def test_the_student_csv_statuses_are_the_dashboards(class_a):  # type: ignore[n
     for line in dash.lines:
         row = by_id[pseudonym("student", line.student.pk)]
         assert [row[f"status_{r}"] for r in RULE_IDS] == [line.evidence[r].status for r in RULE_IDS]
+
+
+def test_the_data_dictionary_shows_how_to_rediagnose_and_that_code_runs(
+    class_a, tmp_path, monkeypatch
+):  # type: ignore[no-untyped-def]
+    from lessons.reporting.exports import REDIAGNOSE_CODE
+
+    client = teacher_client(class_a.teacher)
+    text = client.get(reverse("export_dictionary")).content.decode()
+    assert "turns_from_csv(csv.DictReader(f))" in text
+    for column in ("turn", "reason", "drew"):
+        assert f"<code>{column}</code>" in text
+    # The snippet, run as printed on an export, gives the dashboard's statuses.
+    _play_a_class(class_a)
+    (tmp_path / "attempts.csv").write_bytes(_download(class_a, "export_attempts"))
+    namespace: dict[str, object] = {}
+    monkeypatch.chdir(tmp_path)
+    exec(REDIAGNOSE_CODE, namespace)  # noqa: S102 - our own constant
+    statuses = namespace["statuses"]
+    assert isinstance(statuses, dict)
+    anais = pseudonym("student", class_a.student.student.pk)
+    assert statuses[anais]["M1"]["status"] == "likely"
