@@ -7,6 +7,15 @@ from typing import Any
 from games.models import Table
 
 
+def robot_name(number: int) -> str:
+    """Name a robot's seat: "Robot 1" in practice and in class, in French and English alike.
+
+    The name is stored with the seat and read by players of either language, so it is one
+    word both languages share; "(robot)" is only added where a robot plays a student's seat.
+    """
+    return f"Robot {number}"
+
+
 def table_info(*, table: Table) -> dict[str, Any]:
     """Describe the table's seats, status and settings (nothing secret)."""
     return {

@@ -24,7 +24,7 @@ from games.engine import Game, IllegalAction
 from games.engine.bots import play_bot_step
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
-from games.players import table_info
+from games.players import robot_name, table_info
 from games.rules import is_fraction_card
 
 Actor = TableEvent.Actor
@@ -572,9 +572,9 @@ def _seat_changed(table: Table, seat_index: int) -> Outcome:
 def _free_robot_name(seats: list[Seat], seat: Seat) -> str:
     taken = {s.name for s in seats if s is not seat}
     number = 1
-    while f"Robot {number}" in taken:
+    while robot_name(number) in taken:
         number += 1
-    return f"Robot {number}"
+    return robot_name(number)
 
 
 def table_replay(table: Table) -> Game:

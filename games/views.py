@@ -14,6 +14,7 @@ from games.engine import card_name
 from games.engine.cards import DECKS
 from games.errors import TableError
 from games.forms import PracticeForm
+from games.players import robot_name
 from games.selectors import TableAccess, table_access
 from games.services import (
     TIMER_TURNS_BEFORE_BOT,
@@ -32,7 +33,8 @@ def practice(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         seats = [SeatSpec(name=hooks.display_name(request.user), user_id=request.user.pk)]
         seats += [
-            SeatSpec(name=f"Bot {number}", bot=data["bot"]) for number in range(1, data["bots"] + 1)
+            SeatSpec(name=robot_name(number), bot=data["bot"])
+            for number in range(1, data["bots"] + 1)
         ]
         try:
             table = table_create(

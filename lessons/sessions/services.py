@@ -50,6 +50,7 @@ from games.engine import IllegalAction
 from games.engine.options import PLAYER_LIMITS, validate_options
 from games.errors import TableError
 from games.models import Seat, Table
+from games.players import robot_name
 from games.services import (
     SeatSpec,
     seat_give_to_bot,
@@ -260,7 +261,7 @@ def _new_table(session: ClassSession, members: list[SessionMember], number: int)
     """Start a game for these members (bots keep a lone student company) at table `number`."""
     seats = [SeatSpec(name=m.student.display_name, user_id=m.student.user_id) for m in members]
     seats += [
-        SeatSpec(name=f"Robot {index}", bot=BOT_KIND)
+        SeatSpec(name=robot_name(index), bot=BOT_KIND)
         for index in range(1, _bots_for(len(members), session.table_size) + 1)
     ]
     try:
