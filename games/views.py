@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from games import hooks
 from games.engine import card_name
-from games.engine.cards import DECKS
+from games.engine.cards import deck_for
 from games.errors import TableError
 from games.forms import PracticeForm
 from games.players import robot_name
@@ -63,7 +63,8 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404 from exc
     lang = (translation.get_language() or "fr")[:2]
     card_names = {
-        code: card_name(code, lang) for code in dict.fromkeys(DECKS[access.table.ruleset])
+        code: card_name(code, lang)
+        for code in dict.fromkeys(deck_for(access.table.ruleset, access.table.options or {}))
     }
     return render(
         request,

@@ -71,7 +71,7 @@ MAX_TURN_TIMER = 600
 BOT_KIND = Seat.Bot.HEURISTIC
 # The options a teacher may set per ruleset (the engine checks their values).
 SESSION_OPTIONS = {
-    "fractions": ("wrong_attempt_penalty", "uno_penalty"),
+    "fractions": ("wrong_attempt_penalty", "uno_penalty", "deck"),
     "classic": ("stacking", "seven_o", "jump_in", "uno_penalty"),
     "family_quick": ("uno_penalty",),
 }
