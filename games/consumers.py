@@ -65,6 +65,8 @@ class TableConsumer(RealtimeConsumer):
     async def receive_frame(self, content: dict[str, Any]) -> None:
         """Route a checked frame by its type; an unknown type gets an error frame."""
         kind = content.get("type")
+        if kind in ("action", "sync") and not await self.check_signed_in():
+            return  # signed out in another tab: closed with 4401, nothing applied
         if kind == "action":
             await self._action(content)
         elif kind == "sync":

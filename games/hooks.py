@@ -81,3 +81,28 @@ def display_name(user: Any) -> str:
         if name:
             return name
     return str(user.get_full_name() or user.get_username())
+
+
+@dataclass(frozen=True)
+class TablePlace:
+    """Where a table sits in another app's activity (lessons: a table of a class session)."""
+
+    # The table's number as its players and their teacher see it (not the table's id).
+    number: int
+    # The activity is over (the class session has ended): no next game.
+    ended: bool
+    # Where a player asks for their next game (a POST), or None.
+    next_game_url: str | None = None
+
+
+# Say where a table sits (None: nowhere; a practice table).
+place_rules: list[Callable[[Any], TablePlace | None]] = []
+
+
+def table_place(table: Any) -> TablePlace | None:
+    """Return the first registered answer to where the table sits, or None."""
+    for rule in place_rules:
+        place = rule(table)
+        if place is not None:
+            return place
+    return None

@@ -10,10 +10,12 @@ from django.utils import translation
 from django.views.decorators.http import require_POST
 
 from games import hooks
-from games.engine import card_name
+from games.engine import Game, card_name
 from games.engine.cards import deck_for
 from games.errors import TableError
 from games.forms import PracticeForm
+from games.players import table_info
+from games.protocol import state_frame
 from games.players import robot_name
 from games.selectors import TableAccess, table_access
 from games.services import (
@@ -62,6 +64,12 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
     except TableError as exc:
         raise Http404 from exc
     lang = (translation.get_language() or "fr")[:2]
+    table = access.table
+    # The page shows this state at once (the socket's first state then changes nothing): what
+    # the seat may see, as the socket would send it. Nothing moves when the socket answers.
+    first_state = state_frame(
+        Game.from_dict(table.state), access.seat, table.state_id, table_info(table=table)
+    )
     card_names = {
         code: card_name(code, lang)
         for code in dict.fromkeys(deck_for(access.table.ruleset, access.table.options or {}))
@@ -74,7 +82,10 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
             "seat": access.seat,
             "watching": access.seat is None,
             "card_names": card_names,
+            "first_state": first_state,
             "timer_turns": TIMER_TURNS_BEFORE_BOT,
+            # A class session's table: the number the teacher sees, the way to the next game.
+            "place": hooks.table_place(access.table),
         },
     )
 

@@ -8,6 +8,7 @@ tell "signed out" from "connection lost" retries for ever.
 from __future__ import annotations
 
 import json
+import time
 from typing import TYPE_CHECKING, Any
 
 from channels.consumer import get_handler_name
@@ -16,8 +17,11 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import TableError
+from games.realtime.asyncdb import in_thread
 from games.realtime.frames import TokenBucket, read_frame
 from games.realtime.language import language_of
+from games.realtime.signin import socket_user, still_signed_in
+from games.realtime.signout import user_group
 
 if TYPE_CHECKING:
     from asgiref.typing import WebSocketConnectEvent
@@ -25,6 +29,10 @@ if TYPE_CHECKING:
 # Close codes (4000–4999 are the application's own), as the pages read them.
 CLOSE_SIGNED_OUT = 4401
 CLOSE_NO_ACCESS = 4403
+# How long a socket trusts its last "still signed in" answer (two queries) before asking again.
+# A sign-out closes the socket at once through the user's group; this check catches what that
+# message cannot (a lost message, an expired session, a password changed in the admin).
+SIGNIN_CHECK_SECONDS = 2.0
 
 
 class RealtimeConsumer(AsyncWebsocketConsumer):
@@ -41,6 +49,7 @@ class RealtimeConsumer(AsyncWebsocketConsumer):
 
     lang: str
     bucket: TokenBucket
+    signin_checked_at: float = float("-inf")
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Call the handler named after the message type.
@@ -57,7 +66,33 @@ class RealtimeConsumer(AsyncWebsocketConsumer):
         """Set the socket's language and frame budget, then let `connect` decide."""
         self.lang = language_of(self.scope)
         self.bucket = TokenBucket(self.rate_burst, self.rate_per_second)
+        user = socket_user(self.scope)
+        # Channels joins `groups` before `connect` and leaves them on disconnect: a sign-out
+        # reaches every socket of the user (see user_signed_out).
+        self.groups = [user_group(user.pk)] if user is not None else []
         await super().websocket_connect(message)
+
+    async def user_signed_out(self, message: dict[str, Any]) -> None:
+        """Close with 4401 when this socket's session signed out (or no longer signs in)."""
+        key = getattr(self.scope.get("session"), "session_key", None)
+        if message.get("session_key") in (None, key) or not await in_thread(still_signed_in)(
+            self.scope
+        ):
+            await self.close(code=CLOSE_SIGNED_OUT)
+
+    async def check_signed_in(self) -> bool:
+        """Tell whether the socket's session still signs its user in; close with 4401 if not.
+
+        The answer is kept SIGNIN_CHECK_SECONDS: a player's frames cost no extra query each.
+        """
+        now = time.monotonic()
+        if now - self.signin_checked_at < SIGNIN_CHECK_SECONDS:
+            return True
+        if not await in_thread(still_signed_in)(self.scope):
+            await self.close(code=CLOSE_SIGNED_OUT)
+            return False
+        self.signin_checked_at = now
+        return True
 
     async def refuse(self, code: int) -> None:
         """Accept, then close at once with the reason's code; nothing is sent before it."""

@@ -1,4 +1,4 @@
-"""What lessons tells the games app: names, who may watch a table, and the attempt log."""
+"""What lessons tells the games app: names, watchers, a table's place in its session, attempts."""
 
 from __future__ import annotations
 
@@ -22,6 +22,21 @@ def teacher_may_watch(user: Any, table: Any) -> bool:
     return table.seats.filter(user__student__classroom__in=classrooms_taught(teacher=user)).exists()
 
 
+def session_place(table: Any) -> hooks.TablePlace | None:
+    """Place a lesson table in its class session: its number and the way to the next game."""
+    from django.urls import reverse
+
+    from lessons.models import ClassSession, SessionTable
+
+    seated = SessionTable.objects.select_related("session").filter(table_id=table.pk).first()
+    if seated is None:
+        return None
+    ended = seated.session.status == ClassSession.Status.ENDED
+    # The session's POST way in: it deals the finished table's students a new game together.
+    join = None if ended else reverse("session_join", args=[seated.session_id])
+    return hooks.TablePlace(number=seated.number, ended=ended, next_game_url=join)
+
+
 def register() -> None:
     """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
     from lessons.attempts.log import log_judged_play, log_missed_equivalence, log_turn_draw
@@ -35,3 +50,5 @@ def register() -> None:
         hooks.name_rules.append(student_name)
     if teacher_may_watch not in hooks.watch_rules:
         hooks.watch_rules.append(teacher_may_watch)
+    if session_place not in hooks.place_rules:
+        hooks.place_rules.append(session_place)

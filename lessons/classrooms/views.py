@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -94,6 +95,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "lessons/signup.html", {"form": form})
 
 
+# Set when a student signs out: this device is a student's, so a page that needs a sign-in
+# sends the next visitor to the class code (/join), not to the teacher's sign-in page.
+STUDENT_DEVICE_COOKIE = "unoclass_student_device"
+STUDENT_DEVICE_SECONDS = 180 * 24 * 3600
+
+
 class TeacherLoginView(auth_views.LoginView):
     """Sign a teacher in with username and password."""
 
@@ -101,9 +108,44 @@ class TeacherLoginView(auth_views.LoginView):
     redirect_authenticated_user = True
     authentication_form = LimitedAuthenticationForm  # failed sign-ins limited (login_limit)
 
+    def get(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        """Send a student's device from a guarded page (`next`) to /join; else show the form.
+
+        A teacher on that device still reaches the form from the menu's "Teacher sign-in".
+        """
+        if request.COOKIES.get(STUDENT_DEVICE_COOKIE) and request.GET.get("next"):
+            return redirect("join")
+        return super().get(request, *args, **kwargs)
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        """Sign the teacher in; the device is no longer a student's."""
+        response = super().form_valid(form)
+        response.delete_cookie(STUDENT_DEVICE_COOKIE)
+        return response
+
 
 class TeacherLogoutView(auth_views.LogoutView):
-    """Sign anyone out (POST only)."""
+    """Sign anyone out (POST only); a student lands on the class code page, /join.
+
+    Signing out closes the session's sockets too (games.realtime.signout).
+    """
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        """Sign out; a student goes to /join, and their device is remembered as a student's."""
+        was_student = bool(getattr(request.user, "is_student", False))
+        response = super().post(request, *args, **kwargs)
+        if not was_student:
+            return response
+        response = redirect("join")
+        response.set_cookie(
+            STUDENT_DEVICE_COOKIE,
+            "1",
+            max_age=STUDENT_DEVICE_SECONDS,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+        )
+        return response
 
 
 @method_decorator(teacher_required, name="dispatch")

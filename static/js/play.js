@@ -5,6 +5,7 @@ const root = document.getElementById("play");
 const TABLE = Number(root.dataset.table);
 const SEAT = root.dataset.seat === "" ? null : Number(root.dataset.seat);
 const RULESET = root.dataset.ruleset;
+const IN_SESSION = root.dataset.session === "1"; // a table of a class session
 const DENOMINATORS = [2, 3, 6, 12, 24, 48];
 const COLOURS = ["r", "j", "v", "b"];
 const SHAPES = { r: "▲", j: "●", v: "■", b: "◆" };
@@ -81,10 +82,12 @@ function cardFace(code, element) {
   corner.className = "card__corner";
   corner.textContent = card.colour ? `${SHAPES[card.colour]} ${card.colour}` : "★";
   const value = document.createElement("span");
-  value.className = card.face.length > 4 ? "card__value card__value--long" : "card__value";
+  // Longer values and markings take a smaller size: they never wrap (play.css).
+  const size = card.face.length >= 7 ? " card__value--xlong" : card.face.length > 4 ? " card__value--long" : "";
+  value.className = `card__value${size}`;
   value.textContent = card.face;
   const mark = document.createElement("span");
-  mark.className = "card__mark";
+  mark.className = code.length >= 7 ? "card__mark card__mark--long" : "card__mark";
   mark.textContent = code;
   face.append(corner, value, mark);
   element.append(face);
@@ -103,7 +106,7 @@ let lastFrameAt = Date.now();
 
 setInterval(() => {
   const view = game.view;
-  const waitingOnOthers = view && !view.game_over && view.acting !== SEAT;
+  const waitingOnOthers = view && !view.game_over && !stopped() && view.acting !== SEAT;
   if (waitingOnOthers && Date.now() - lastFrameAt > QUIET_SYNC_MS && send({ type: "sync" })) {
     lastFrameAt = Date.now();
   }
@@ -117,6 +120,7 @@ function connect() {
     retries = 0;
     everOpened = true;
     setConnection("connected");
+    if (pendingAction) act(pendingAction.action, pendingAction.state_id);
   });
   ws.addEventListener("message", (message) => {
     lastFrameAt = Date.now();
@@ -131,7 +135,12 @@ function connect() {
   ws.addEventListener("close", (closing) => {
     if (socket !== ws) return;
     if (closing.code === 4401 || closing.code === 4403) {
+      // Signed out (maybe in another tab) or no longer seated: nothing here may act any more.
       setConnection(closing.code === 4401 ? "signed_out" : "no_access");
+      root.dataset.closed = closing.code === 4401 ? "signed_out" : "no_access";
+      $("play-signed-out").hidden = closing.code !== 4401;
+      $("play-turn").textContent = "";
+      if (SEAT !== null) lockHand();
       return;
     }
     // 1 s, 2 s, 4 s… at most 15 s; the server sends the state again on reconnect.
@@ -154,20 +163,29 @@ function send(frame) {
   return true;
 }
 
+// An action made before the socket opened (the page shows its state at once): sent on open.
+let pendingAction = null;
+
 function act(action, stateId = game.stateId) {
-  send({ type: "action", action, state_id: stateId });
+  const frame = { type: "action", action, state_id: stateId };
+  pendingAction = send(frame) ? null : frame;
+}
+
+/** Show a `state` frame unless the page already shows a later one. */
+function showState(frame) {
+  if (typeof frame.state_id !== "number" || frame.state_id < game.stateId) return;
+  if (frame.state_id > game.stateId) clearError();
+  game.stateId = frame.state_id;
+  game.view = frame.view;
+  game.table = frame.table;
+  game.playable = Array.isArray(frame.playable) ? new Set(frame.playable) : null;
+  render();
 }
 
 function onFrame(frame) {
   if (frame.type === "state") {
-    if (typeof frame.state_id !== "number" || frame.state_id < game.stateId) return;
-    if (frame.state_id > game.stateId) clearError();
-    game.stateId = frame.state_id;
-    game.view = frame.view;
-    game.table = frame.table;
-    game.playable = Array.isArray(frame.playable) ? new Set(frame.playable) : null;
-    game.historyShown = true;
-    render();
+    showState(frame);
+    game.historyShown = true; // the socket's history comes before its first state
   } else if (frame.type === "event") {
     const event = frame.event || {};
     if (frame.replay) {
@@ -238,13 +256,29 @@ function countText(count) {
   return fmt(one ? S.cards_one : S.cards_other, { count });
 }
 
+/** Tell whether the table's game was stopped before its end (a class session ended). */
+function stopped() {
+  return Boolean(game.table && game.table.status === "finished" && game.view && !game.view.game_over);
+}
+
+/** Hide every action and disable the cards: the game is over for this page. */
+function lockHand() {
+  for (const button of document.querySelectorAll(".play-actions button")) button.hidden = true;
+  for (const button of document.querySelectorAll("#play-hand button")) button.disabled = true;
+  $("play-hint").hidden = true;
+  closeChooser();
+}
+
 function render() {
+  if (root.dataset.closed) return; // the socket was closed for good: the page says why
   const view = game.view;
   root.dataset.stateId = String(game.stateId);
   root.dataset.turn = view.turn === null ? "" : String(view.turn);
   root.dataset.gameOver = view.game_over ? "1" : "0";
+  root.dataset.status = (game.table && game.table.status) || "";
   // Who the game waits on is the engine's answer (docs/engine.md): never worked out here.
-  const acting = view.acting;
+  // A stopped game waits on nobody, whatever its last position says.
+  const acting = stopped() ? null : view.acting;
   root.dataset.acting = acting === null ? "" : String(acting);
   if (SEAT !== null && acting === SEAT && game.lastActing !== SEAT && !view.round_over) {
     announce(view.turn === null ? S.you_answer : S.your_turn);
@@ -257,6 +291,7 @@ function render() {
     renderActions(view);
     renderHand(view);
     renderTakeBack();
+    if (stopped()) lockHand();
   } else {
     renderTeacher();
   }
@@ -269,16 +304,21 @@ function renderBanner(view) {
     text = fmt(S.game_over, { name: winnerName(view.winner) });
   } else if (view.round_over && view.round_winner !== null) {
     text = fmt(S.round_over, { name: winnerName(view.round_winner) });
+  } else if (stopped()) {
+    text = IN_SESSION ? S.session_ended : S.stopped;
   } else if (game.table && game.table.status === "paused") {
     text = S.paused;
   }
   banner.textContent = text;
   banner.hidden = !text;
-  // After the game: the way back to the class (or to another practice game).
-  $("play-after").hidden = !view.game_over;
+  // After the game: the next game of the class session, the way back to the class (or to
+  // another practice game). A stopped game has no next one.
+  $("play-after").hidden = !view.game_over && !stopped();
+  const next = $("play-next-game");
+  if (next) next.hidden = !view.game_over;
 
   const turn = $("play-turn");
-  const acting = view.acting;
+  const acting = stopped() ? null : view.acting;
   let turnText = "";
   if (!view.round_over && acting !== null) {
     const answering = view.turn === null;
@@ -305,7 +345,7 @@ function renderPile(view) {
     else if (view.denominator) parts.push(fmt(S.denominator_is, { denominator: view.denominator }));
   }
   if (view.colour) {
-    parts.push(fmt(S.colour_is, { colour: `${S[`colour_${view.colour}`]} (${SHAPES[view.colour]} ${view.colour})` }));
+    parts.push(fmt(S.colour_is, { colour: `${S[`colour_${view.colour}`]}\u00a0(${SHAPES[view.colour]}\u00a0${view.colour})` }));
   }
   $("play-match").textContent = parts.length ? parts.join(" · ") : S.nothing_to_match;
   $("play-direction").textContent = view.direction === 1 ? S.clockwise : S.anticlockwise;
@@ -325,7 +365,7 @@ function renderPlayers(view) {
   const list = $("play-players");
   list.replaceChildren();
   const players = (game.table && game.table.players) || [];
-  const acting = view.acting;
+  const acting = stopped() ? null : view.acting;
   for (let seat = 0; seat < view.players; seat += 1) {
     const info = players.find((p) => p.seat === seat) || { name: `#${seat + 1}` };
     const item = document.createElement("li");
@@ -392,6 +432,14 @@ function renderActions(view) {
   $("play-hint").hidden = !hint;
   // A button that just disappeared had the focus: give it to the first visible action or card.
   if (document.activeElement && document.activeElement.hidden) focusSomewhere();
+}
+
+/** Put the focus on the first card of the hand (its heading when there is none). */
+function focusHand() {
+  const card = document.querySelector("#play-hand button:not([disabled])");
+  const target = card || $("hand-title");
+  target.scrollIntoView({ block: "nearest" });
+  target.focus();
 }
 
 function focusSomewhere() {
@@ -597,6 +645,14 @@ if (SEAT !== null) {
   }
   $("chooser-cancel").addEventListener("click", closeChooser);
   const shortcuts = { d: "act-draw", u: "act-uno", p: "act-pass" };
+  // The skip link (the page's first tab stop) and the H key put the focus on the first card.
+  const skip = $("skip-to-hand");
+  if (skip) {
+    skip.addEventListener("click", (event) => {
+      event.preventDefault();
+      focusHand();
+    });
+  }
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
       closeChooser();
@@ -605,6 +661,11 @@ if (SEAT !== null) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const tag = event.target && event.target.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    if (event.key.toLowerCase() === "h") {
+      event.preventDefault();
+      focusHand();
+      return;
+    }
     const id = shortcuts[event.key.toLowerCase()];
     if (!id) return;
     const button = $(id);
@@ -616,6 +677,9 @@ if (SEAT !== null) {
 }
 setInterval(() => game.table && game.table.deadline && renderTimer(), 1000);
 setConnection("connecting");
+// The state the page was served with: shown at once, so nothing jumps when the socket answers.
+const firstState = document.getElementById("play-first-state");
+if (firstState) showState(JSON.parse(firstState.textContent));
 connect();
 
 // For the browser tests and the curious: the live socket and the latest state.

@@ -1,0 +1,45 @@
+"""Close the sockets of a sign-in when it signs out, in any tab: every socket of a signed-in
+user joins the user's group, and a sign-out tells that group once the request has committed.
+
+On a shared tablet the next child must never play in the previous child's seat: the tabs of the
+signed-out session close with 4401 at once. A socket of the same user opened from another
+device (another session) checks its own session and stays if it still signs the user in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
+from django.dispatch import receiver
+
+SIGNED_OUT_MESSAGE = "user.signed_out"
+
+
+def user_group(user_id: int) -> str:
+    """Name a user's group from their id (never from user text)."""
+    return f"user_{user_id}"
+
+
+@receiver(user_logged_out, dispatch_uid="games.realtime.signout")
+def close_sockets_on_sign_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """Tell the user's sockets that this session signed out, once the sign-out has committed."""
+    if user is None or user.pk is None:
+        return
+    # Django sends the signal before it flushes the session: the key is still the old one.
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    user_id = user.pk
+    transaction.on_commit(lambda: tell_signed_out(user_id, session_key))
+
+
+def tell_signed_out(user_id: int, session_key: str | None) -> None:
+    """Send the sign-out to every socket of the user (see RealtimeConsumer.user_signed_out)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(
+        user_group(user_id), {"type": SIGNED_OUT_MESSAGE, "session_key": session_key}
+    )
