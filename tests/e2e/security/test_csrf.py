@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import ClassWorld
-from tests.e2e.security.access_matrix import ACTORS, Outcome, Route
+from tests.e2e.security.access_matrix import ACTORS, Outcome, Route, extra_actor
 from tests.e2e.security.test_access_matrix import ALL_ROUTES
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +40,7 @@ def _client(actor: str, a: ClassWorld, b: ClassWorld, *, enforce: bool) -> Clien
         "student_b": b.student.user,
         "teacher_a": a.teacher,
         "teacher_b": b.teacher,
-    }[actor]
+    }.get(actor) or (extra_actor(actor, a) if actor in {"co_teacher", "school_admin"} else None)
     if user is not None:
         client.force_login(user)
     return client
