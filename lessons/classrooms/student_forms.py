@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from lessons.models import (
@@ -43,7 +44,9 @@ class StudentMoveForm(forms.Form):
         label=_("Move to the class"), queryset=Classroom.objects.none(), empty_label=None
     )
 
-    def __init__(self, *args: object, classrooms: object = None, **kwargs: object) -> None:
+    def __init__(
+        self, *args: object, classrooms: QuerySet[Classroom] | None = None, **kwargs: object
+    ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         field = self.fields["to"]
         assert isinstance(field, forms.ModelChoiceField)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -98,7 +99,7 @@ def classroom_import_confirm(request: SignedInRequest, classroom_id: int) -> Htt
     return redirect("classroom_cards", classroom_id=classroom.pk)
 
 
-def _other_classrooms(request: SignedInRequest, student: Student) -> object:
+def _other_classrooms(request: SignedInRequest, student: Student) -> QuerySet[Classroom]:
     return (
         selectors.classrooms_for_teacher(teacher=request.user)
         .filter(archived_at__isnull=True)
@@ -122,7 +123,7 @@ def _student_page(
         "rename_form": rename or StudentRenameForm(initial={"name": student.display_name}),
         "move_form": move or StudentMoveForm(classrooms=others),
         "remove_form": remove or StudentRemoveForm(),
-        "can_move": others.exists(),  # type: ignore[attr-defined]
+        "can_move": others.exists(),
     }
     return render(request, "lessons/student_manage.html", context, status=status)
 
