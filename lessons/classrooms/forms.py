@@ -9,7 +9,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from lessons.classrooms.pins import PIN_LENGTH
-from lessons.classrooms.services import ROSTER_MAX_LINES
+from lessons.classrooms.services import JOIN_PIN_MALFORMED, ROSTER_MAX_LINES
 from lessons.models import Classroom, User
 
 ROSTER_MAX_CHARS = 10_000
@@ -76,16 +76,18 @@ class JoinCodeForm(forms.Form):
 class PinForm(forms.Form):
     """A student's 4-digit PIN."""
 
+    # One message in one tone for every malformed PIN (empty, short, long, letters): the regex
+    # checks the length too, so no length validator adds Django's "Ensure this value…".
     pin = forms.CharField(
         label=_("Your PIN"),
-        min_length=PIN_LENGTH,
-        max_length=PIN_LENGTH,
-        validators=[RegexValidator(r"^[0-9]{4}\Z", _("Your PIN has exactly 4 digits."))],
+        error_messages={"required": JOIN_PIN_MALFORMED},
+        validators=[RegexValidator(r"^[0-9]{4}\Z", JOIN_PIN_MALFORMED)],
         widget=forms.PasswordInput(
             attrs={
                 "inputmode": "numeric",
                 "autocomplete": "off",
                 "pattern": "[0-9]{4}",
+                "maxlength": str(PIN_LENGTH),
                 "class": "input-pin",
             }
         ),
