@@ -83,7 +83,9 @@ def test_another_students_attempt_is_refused_like_a_missing_one(class_a, class_b
         (None, (5, 6), "equal", 12),  # after a named denominator: no fraction to compare
     ],
 )
-def test_only_a_wrong_equal_claim_on_a_fraction_takes_a_reason(class_a, reference, played, claim, named):  # type: ignore[no-untyped-def]
+def test_only_a_wrong_equal_claim_on_a_fraction_takes_a_reason(
+    class_a, reference, played, claim, named
+):  # type: ignore[no-untyped-def]
     student = class_a.student.student
     attempt = log_attempt(student, reference, played, claim, named_denominator=named)
     with pytest.raises(ReasonError) as err:

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from games.engine.fractions import FractionValue
-from lessons.diagnosis import RULES_VERSION, attempt_evidence, claim_is_correct, skill_tags
 from games.models import Table
+from lessons.diagnosis import RULES_VERSION, attempt_evidence, claim_is_correct, skill_tags
 from lessons.models import Attempt, ClassSession, MissedEquivalence, Student
 
 # A hand where few cards fit M1 by chance, so four M1 plays make it "likely".
