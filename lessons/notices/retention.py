@@ -1,14 +1,15 @@
 """What the privacy notice says about how long pupils' data are kept.
 
-Nothing is purged automatically yet, so `retention_in_force()` returns None and the notice says
-so, and what the school must do. Once `manage.py purge_expired` (issue 12, data protection)
-applies the school's setting (`SchoolPolicy.retention_months`), return that period here, and
-the notice states it. Storing a setting that nothing applies must not change the notice.
+`manage.py purge_expired` (run daily from cron, docs/deploy.md) erases a class's pupils'
+data the school's retention period after the class is archived or its school year ends
+(lessons.school.retention); the notice states that period.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from lessons.school.retention import school_policy
 
 
 @dataclass(frozen=True)
@@ -17,8 +18,11 @@ class Retention:
 
     # Months after a class is archived (or the school year ends) before its pupils' data go.
     months: int
+    # Whether the plays are kept under a pseudonym (names and PINs still go).
+    keep_pseudonymised: bool = False
 
 
 def retention_in_force() -> Retention | None:
-    """Return the automatic erasure in force, or None while nothing is erased automatically."""
-    return None
+    """Return the automatic erasure in force (the school's policy)."""
+    policy = school_policy()
+    return Retention(months=policy.months, keep_pseudonymised=policy.keep_pseudonymised)
