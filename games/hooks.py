@@ -106,3 +106,18 @@ def table_place(table: Any) -> TablePlace | None:
         if place is not None:
             return place
     return None
+
+
+# Give the extra engine options of a user's practice table (lessons: dealing aimed at the
+# student's likely, else emerging, misconception: "aim_pairs" and "aim_seat"). A rule returns
+# {} when it has nothing to add; the table's deck level is the form's, never a rule's.
+practice_rules: list[Callable[[Any, str], dict[str, Any]]] = []
+
+
+def practice_options_for(user: Any, deck_level: str) -> dict[str, Any]:
+    """Return the first registered rule's non-empty options for a practice table, else {}."""
+    for rule in practice_rules:
+        options = rule(user, deck_level)
+        if options:
+            return dict(options)
+    return {}

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games import hooks
 from games.engine import Game, card_name
 from games.engine.cards import deck_for
 from games.errors import TableError
-from games.forms import PracticeForm
+from games.forms import DECK_CHOICES, DEFAULT_DECK, PracticeForm
 from games.players import table_info
 from games.protocol import state_frame
 from games.players import robot_name
@@ -26,13 +30,28 @@ from games.services import (
     table_set_paused,
 )
 
+# Told to a student whose practice deal is aimed at their misconception (never which one).
+AIMED_PRACTICE = _(
+    "This game helps you practise a tricky kind of card. Look closely before you say "
+    "two fractions are equal!"
+)
+
 
 @login_required
 def practice(request: HttpRequest) -> HttpResponse:
-    """Start a practice table: the signed-in user against bots."""
-    form = PracticeForm(request.POST or None)
+    """Start a practice table: the signed-in user against bots, aimed if lessons says so.
+
+    ?deck=<level> chooses the deck level the form starts with (the student home's link).
+    """
+    deck = request.GET.get("deck")
+    initial = {"deck": deck} if deck in dict(DECK_CHOICES) else {}
+    form = PracticeForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        aimed: dict[str, Any] = {}
+        if data["ruleset"] == "fractions":
+            # lessons' diagnosis adds "aim_pairs" and "aim_seat" (the user sits at seat 0).
+            aimed = hooks.practice_options_for(request.user, data.get("deck") or DEFAULT_DECK)
         seats = [SeatSpec(name=hooks.display_name(request.user), user_id=request.user.pk)]
         seats += [
             SeatSpec(name=robot_name(number), bot=data["bot"])
@@ -42,7 +61,7 @@ def practice(request: HttpRequest) -> HttpResponse:
             table = table_create(
                 ruleset=data["ruleset"],
                 seats=seats,
-                options=form.engine_options(),
+                options={**form.engine_options(), **aimed},
                 table_settings={
                     "accessible": data["accessible"],
                     "highlight_playable": data["highlight_playable"],
@@ -52,6 +71,8 @@ def practice(request: HttpRequest) -> HttpResponse:
         except TableError as exc:
             form.add_error(None, str(exc.message))
         else:
+            if aimed:
+                messages.info(request, AIMED_PRACTICE)
             return redirect("games:play", table_id=table.pk)
     return render(request, "games/practice.html", {"form": form})
 

@@ -1,4 +1,4 @@
-"""What lessons tells the games app: names, watchers, a table's place in its session, attempts."""
+"""What lessons tells the games app: names, watchers, a table's place, attempts, aimed practice."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ def session_place(table: Any) -> hooks.TablePlace | None:
 def register() -> None:
     """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
     from lessons.attempts.log import log_judged_play, log_missed_equivalence, log_turn_draw
+    from lessons.practice.aiming import aimed_options
 
     if log_judged_play not in hooks.judged_play_listeners:
         hooks.judged_play_listeners.append(log_judged_play)
@@ -52,3 +53,5 @@ def register() -> None:
         hooks.watch_rules.append(teacher_may_watch)
     if session_place not in hooks.place_rules:
         hooks.place_rules.append(session_place)
+    if aimed_options not in hooks.practice_rules:
+        hooks.practice_rules.append(aimed_options)
