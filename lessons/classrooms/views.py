@@ -120,7 +120,8 @@ class TeacherLoginView(auth_views.LoginView):
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         """Sign the teacher in; the device is no longer a student's."""
         response = super().form_valid(form)
-        response.delete_cookie(STUDENT_DEVICE_COOKIE)
+        if STUDENT_DEVICE_COOKIE in self.request.COOKIES:
+            _set_student_device(response, forget=True)
         return response
 
 
@@ -137,15 +138,20 @@ class TeacherLogoutView(auth_views.LogoutView):
         if not was_student:
             return response
         response = redirect("join")
-        response.set_cookie(
-            STUDENT_DEVICE_COOKIE,
-            "1",
-            max_age=STUDENT_DEVICE_SECONDS,
-            samesite="Lax",
-            secure=settings.SESSION_COOKIE_SECURE,
-            httponly=True,
-        )
+        _set_student_device(response)
         return response
+
+
+def _set_student_device(response: HttpResponse, *, forget: bool = False) -> None:
+    """Remember (or forget) that this device is a student's: Secure like the session cookie."""
+    response.set_cookie(
+        STUDENT_DEVICE_COOKIE,
+        "" if forget else "1",
+        max_age=0 if forget else STUDENT_DEVICE_SECONDS,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+    )
 
 
 @method_decorator(teacher_required, name="dispatch")

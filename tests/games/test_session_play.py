@@ -148,7 +148,8 @@ def test_a_student_who_signs_out_lands_on_join_and_so_does_going_back(class_a) -
     student = _client(class_a.student.user)
     response = student.post(reverse("logout"))
     assert response.status_code == 302 and response["Location"] == reverse("join")
-    assert response.cookies[STUDENT_DEVICE_COOKIE].value == "1"
+    device = response.cookies[STUDENT_DEVICE_COOKIE]
+    assert device.value == "1" and device["httponly"] and device["samesite"] == "Lax"
     assert "_auth_user_id" not in student.session
     # Back to the table: the sign-in it asks for is the class code, not the teacher's form.
     back = student.get(reverse("games:play", args=[table.pk]), follow=True)
@@ -159,7 +160,13 @@ def test_a_student_who_signs_out_lands_on_join_and_so_does_going_back(class_a) -
         reverse("login"), {"username": class_a.teacher.username, "password": TEACHER_PASSWORD}
     )
     assert signed_in.status_code == 302
-    assert signed_in.cookies[STUDENT_DEVICE_COOKIE].value == ""
+    forgotten = signed_in.cookies[STUDENT_DEVICE_COOKIE]
+    assert forgotten.value == "" and forgotten["max-age"] == 0 and forgotten["httponly"]
+    # A teacher whose device was never a student's gets no cookie about it.
+    again = Client().post(
+        reverse("login"), {"username": class_a.teacher.username, "password": TEACHER_PASSWORD}
+    )
+    assert again.status_code == 302 and STUDENT_DEVICE_COOKIE not in again.cookies
 
 
 @pytest.mark.django_db
