@@ -29,6 +29,7 @@ from lessons.classrooms.forms import (
 from lessons.classrooms.fresh_pins import fresh_pins_forget, fresh_pins_recall, fresh_pins_remember
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.models import Classroom
+from lessons.practice.home import practice_next
 from lessons.sessions.selectors import session_card_for_student
 from lessons.sessions.services import session_join_open
 
@@ -72,6 +73,7 @@ def home(request: HttpRequest) -> HttpResponse:
             {
                 "student": student,
                 "practice_url": _practice_url(),
+                **practice_next(student=student),
                 **session_card_for_student(student=student),
             },
         )
