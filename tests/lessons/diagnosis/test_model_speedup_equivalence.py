@@ -39,6 +39,7 @@ from lessons.diagnosis.reasons import REASON_FOR_RULE, REASONS
 
 Card = tuple[int, int]
 TOLERANCE = 1e-12
+FIRST_REASON = next(iter(REASONS))
 
 
 # ---------------------------------------------------------------- the reference (old) model
