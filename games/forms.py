@@ -47,7 +47,7 @@ class PracticeForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Check the player count against the ruleset's limits."""
-        data = super().clean()
+        data = super().clean() or {}
         ruleset, bots = data.get("ruleset"), data.get("bots")
         if ruleset in PLAYER_LIMITS and bots is not None:
             low, high = PLAYER_LIMITS[ruleset]

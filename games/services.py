@@ -22,10 +22,10 @@ from games import hooks
 from games.broadcast import broadcast_table_update
 from games.engine import Game, IllegalAction
 from games.engine.bots import play_bot_step
+from games.engine.fractions import is_fraction_card
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
 from games.players import robot_name, table_info
-from games.rules import is_fraction_card
 
 Actor = TableEvent.Actor
 
@@ -341,7 +341,7 @@ def next_step_for(table: Table, game: Game | None = None) -> NextStep | None:
     return None
 
 
-Applied = tuple[int, dict[str, Any], list[dict[str, Any]], str]
+Applied = tuple[int, dict[str, Any], list[dict[str, Any]], Actor]
 
 
 def _commit(table: Table, game: Game, applied: list[Applied], user: Any) -> Outcome:

@@ -8,7 +8,7 @@ fraction values and gets them from ``parse_fraction``.
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, TypeGuard
 
 from .cards import COLOURS
 
@@ -50,3 +50,8 @@ def parse_fraction(value: FractionLike) -> FractionValue:
 def format_fraction(fraction: FractionValue) -> str:
     """Return "a/b" for (a, b)."""
     return f"{fraction[0]}/{fraction[1]}"
+
+
+def is_fraction_card(code: object) -> TypeGuard[str]:
+    """Tell whether a card code is a fraction card, such as ``3/6r`` (not a joker or +4)."""
+    return isinstance(code, str) and "/" in code

@@ -519,10 +519,11 @@ class Game(Legal):
             raise _bad_action(
                 "personne n'est à prendre sans UNO", "nobody can be caught without UNO"
             )
+        caught = self.uno_win  # equal to target (checked above), and typed as a seat
         self.uno_win = -1
         penalty = int(self.opts["uno_penalty"])
-        events: list[Event] = [{"type": "caught", "seat": seat, "target": target, "count": penalty}]
-        events += self._draw(target, penalty, "uno")
+        events: list[Event] = [{"type": "caught", "seat": seat, "target": caught, "count": penalty}]
+        events += self._draw(caught, penalty, "uno")
         return events
 
     def _challenge(self, seat: int) -> list[Event]:

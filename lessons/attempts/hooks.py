@@ -19,7 +19,8 @@ def teacher_may_watch(user: Any, table: Any) -> bool:
 
     if not getattr(user, "is_teacher", False):
         return False
-    return table.seats.filter(user__student__classroom__in=classrooms_taught(teacher=user)).exists()
+    taught = classrooms_taught(teacher=user)
+    return bool(table.seats.filter(user__student__classroom__in=taught).exists())
 
 
 def session_place(table: Any) -> hooks.TablePlace | None:

@@ -32,9 +32,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import hooks
-from games.engine.fractions import FractionValue, parse_fraction
+from games.engine.fractions import FractionValue, is_fraction_card, parse_fraction
 from games.models import TableEvent
-from games.rules import is_fraction_card
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
     CLAIM_EQUAL,

@@ -37,6 +37,8 @@ def _target(
     own = Attempt.objects.select_for_update().filter(student=student)
     if attempt_id is not None:
         return own.filter(pk=attempt_id).first()
+    if table_id is None or turn is None:
+        return None
     # The turn's latest refused "equal" claim: the one the prompt follows.
     return (
         own.filter(table_id=table_id, turn=turn, outcome=Attempt.Outcome.WRONG, claim=CLAIM_EQUAL)

@@ -35,12 +35,13 @@ from functools import lru_cache
 
 from games.engine.bots import play_bot_step
 from games.engine.cards import FRACTION
-from games.engine.explain import parse_fraction
+from games.engine.fractions import parse_fraction
 from games.engine.game import Game
 
 from .classifier import CLAIM_EQUAL, tags_for
 from .decks import aim_pairs
-from .model import STATUS_EMERGING, STATUS_RESOLVED, Diagnosis
+from .evidence import STATUS_EMERGING, STATUS_RESOLVED
+from .model import Diagnosis
 from .reasons import REASON_FOR_RULE, REASONS
 
 HABIT_RATE = 0.3

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
-from games.engine.fractions import FractionValue, parse_fraction
+from games.engine.fractions import FractionLike, FractionValue, parse_fraction
 
 from .classifier import CLAIM_EQUAL, CLAIMS, RULE_IDS, classify, tags_for
 
@@ -50,7 +50,7 @@ def _wrong(reference: FractionValue, card: FractionValue, claim: str) -> bool:
 
 
 def _hand_with_played(
-    hand: Iterable[FractionValue] | None, played: FractionValue | None
+    hand: Iterable[FractionLike] | None, played: FractionValue | None
 ) -> list[FractionValue]:
     """Return the hand as checked cards; None means unknown: use the default deck instead."""
     cards = list(DEFAULT_DECK_CARDS) if hand is None else [parse_fraction(c) for c in hand]
@@ -175,7 +175,7 @@ def attempt_evidence(
     reference: FractionValue,
     played: FractionValue,
     claim: str,
-    hand: Iterable[FractionValue] | None,
+    hand: Iterable[FractionLike] | None,
     *,
     claim_asked: bool = False,
 ) -> AttemptEvidence:

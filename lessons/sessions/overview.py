@@ -242,10 +242,10 @@ def session_overview(*, session: ClassSession, now: datetime | None = None) -> O
         _student_alerts(row, outcomes[student_id], tags[student_id])
         row.tags = sorted({t for attempt in tags[student_id] for t in attempt})
     for user_id in idle:
-        student_id = user_to_student.get(user_id)
-        if student_id is not None:
-            row = rows[student_id]
-            row.alerts.append(Alert("idle", student_id, row.name))
+        idle_student = user_to_student.get(user_id)
+        if idle_student is not None:
+            row = rows[idle_student]
+            row.alerts.append(Alert("idle", idle_student, row.name))
     students = sorted(rows.values(), key=lambda row: (name_key(row.name), row.student_id))
     alerts = [alert for row in students for alert in row.alerts]
     return Overview(session=session, tables=tables, students=students, alerts=alerts)

@@ -7,5 +7,5 @@ from django.urls import path
 from lessons.sessions.consumers import SessionOverviewConsumer
 
 websocket_urlpatterns = [
-    path("ws/session/<int:session_id>/", SessionOverviewConsumer.as_asgi()),
+    path("ws/session/<int:session_id>/", SessionOverviewConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

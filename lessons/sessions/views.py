@@ -5,9 +5,11 @@ Every GET is a read: joining and seating happen on POST (or at sign-in, see join
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -15,18 +17,23 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.forms import RULESET_CHOICES
 from games.models import Table
 from lessons.classrooms import selectors
-from lessons.classrooms.access import student_required, teacher_required
+from lessons.classrooms.access import SignedInRequest, student_required, teacher_required
 from lessons.models import ClassSession, Student
 from lessons.sessions import services
 from lessons.sessions.forms import MoveForm, SessionStartForm
 from lessons.sessions.overview import session_overview
 from lessons.sessions.present import overview_context
-from lessons.sessions.selectors import member_of, session_for_student, session_for_teacher
+from lessons.sessions.selectors import (
+    member_of,
+    session_for_student,
+    session_for_teacher,
+    session_open_for_classroom,
+)
 
 WAITING_REFRESH_SECONDS = 5
 
 
-def _teacher_session(request: HttpRequest, session_id: int) -> ClassSession:
+def _teacher_session(request: SignedInRequest, session_id: int) -> ClassSession:
     session = session_for_teacher(teacher=request.user, session_id=session_id)
     if session is None:
         raise Http404
@@ -39,12 +46,12 @@ def _error_message(error: ValidationError) -> str:
 
 @teacher_required
 @require_http_methods(["GET", "POST"])
-def session_new(request: HttpRequest, classroom_id: int) -> HttpResponse:
+def session_new(request: SignedInRequest, classroom_id: int) -> HttpResponse:
     """Start a class session, or go to the one in progress."""
     classroom = selectors.classroom_for_teacher(teacher=request.user, classroom_id=classroom_id)
     if classroom is None:
         raise Http404
-    current = services.session_open_for_classroom(classroom=classroom)
+    current = session_open_for_classroom(classroom=classroom)
     form = SessionStartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -71,7 +78,7 @@ def session_new(request: HttpRequest, classroom_id: int) -> HttpResponse:
 
 
 @teacher_required
-def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_detail(request: SignedInRequest, session_id: int) -> HttpResponse:
     """Show the teacher's live overview of a session, with its controls (its socket seats)."""
     session = _teacher_session(request, session_id)
     overview = session_overview(session=session)
@@ -88,7 +95,12 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
     )
 
 
-def _control(request: HttpRequest, session_id: int, action, done: str) -> HttpResponse:  # type: ignore[no-untyped-def]
+def _control(
+    request: SignedInRequest,
+    session_id: int,
+    action: Callable[[ClassSession], object],
+    done: str,
+) -> HttpResponse:
     session = _teacher_session(request, session_id)
     try:
         action(session)
@@ -101,7 +113,7 @@ def _control(request: HttpRequest, session_id: int, action, done: str) -> HttpRe
 
 @teacher_required
 @require_POST
-def session_pause(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_pause(request: SignedInRequest, session_id: int) -> HttpResponse:
     """Pause (paused=on) or resume every table of the session."""
     paused = request.POST.get("paused") == "on"
     return _control(
@@ -114,7 +126,7 @@ def session_pause(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @teacher_required
 @require_POST
-def session_end(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_end(request: SignedInRequest, session_id: int) -> HttpResponse:
     """End the session: every game stops."""
     return _control(
         request,
@@ -126,7 +138,7 @@ def session_end(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @teacher_required
 @require_POST
-def session_seat(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_seat(request: SignedInRequest, session_id: int) -> HttpResponse:
     """Seat every waiting student now."""
     return _control(
         request,
@@ -138,7 +150,7 @@ def session_seat(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @teacher_required
 @require_POST
-def session_move(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_move(request: SignedInRequest, session_id: int) -> HttpResponse:
     """Move a student to another table, or back to the waiting list."""
     session = _teacher_session(request, session_id)
     form = MoveForm(request.POST)
@@ -158,7 +170,7 @@ def session_move(request: HttpRequest, session_id: int) -> HttpResponse:
     )
 
 
-def _student_session(request: HttpRequest, session_id: int) -> tuple[ClassSession, Student]:
+def _student_session(request: SignedInRequest, session_id: int) -> tuple[ClassSession, Student]:
     found = session_for_student(user=request.user, session_id=session_id)
     if found is None:
         raise Http404
@@ -167,7 +179,7 @@ def _student_session(request: HttpRequest, session_id: int) -> tuple[ClassSessio
 
 @student_required
 @require_http_methods(["GET", "HEAD"])
-def session_play(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_play(request: SignedInRequest, session_id: int) -> HttpResponse:
     """Take a student to their table, or show that they wait for one (or have not joined)."""
     session, student = _student_session(request, session_id)
     if session.status == ClassSession.Status.ENDED:
@@ -187,7 +199,7 @@ def session_play(request: HttpRequest, session_id: int) -> HttpResponse:
 
 @student_required
 @require_POST
-def session_join(request: HttpRequest, session_id: int) -> HttpResponse:
+def session_join(request: SignedInRequest, session_id: int) -> HttpResponse:
     """Join the class session (once) and ask for a table: seated if a deal is due."""
     session, student = _student_session(request, session_id)
     try:

@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.engine.fractions import is_fraction_card
 from games.models import Table
-from games.rules import is_fraction_card
 from lessons.models import ClassSession, SessionMember
 from lessons.sessions.services import session_join, session_seat_now
 from tests.lessons.sessions.helpers import class_of, start
