@@ -8,6 +8,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse, reverse_lazy
@@ -30,6 +31,7 @@ from lessons.classrooms.fresh_pins import fresh_pins_forget, fresh_pins_recall, 
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.models import Classroom
 from lessons.practice.home import practice_next
+from lessons.school.signup import signup_invitation_use, signup_refusal
 from lessons.sessions.selectors import session_card_for_student
 from lessons.sessions.services import session_join_open
 
@@ -86,11 +88,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     """Create a teacher account and sign the teacher in."""
     if request.user.is_authenticated:
         return redirect("home")
+    if (refusal := signup_refusal(request)) is not None:  # TEACHER_SIGNUP = "invitation"
+        return refusal
     form = TeacherSignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = services.teacher_create(
-            username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
-        )
+        with transaction.atomic():
+            user = services.teacher_create(
+                username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+            )
+            signup_invitation_use(request, user)
         login(request, user, backend=STUDENT_BACKEND)
         messages.success(request, _("Welcome! Create your first class."))
         return redirect("classroom_create")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from lessons.school import student_views
+from lessons.school import admin_views, student_views
 
 urlpatterns = [
     path(
@@ -17,4 +17,15 @@ urlpatterns = [
         student_views.student_erase_view,
         name="student_erase",
     ),
+]
+
+urlpatterns += [
+    path("school/", admin_views.school_admin, name="school_admin"),
+    path(
+        "school/teachers/<int:teacher_id>/active/",
+        admin_views.school_teacher_active,
+        name="school_teacher_active",
+    ),
+    path("school/invitations/", admin_views.school_invite, name="school_invite"),
+    path("school/policy/", admin_views.school_policy_set, name="school_policy"),
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.security.access_matrix import TEACHER_OF_A, F, L, N, R, Route, outcomes
+from tests.e2e.security.access_matrix import TEACHER_OF_A, F, L, N, P, R, Route, outcomes
 
 TEACHER_OF_A_POST = outcomes(L, F, F, R, N)
 
@@ -38,5 +38,29 @@ ROUTES: list[Route] = [
         method="post",
         kwargs=_student,
         data=lambda a, b: {"confirm": "on"},
+    ),
+]
+
+# The school pages: the school admin only.
+SCHOOL_ADMIN_PAGE = outcomes(L, F, F, F, F, co_teacher=F, school_admin=P)
+SCHOOL_ADMIN_POST = outcomes(L, F, F, F, F, co_teacher=F, school_admin=R)
+
+ROUTES += [
+    Route("school_admin", SCHOOL_ADMIN_PAGE),
+    Route(
+        "school_teacher_active",
+        SCHOOL_ADMIN_POST,
+        method="post",
+        kwargs=lambda a, b: {"teacher_id": b.teacher.pk},
+        data=lambda a, b: {"active": "0"},
+    ),
+    Route("school_invite", SCHOOL_ADMIN_POST, method="post", data=lambda a, b: {"note": "x"}),
+    Route("school_policy", SCHOOL_ADMIN_POST, method="post", data=lambda a, b: {"months": "6"}),
+    Route(
+        "school_policy",
+        SCHOOL_ADMIN_PAGE,
+        method="post",
+        data=lambda a, b: {"months": "0"},
+        label="POST school_policy (bad months)",
     ),
 ]
