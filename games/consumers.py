@@ -8,7 +8,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from games import driver
+from games import driver, hooks
 from games.broadcast import table_group
 from games.engine import Game
 from games.errors import TableError
@@ -65,12 +65,14 @@ class TableConsumer(RealtimeConsumer):
     async def receive_frame(self, content: dict[str, Any]) -> None:
         """Route a checked frame by its type; an unknown type gets an error frame."""
         kind = content.get("type")
-        if kind in ("action", "sync") and not await self.check_signed_in():
+        if kind in ("action", "sync", "reason") and not await self.check_signed_in():
             return  # signed out in another tab: closed with 4401, nothing applied
         if kind == "action":
             await self._action(content)
         elif kind == "sync":
             await self.send_current_state()
+        elif kind == "reason":
+            await self._reason(content)
         else:
             await self.send_error(TableError("unknown_type", _("Unknown message type.")))
 
@@ -86,11 +88,34 @@ class TableConsumer(RealtimeConsumer):
                 state_id=content.get("state_id"),
             )
         except TableError as exc:
-            await self.send_error(exc)
+            await self._send_refusal(exc)
             if exc.code == "stale_state" or exc.code in JUDGED_ERROR_CODES:
                 await self.send_current_state()
             return
         driver.schedule(outcome.next_step)
+
+    async def _send_refusal(self, exc: TableError) -> None:
+        """Send a refused action; a refused fraction play may ask the student why (lessons)."""
+        prompt = None
+        if exc.code in JUDGED_ERROR_CODES:
+            user = self.scope["user"]
+            prompt = await in_thread(hooks.reason_prompt)(self.table_id, user, self.lang)
+        with translation.override(self.lang):
+            frame = self.error_frame(exc)
+        if prompt is not None:
+            frame["ask_reason"] = prompt
+        await self.send_frame(frame)
+
+    async def _reason(self, content: dict[str, Any]) -> None:
+        """Store the answer to the reason prompt (docs/protocol.md): `reason_saved` or an error."""
+        try:
+            await in_thread(hooks.reason_answer)(
+                self.table_id, self.scope["user"], content.get("code")
+            )
+        except TableError as exc:
+            await self.send_error(exc)
+            return
+        await self.send_frame({"type": "reason_saved"})
 
     async def table_update(self, message: dict[str, Any]) -> None:
         """Forward a committed change: the events, then this seat's new view."""

@@ -10,6 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import TableError
+
 
 @dataclass(frozen=True)
 class JudgedPlay:
@@ -121,3 +125,30 @@ def practice_options_for(user: Any, deck_level: str) -> dict[str, Any]:
         if options:
             return dict(options)
     return {}
+
+
+# The reason prompt (lessons: "Why did you think they were equal?"). After a refused fraction
+# play the table socket asks these rules what to ask (table_id, user, lang) -> the frame's
+# `ask_reason` ({"choices": [{"code", "label"}, ...]}) or None; the answer goes to
+# reason_answer_rules (table_id, user, code), which store it or raise games.errors.TableError.
+reason_prompt_rules: list[Callable[[int, Any, str], dict[str, Any] | None]] = []
+reason_answer_rules: list[Callable[[int, Any, object], None]] = []
+# The refusal of an answer when no question waits for it (also when lessons is not installed).
+NO_REASON_ASKED = _("No question is waiting for an answer.")
+
+
+def reason_prompt(table_id: int, user: Any, lang: str) -> dict[str, Any] | None:
+    """Return the first registered rule's reason prompt for the user's refused play, or None."""
+    for rule in reason_prompt_rules:
+        prompt = rule(table_id, user, lang)
+        if prompt is not None:
+            return prompt
+    return None
+
+
+def reason_answer(table_id: int, user: Any, code: object) -> None:
+    """Store the user's answer to the reason prompt; raise TableError when it is refused."""
+    if not reason_answer_rules:
+        raise TableError("no_reason_asked", NO_REASON_ASKED)
+    for rule in reason_answer_rules:
+        rule(table_id, user, code)

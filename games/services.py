@@ -135,6 +135,8 @@ def _clean_settings(raw: dict[str, Any]) -> dict[str, Any]:
         "turn_timer": timer,
         "accessible": accessible,
         "highlight_playable": bool(raw.get("highlight_playable", False)),
+        # Percent of refused "equal" claims after which the student is asked why (lessons).
+        "ask_reason": max(0, min(int(raw.get("ask_reason", 0) or 0), 100)),
     }
 
 

@@ -36,6 +36,9 @@ AIMED_PRACTICE = _(
     "two fractions are equal!"
 )
 
+# Practice asks the reason after every refused "equal" claim (a class session: only if set).
+PRACTICE_ASK_REASON = 100
+
 
 @login_required
 def practice(request: HttpRequest) -> HttpResponse:
@@ -65,6 +68,7 @@ def practice(request: HttpRequest) -> HttpResponse:
                 table_settings={
                     "accessible": data["accessible"],
                     "highlight_playable": data["highlight_playable"],
+                    "ask_reason": PRACTICE_ASK_REASON,
                 },
                 created_by=request.user,
             )

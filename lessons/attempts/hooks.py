@@ -1,4 +1,4 @@
-"""What lessons tells the games app: names, watchers, a table's place, attempts, aimed practice."""
+"""What lessons tells the games app: names, watchers, table places, attempts, practice, reasons."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ def session_place(table: Any) -> hooks.TablePlace | None:
 def register() -> None:
     """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
     from lessons.attempts.log import log_judged_play, log_missed_equivalence, log_turn_draw
+    from lessons.attempts.reason_prompt import reason_answer, reason_prompt
     from lessons.practice.aiming import aimed_options
 
     if log_judged_play not in hooks.judged_play_listeners:
@@ -56,3 +57,7 @@ def register() -> None:
         hooks.place_rules.append(session_place)
     if aimed_options not in hooks.practice_rules:
         hooks.practice_rules.append(aimed_options)
+    if reason_prompt not in hooks.reason_prompt_rules:
+        hooks.reason_prompt_rules.append(reason_prompt)
+    if reason_answer not in hooks.reason_answer_rules:
+        hooks.reason_answer_rules.append(reason_answer)
