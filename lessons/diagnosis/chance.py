@@ -27,7 +27,11 @@ class ChanceScore:
         """Add one claim that scores 1 with chance p, else 0."""
         old = self.probs
         q = 1.0 - p
-        self.probs = [x * q + y * p for x, y in zip([*old, 0.0], [0.0, *old], strict=True)]
+        # new[i] = old[i] q + old[i - 1] p; the two ends have one term (adding 0.0 to the
+        # other would not change a bit), so no padded copies of the list are built.
+        # zip stops at the shorter old[1:]: old's last entry is the top end, added below.
+        inner = [x * q + y * p for x, y in zip(old[1:], old, strict=False)]
+        self.probs = [old[0] * q, *inner, old[-1] * p]
 
     def add_with_reason(self, p: float, reason_chance: float, weight: int) -> None:
         """Add a claim scoring 0 (no fit), 1 (fit) or 1 + weight (fit and the rule's reason).
@@ -35,14 +39,29 @@ class ChanceScore:
         The reason is independent of the card under "no habit" (a random answer).
         """
         old = self.probs
+        q = 1.0 - p
         fit_only, fit_reason = p * (1.0 - reason_chance), p * reason_chance
-        size = len(old) + 1 + weight
-        new = [x * (1.0 - p) for x in old] + [0.0] * (1 + weight)
-        for i, x in enumerate(old):
-            if x:
-                new[i + 1] += x * fit_only
-                new[i + 1 + weight] += x * fit_reason
-        self.probs = new[:size]
+        pad = [0.0] * weight
+        # new[j] = (old[j] q + old[j - 1 - weight] fit_reason) + old[j - 1] fit_only: the terms
+        # added in the order a claim-by-claim loop adds them, so every figure is bit for bit
+        # what that loop gives; a missing term is 0.0, which changes no sum.
+        stay = [x * q for x in old]
+        stay += [0.0, *pad]
+        jump = [0.0, *pad]
+        jump += [x * fit_reason for x in old]
+        step = [0.0]
+        step += [x * fit_only for x in old]
+        step += pad
+        if weight:
+            self.probs = [s + r + f for s, r, f in zip(stay, jump, step, strict=True)]
+        else:  # both terms come from the same claim: the fit without the reason first
+            self.probs = [s + f + r for s, r, f in zip(stay, jump, step, strict=True)]
+
+    def copy(self) -> ChanceScore:
+        """Return an independent copy of this distribution."""
+        twin = ChanceScore()
+        twin.probs = self.probs.copy()
+        return twin
 
     def tail(self, score: int) -> float:
         """Return P(score >= `score`) under chance alone."""

@@ -50,7 +50,7 @@ from .evidence import (
     STATUS_RESOLVED,
 )
 from .reasons import REASON_FOR_RULE, REASONS
-from .stream import Turn, deck_values, read_turn, turn_evidence
+from .stream import Turn, chance_rates_of, deck_values, read_turn
 
 Card = tuple[int, int]
 
@@ -135,7 +135,8 @@ class _Track:
         self.expected = 0.0
         self.references: set[Card] = set()
         self.without_reasons = ChanceScore()
-        self.with_reasons = ChanceScore()
+        # The same distribution until the first reason: built (a copy) only then.
+        self.with_reasons: ChanceScore | None = None
         self.fitting_reasons = 0
         self.contradicting_reasons = 0
         self.other_reasons = 0
@@ -160,7 +161,7 @@ class _Track:
         return alpha * ALPHA_LIKELY_REASONS / ALPHA_LIKELY if self.reasons_weigh else alpha
 
     def p_value(self) -> float:
-        if self.reasons_weigh:
+        if self.reasons_weigh and self.with_reasons is not None:
             return self.with_reasons.tail(self.score)
         return self.without_reasons.tail(self.k)
 
@@ -202,32 +203,46 @@ class Diagnosis:
         self.add_turn(read_turn(data, self.deck, self.turns))
 
     def add_turn(self, turn: Turn) -> None:
-        """Add one checked turn to the evidence."""
-        evidence = turn_evidence(turn)
-        first = evidence.first
+        """Add one checked turn to the evidence (what stream.turn_evidence reads of it)."""
+        # turn_evidence() inlined: a class dashboard adds thousands of turns, and building a
+        # TurnEvidence per turn cost more than weighing it.
+        plays = turn.plays
+        tracks = self.tracks
         self.turns += 1
-        for tags in evidence.probe_tags:
-            for rule in tags:
-                self.tracks[rule].probes += 1
-        if first is None:
+        if not plays:
             return
-        if not first.correct:
+        for play in plays[1:]:
+            if not play.correct:
+                for rule in play.tags:
+                    tracks[rule].probes += 1
+        first = plays[0]
+        correct = first.correct
+        if not correct:
             self.wrong_first += 1
             if first.claim == CLAIM_DENOMINATOR:
                 self.wrong_denominator += 1
-                self.tracks["D1"].k += 1
-                self.tracks["D1"].expected += 1.0
-        fitted = first.tags if evidence.wrong_equal else ()
-        if evidence.wrong_equal:
+                tracks["D1"].k += 1
+                tracks["D1"].expected += 1.0
+        reference = turn.reference
+        if reference is None:
+            return
+        cards = turn.hand
+        if first.played not in cards:
+            # A card drawn during the turn, or a snapshot taken after the play: it was an option.
+            cards = (*cards, first.played)
+        p0, opportunities = chance_rates_of(reference, cards)
+        fitted: tuple[str, ...] = ()
+        if not correct and first.claim == CLAIM_EQUAL:
+            fitted = first.tags
             self.wrong_equal += 1
-            for rule, p in evidence.p0.items():
-                self._weigh(self.tracks[rule], p, rule in fitted, first.reason, evidence.reference)
-        for rule in evidence.opportunities:
-            track = self.tracks[rule]
+            for rule, p in p0.items():
+                self._weigh(tracks[rule], p, rule in fitted, first.reason, reference)
+        for rule in opportunities:
+            track = tracks[rule]
             track.opportunities += 1
             if rule in fitted:
                 track.clean_run = 0
-            elif first.correct:
+            elif correct:
                 track.clean += 1
                 track.clean_run += 1
 
@@ -235,13 +250,15 @@ class Diagnosis:
         self, track: _Track, p: float, fits: bool, reason: str | None, reference: Card | None
     ) -> None:
         track.expected += p
-        track.without_reasons.add(p)
         code = REASON_FOR_RULE.get(track.rule)
         if reason is not None and code is not None:
+            if track.with_reasons is None:
+                track.with_reasons = track.without_reasons.copy()
             track.with_reasons.add_with_reason(p, REASON_CHANCE, REASON_WEIGHT)
             track.reasons_seen += 1
-        else:
+        elif track.with_reasons is not None:
             track.with_reasons.add(p)
+        track.without_reasons.add(p)
         if reason is not None and code is not None:
             if fits and reason == code:
                 track.fitting_reasons += 1

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Final
 
 from games.engine.cards import DECKS, FRACTION
@@ -97,13 +98,20 @@ class TurnEvidence:
 
 def deck_values(deck: object = None) -> frozenset[Card]:
     """Return the checked fraction values of a deck ("a/b" list; None: the default deck)."""
-    values = DEFAULT_DECK_VALUES if deck is None else deck
+    if deck is None:
+        return _default_deck()
+    values = deck
     if isinstance(values, str | bytes) or not isinstance(values, Iterable):
         raise ValueError(f"deck must be a list of 'a/b' values, not {deck!r}")
     cards = frozenset(_fraction(value, "deck") for value in values)
     if not cards:
         raise ValueError("deck has no fraction value")
     return cards
+
+
+@lru_cache(maxsize=1)
+def _default_deck() -> frozenset[Card]:
+    return frozenset(_fraction(value, "deck") for value in DEFAULT_DECK_VALUES)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -139,8 +147,124 @@ def _fields(data: object, keys: tuple[str, ...], where: str) -> list[object]:
     return [data[key] for key in keys]
 
 
+class _Irregular(Exception):
+    """A turn the plain reading does not take; the checked reading says what is wrong."""
+
+
 def read_turn(data: object, deck: frozenset[Card], index: int = 0) -> Turn:
     """Check one turn dict and return it as a Turn; bad input raises ValueError."""
+    try:
+        return _plain_turn(data, deck)
+    except (_Irregular, LookupError, TypeError, ValueError):
+        # Whatever the plain reading does not take, the checked one reads again: it raises
+        # the ValueError that names the fault (or reads an unusual but valid turn).
+        return _checked_turn(data, deck, index)
+
+
+def _plain_turn(data: object, deck: frozenset[Card]) -> Turn:
+    """Read a turn of plain types (dict, str, int, bool, list) with its checks cached.
+
+    A class dashboard reads thousands of turns whose hands and plays repeat: each hand and
+    each play is checked once per deck (_plain_hand, _plain_play) rather than value by value,
+    and no error text is formatted. It takes exactly what _checked_turn takes; anything
+    else raises (then _checked_turn reads the turn again).
+    """
+    if type(data) is not dict:
+        raise _Irregular
+    number = data["turn"]
+    reference_value = data["reference"]
+    named = data["denominator"]
+    hand_value = data["hand"]
+    attempts_value = data["attempts"]
+    drew = data["drew"]
+    if type(number) is not int or type(drew) is not bool:
+        raise _Irregular
+    reference: Card | None
+    if reference_value is None:
+        if type(named) is not int or named <= 0:
+            raise _Irregular
+        reference, denominator = None, named
+    else:
+        reference = _plain_card(reference_value, deck)
+        denominator = reference[1]
+        if named is not None and (type(named) is not int or named <= 0 or named != denominator):
+            raise _Irregular
+    if type(hand_value) is not list and type(hand_value) is not tuple:
+        raise _Irregular
+    hand = _plain_hand(tuple(hand_value), deck)
+    if type(attempts_value) is not list and type(attempts_value) is not tuple:
+        raise _Irregular
+    plays = []
+    for attempt in attempts_value:
+        if type(attempt) is not dict:
+            raise _Irregular
+        played, claim, asked, reason = (
+            attempt["played"],
+            attempt["claim"],
+            attempt["asked"],
+            attempt["reason"],
+        )
+        # Exact types only: the cache below must not take 1 for True or a list for a str.
+        if (
+            type(played) is not str
+            or type(asked) is not bool
+            or (claim is not None and type(claim) is not str)
+            or (reason is not None and type(reason) is not str)
+        ):
+            raise _Irregular
+        plays.append(_plain_play(played, claim, asked, reason, reference, denominator, deck))
+    for play in plays[:-1]:
+        if play.correct:
+            raise _Irregular
+    return Turn(number, reference, denominator, hand, tuple(plays), drew)
+
+
+@lru_cache(maxsize=1 << 12)
+def _plain_card(value: object, deck: frozenset[Card]) -> Card:
+    card = parse_fraction(value) if type(value) is str else None
+    if card is None or card not in deck:
+        raise _Irregular
+    return card
+
+
+@lru_cache(maxsize=1 << 14)
+def _plain_hand(values: tuple[object, ...], deck: frozenset[Card]) -> tuple[Card, ...]:
+    # Hands repeat across a class's turns and across page views.
+    return tuple([_plain_card(value, deck) for value in values])
+
+
+@lru_cache(maxsize=1 << 14)
+def _plain_play(
+    played_value: str,
+    claim: str | None,
+    asked: bool,
+    reason: str | None,
+    reference: Card | None,
+    denominator: int,
+    deck: frozenset[Card],
+) -> Play:
+    played = _plain_card(played_value, deck)
+    if claim is None:
+        claim = (
+            CLAIM_EQUAL if reference is not None and played[1] != denominator else CLAIM_DENOMINATOR
+        )
+    elif claim != CLAIM_EQUAL and claim != CLAIM_DENOMINATOR:
+        raise _Irregular
+    if reference is None:
+        correct = claim == CLAIM_DENOMINATOR and played[1] == denominator
+        tags: tuple[str, ...] = () if correct else ("D1",) if claim == CLAIM_DENOMINATOR else ()
+    else:
+        tags = tags_for(*reference, *played, claim)
+        correct = not tags
+    if reason is not None and (
+        reason not in REASONS or correct or claim != CLAIM_EQUAL or reference is None
+    ):
+        raise _Irregular
+    return Play(played, claim, asked, reason, correct, tags)
+
+
+def _checked_turn(data: object, deck: frozenset[Card], index: int) -> Turn:
+    """Check one turn dict value by value and return it as a Turn; bad input: ValueError."""
     where = f"turn #{index}"
     number, reference_value, named, hand_value, attempts_value, drew = _fields(
         data, TURN_KEYS, where
@@ -201,7 +325,7 @@ def _play(
         tags = tags_for(*reference, *played, claim)
         correct = not tags
     if reason is not None:
-        if reason not in REASONS:
+        if not isinstance(reason, str) or reason not in REASONS:  # a list: ValueError too
             raise ValueError(f"{where}: unknown reason {reason!r}; expected one of {list(REASONS)}")
         if correct or claim != CLAIM_EQUAL or reference is None:
             raise ValueError(f"{where}: a reason is only asked after a wrong 'equal' claim")
@@ -211,23 +335,40 @@ def _play(
 def turn_evidence(turn: Turn) -> TurnEvidence:
     """Return the first claim of a turn with each rule's chance rate and opportunity."""
     reference, first = turn.reference, turn.first
-    p0: dict[str, float] = {}
+    p0: Mapping[str, float] = _NO_RATES
     opportunities: frozenset[str] = frozenset()
     if reference is not None:
-        cards = list(turn.hand)
+        cards = turn.hand
         if first is not None and first.played not in cards:
             # A card drawn during the turn, or a snapshot taken after the play: it was an option.
-            cards.append(first.played)
-        a, b = reference
-        options = [tags_for(a, b, c, d, CLAIM_EQUAL) for c, d in cards if a * d != b * c]
-        counts: dict[str, int] = {}
-        for tags in options:
-            for rule in tags:
-                counts[rule] = counts.get(rule, 0) + 1
-        p0 = {rule: count / len(options) for rule, count in counts.items()}
-        opportunities = frozenset(counts)
+            cards = (*cards, first.played)
+        p0, opportunities = chance_rates_of(reference, cards)
     probes = tuple(play.tags for play in turn.plays[1:] if not play.correct)
     return TurnEvidence(reference, first, p0, opportunities, probes)
+
+
+_NO_RATES: Final[Mapping[str, float]] = MappingProxyType({})
+
+
+@lru_cache(maxsize=1 << 14)
+def chance_rates_of(
+    reference: Card, cards: tuple[Card, ...]
+) -> tuple[Mapping[str, float], frozenset[str]]:
+    """Return each rule's chance rate p0 on `reference` with `cards` held, and its rules.
+
+    The share of the wrong "equal" options (the cards of another value) that fit the rule.
+    Cached (the rates are read only): the same hands come back on every page view.
+    """
+    a, b = reference
+    counts: dict[str, int] = {}
+    options = 0
+    for c, d in cards:
+        if a * d != b * c:
+            options += 1
+            for rule in tags_for(a, b, c, d, CLAIM_EQUAL):
+                counts[rule] = counts.get(rule, 0) + 1
+    rates = MappingProxyType({rule: count / options for rule, count in counts.items()})
+    return rates, frozenset(counts)
 
 
 def read_turns(turns: object, deck: frozenset[Card]) -> list[Turn]:

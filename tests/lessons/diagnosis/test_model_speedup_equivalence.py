@@ -19,7 +19,15 @@ from typing import Any
 import pytest
 
 from games.engine.explain import parse_fraction
-from lessons.diagnosis import DEFAULT_DECK_VALUES, RULE_IDS, Diagnosis, calibration, diagnose
+from lessons.diagnosis import (
+    DEFAULT_DECK_VALUES,
+    RULE_IDS,
+    Diagnosis,
+    calibration,
+    diagnose,
+    stream,
+)
+from lessons.diagnosis.chance import ChanceScore
 from lessons.diagnosis.classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, tags_for
 from lessons.diagnosis.model import (
     ALPHA_EMERGING,
@@ -135,7 +143,7 @@ def ref_play(data: object, reference: Card | None, denominator: int, deck: Any, 
         tags = tags_for(*reference, *played, claim)
         correct = not tags
     if reason is not None:
-        if reason not in REASONS:
+        if not isinstance(reason, str) or reason not in REASONS:
             raise ValueError(f"{where}: unknown reason {reason!r}; expected one of {list(REASONS)}")
         if correct or claim != CLAIM_EQUAL or reference is None:
             raise ValueError(f"{where}: a reason is only asked after a wrong 'equal' claim")
@@ -377,6 +385,25 @@ def assert_same(new: dict[str, dict[str, Any]], old: dict[str, dict[str, Any]]) 
                 assert got[key] == want, (rule, key, got[key], want)
 
 
+def test_chance_scores_are_bit_for_bit_the_reference():
+    """The distributions (so the p-values) are the same floats, not merely close ones."""
+    rng = random.Random(5)
+    for _ in range(200):
+        new, old = ChanceScore(), RefScore()
+        for _ in range(rng.randrange(1, 200)):
+            p = rng.choice([rng.random(), 0.0, 1.0, 0.5, 1 / 3])
+            if rng.random() < 0.4:
+                weight, chance = rng.choice([0, 1, 2, 3]), rng.random()
+                new.add_with_reason(p, chance, weight)
+                old.add_with_reason(p, chance, weight)
+            else:
+                new.add(p)
+                old.add(p)
+            assert new.probs == old.probs
+            score = rng.randrange(0, len(old.probs) + 2)
+            assert new.tail(score) == old.tail(score)
+
+
 def assert_same_stream(turns: list[Any], deck: object = None) -> None:
     """Compare after every turn (statuses, as the calibration bench reads them) and at the end."""
     new, old = Diagnosis(deck), RefDiagnosis(deck)
@@ -518,7 +545,7 @@ def _good_turn() -> dict[str, Any]:
         "turn": 3,
         "reference": "1/2",
         "denominator": None,
-        "hand": ["1/3", "2/4"],
+        "hand": ["1/3", "3/6"],
         "attempts": [{"played": "1/3", "claim": "equal", "asked": True, "reason": None}],
         "drew": False,
     }
@@ -532,7 +559,11 @@ def _bad_turns() -> list[Any]:
         ("reference", "9/7"),
         ("reference", 0.5),
         ("reference", "x"),
+        ("reference", ["1/2"]),
+        ("reference", "2/4"),
         ("denominator", 3),
+        ("denominator", 6),
+        ("denominator", -2),
         ("denominator", 0),
         ("denominator", True),
         ("hand", "1/3"),
@@ -552,14 +583,14 @@ def _bad_turns() -> list[Any]:
         ("attempts", [{"played": "1/3", "claim": "equal", "asked": True, "reason": ["a"]}]),
         (
             "attempts",
-            [{"played": "2/4", "claim": "equal", "asked": True, "reason": next(iter(REASONS))}],
+            [{"played": "3/6", "claim": "equal", "asked": True, "reason": next(iter(REASONS))}],
         ),
         ("attempts", [{"played": 1, "claim": "equal", "asked": True, "reason": None}]),
         ("attempts", [{"played": "9/7", "claim": "equal", "asked": True, "reason": None}]),
         (
             "attempts",
             [
-                {"played": "2/4", "claim": "equal", "asked": True, "reason": None},
+                {"played": "3/6", "claim": "equal", "asked": True, "reason": None},
                 {"played": "1/3", "claim": "equal", "asked": True, "reason": None},
             ],
         ),
@@ -570,7 +601,32 @@ def _bad_turns() -> list[Any]:
         turn[key] = value
         bad.append([_good_turn(), turn])
     bad.append([{**_good_turn(), "reference": None, "denominator": None}])
+    named = {**_good_turn(), "reference": None, "denominator": 3}
+    bad.append([{**named, "denominator": 0}])
+    bad.append([{**named, "denominator": 3.0}])
+    bad.append([{**named, "attempts": [{**_good_turn()["attempts"][0], "reason": FIRST_REASON}]}])
     return bad
+
+
+def test_the_good_turn_is_read_by_the_plain_reading():
+    """The bad-input cases change one thing in a turn the fast reading takes."""
+    deck = stream.deck_values(None)
+    turn = _good_turn()
+    assert stream._plain_turn(turn, deck) == stream._checked_turn(turn, deck, 0)
+    named = {**turn, "reference": None, "denominator": 3}
+    assert stream._plain_turn(named, deck) == stream._checked_turn(named, deck, 0)
+
+
+@pytest.mark.parametrize("turns", [t for t in _bad_turns() if isinstance(t, list)], ids=repr)
+def test_the_plain_reading_refuses_every_bad_turn(turns):
+    """The fast reading never takes a turn the checked reading refuses."""
+    deck = stream.deck_values(None)
+    for index, data in enumerate(turns):
+        try:
+            stream._checked_turn(data, deck, index)
+        except ValueError:
+            with pytest.raises((stream._Irregular, LookupError, TypeError, ValueError)):
+                stream._plain_turn(data, deck)
 
 
 @pytest.mark.parametrize("turns", _bad_turns(), ids=repr)
