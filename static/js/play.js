@@ -1,6 +1,8 @@
 // The play page: one socket per tab, the server is the only judge (docs/protocol.md).
 // No framework: render the latest `state` frame, log `event` frames, show `error` frames.
 
+import { handleReasonFrame } from "./reason.js";
+
 const root = document.getElementById("play");
 const TABLE = Number(root.dataset.table);
 const SEAT = root.dataset.seat === "" ? null : Number(root.dataset.seat);
@@ -183,6 +185,7 @@ function showState(frame) {
 }
 
 function onFrame(frame) {
+  if (handleReasonFrame(frame, send, announce)) return; // the reason prompt (reason.js)
   if (frame.type === "state") {
     showState(frame);
     game.historyShown = true; // the socket's history comes before its first state
