@@ -239,3 +239,24 @@ def test_the_server_decides_by_the_seed_at_the_stated_rate(pair):  # type: ignor
             orders.add(tuple(c["code"] for c in prompt["choices"]))
     assert 4 <= asked <= 20  # 50% of 24 (a fixed seed: the figure is exact, the bound loose)
     assert len(orders) > 1  # a fresh order per prompt, not one fixed order
+
+
+def test_practice_tables_ask_every_time_and_other_tables_never_by_default(class_a):  # type: ignore[no-untyped-def]
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.models import Table
+
+    client = Client()
+    client.force_login(class_a.student.user)
+    data = {"ruleset": "fractions", "bots": 1, "bot": "heuristic"}
+    client.post(reverse("games:practice"), data)
+    assert Table.objects.get(created_by=class_a.student.user).play_settings["ask_reason"] == 100
+    # A class session's settings carry no ask_reason: its tables never ask unless set.
+    pair = [class_a.student.user, class_a.other_student.user]
+    table = make_table(pair, setup=FRACTIONS_SETUP, table_settings={"turn_timer": 30})
+    assert table.play_settings["ask_reason"] == 0
+    # The rate is a percent: kept within 0-100.
+    for given, kept in ((150, 100), (-5, 0), (None, 0), (35, 35)):
+        table = make_table(pair, setup=FRACTIONS_SETUP, table_settings={"ask_reason": given})
+        assert table.play_settings["ask_reason"] == kept
