@@ -8,17 +8,24 @@ the window keeps every dashboard query bounded by an index range.
 Every misconception status any page, report or export shows comes from statuses_of(): the
 rows become diagnose()'s turns through lessons.diagnosis.turns_from_attempts (the function a
 researcher uses on the attempts CSV), and lessons.diagnosis.diagnose() gives the statuses.
+Those are cached per student (status_cache_key: the rows' content, the rules and the model's
+levels), so a page seen again costs no diagnosis, and a new or changed attempt a new one.
 """
 
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
+from hashlib import blake2b
 from typing import Any, Final
 
+from django.conf import settings
+from django.core.cache import BaseCache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import connections
 from django.db.models import F, Max, TextField
 from django.db.models.functions import Cast
@@ -26,8 +33,10 @@ from django.utils import timezone
 
 from games.engine.fractions import FractionValue
 from lessons.diagnosis import (
+    DEFAULT_DECK_VALUES,
     REASONS,
     RULE_IDS,
+    RULES_VERSION,
     SKILL_IDS,
     Diagnosis,
     Opportunity,
@@ -37,6 +46,7 @@ from lessons.diagnosis import (
     skill_tags,
     turns_from_attempts,
 )
+from lessons.diagnosis import model as diagnosis_model
 from lessons.models import Attempt, Classroom
 
 WINDOW_DAYS: Final = 28
@@ -313,10 +323,85 @@ def turns_of(rows: Sequence[Row]) -> list[dict[str, Any]]:
     return turns_from_attempts(attempt_records(rows))
 
 
+# Bump when diagnose() would give other figures for the same turns while RULES_VERSION and
+# the model's levels (in _MODEL_KEY) stay the same: cached statuses are then not reused.
+STATUS_CACHE_VERSION: Final = 1
+STATUS_CACHE_SECONDS: Final = 24 * 3600
+STATUS_CACHE_ALIAS: Final = "diagnosis"
+_MODEL_KEY: Final = blake2b(
+    repr(
+        (
+            STATUS_CACHE_VERSION,
+            RULES_VERSION,
+            DEFAULT_DECK_VALUES,
+            diagnosis_model.ALPHA_LIKELY,
+            diagnosis_model.ALPHA_LIKELY_REASONS,
+            diagnosis_model.ALPHA_EMERGING,
+            diagnosis_model.LIKELY_MIN_REFERENCES,
+            diagnosis_model.EMERGING_MIN_MATCHES,
+            diagnosis_model.REASON_WEIGHT,
+            diagnosis_model.RATE_Z,
+            diagnosis_model.RESOLVED_MISS,
+            diagnosis_model.RESOLVED_MIN_CLEAN,
+            diagnosis_model.ALPHA_SHARES,
+        )
+    ).encode(),
+    digest_size=8,
+).hexdigest()
+# Without a "diagnosis" cache in settings.CACHES, statuses go to this process's own memory
+# cache: not to "default", whose sign-in limits they would push out of a full LocMemCache.
+_LOCAL_STATUS_CACHE: Final = LocMemCache(
+    "unoclass-diagnosis-statuses", {"OPTIONS": {"MAX_ENTRIES": 4096}}
+)
+
+
+def status_cache() -> BaseCache:
+    """Return the cache that holds diagnosed statuses."""
+    if STATUS_CACHE_ALIAS in settings.CACHES:
+        return caches[STATUS_CACHE_ALIAS]
+    return _LOCAL_STATUS_CACHE
+
+
+def status_cache_key(rows: Sequence[Row], cut: int | None = None) -> str:
+    """Return the cache key of one student's statuses over `rows` (read at `cut` too).
+
+    The student, the row count and the latest attempt id name it; a digest of every column
+    diagnose() reads (reasons and "drew" change after the attempt is written) makes it change
+    with any attempt; _MODEL_KEY with the rules version, the model's levels and the deck.
+    """
+    content = [
+        (
+            row.id,
+            row.table_id,
+            row.turn,
+            row.reference,
+            row.named_denominator,
+            row.hand,
+            row.played,
+            row.claim,
+            row.asked,
+            row.reason,
+            row.correct,
+            row.drew,
+        )
+        for row in rows
+    ]
+    digest = blake2b(pickle.dumps(content, protocol=5), digest_size=16).hexdigest()
+    student = rows[0].student_id if rows else 0
+    latest = rows[-1].id if rows else 0
+    return f"statuses:{_MODEL_KEY}:{student}:{len(rows)}:{latest}:{cut}:{digest}"
+
+
 def statuses_of(rows: Sequence[Row]) -> dict[str, RuleStatus]:
     """Return every rule's status for one student's full rows (oldest first): diagnose()."""
+    cache, key = status_cache(), status_cache_key(rows)
+    cached = cache.get(key)
+    if cached is not None:
+        return dict(cached)
     result = diagnose(turns_of(rows))
-    return {rule: RuleStatus.of(rule, result[rule]) for rule in RULE_IDS}
+    statuses = {rule: RuleStatus.of(rule, result[rule]) for rule in RULE_IDS}
+    cache.set(key, statuses, STATUS_CACHE_SECONDS)
+    return statuses
 
 
 def statuses_then_and_now(
@@ -327,6 +412,11 @@ def statuses_then_and_now(
     The same model as diagnose() (lessons.diagnosis.Diagnosis, which diagnose() feeds), read
     at the cut and at the end; `cut` must fall between two turns (a session boundary).
     """
+    cache, key = status_cache(), status_cache_key(rows, cut)
+    cached = cache.get(key)
+    if cached is not None:
+        then, now = cached
+        return dict(then), dict(now)
     diagnosis = Diagnosis()
     for turn in turns_of(rows[:cut]):
         diagnosis.add(turn)
@@ -334,7 +424,9 @@ def statuses_then_and_now(
     for turn in turns_of(rows[cut:]):
         diagnosis.add(turn)
     result = diagnosis.result()
-    return then, {rule: RuleStatus.of(rule, result[rule]) for rule in RULE_IDS}
+    now = {rule: RuleStatus.of(rule, result[rule]) for rule in RULE_IDS}
+    cache.set(key, (then, now), STATUS_CACHE_SECONDS)
+    return then, now
 
 
 def skills_from(rows: Iterable[Row]) -> dict[str, SkillProgress]:
