@@ -77,7 +77,7 @@ async def _answer(comm: WebsocketCommunicator, frame: Any) -> dict[str, Any]:
     """Send a raw `reason` frame; return the answer (`reason_saved` or `error`)."""
     await comm.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
     while True:
-        answer = json.loads(await comm.receive_from(timeout=3))
+        answer: dict[str, Any] = json.loads(await comm.receive_from(timeout=3))
         if answer["type"] in ("reason_saved", "error"):
             return answer
 
