@@ -1,16 +1,39 @@
-"""Send a table's new state to its Channels group, after the transaction has committed."""
+"""Send a table's new state to its Channels group, after the transaction has committed.
+
+A failed publish never fails the action (it is stored): games.realtime.delivery keeps it and
+publishes it again when the layer is back. A table socket that acts collects its own updates
+(`collecting_updates`) so that it sends them to its player first, then publishes them.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from games.realtime.delivery import publish_from_thread
+
+_collector = threading.local()
 
 
 def table_group(table_id: int) -> str:
     """Name a table's group from its id (never from user text)."""
     return f"table_{table_id}"
+
+
+@contextmanager
+def collecting_updates(updates: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    """Append this thread's table updates to `updates` instead of publishing them.
+
+    The caller publishes them (games.realtime.delivery.publish) once it has used them.
+    """
+    previous = getattr(_collector, "updates", None)
+    _collector.updates = updates
+    try:
+        yield updates
+    finally:
+        _collector.updates = previous
 
 
 def broadcast_table_update(
@@ -21,16 +44,16 @@ def broadcast_table_update(
     info: dict[str, Any],
 ) -> None:
     """Tell every socket of the table that the game moved to `state_id`."""
-    layer = get_channel_layer()
-    if layer is None:
+    message = {
+        "type": "table.update",
+        "table_id": table_id,
+        "state_id": state_id,
+        "state": state,
+        "events": events,
+        "info": info,
+    }
+    collected = getattr(_collector, "updates", None)
+    if collected is not None:
+        collected.append(message)
         return
-    async_to_sync(layer.group_send)(
-        table_group(table_id),
-        {
-            "type": "table.update",
-            "state_id": state_id,
-            "state": state,
-            "events": events,
-            "info": info,
-        },
-    )
+    publish_from_thread(table_group(table_id), message)

@@ -9,7 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import driver, hooks
-from games.broadcast import table_group
+from games.broadcast import collecting_updates, table_group
 from games.engine import Game
 from games.errors import TableError
 from games.protocol import (
@@ -20,11 +20,15 @@ from games.protocol import (
     event_frames,
     state_frame,
 )
+from games.realtime import delivery
 from games.realtime.asyncdb import in_thread
 from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, RealtimeConsumer
 from games.realtime.signin import socket_user
 from games.selectors import table_access
-from games.services import JUDGED_ERROR_CODES, next_step_for, table_act
+from games.services import JUDGED_ERROR_CODES, Outcome, next_step_for, table_act
+
+# How many skipped state numbers a socket remembers, to send their events if they come late.
+MISSED_WINDOW = 64
 
 
 class TableConsumer(RealtimeConsumer):
@@ -37,6 +41,9 @@ class TableConsumer(RealtimeConsumer):
     table_id: int
     seat: int | None
     last_state_id: int
+    # State numbers this socket skipped (it sent a later state): their events may come late,
+    # published again after a layer outage (games.realtime.delivery).
+    missed: set[int]
 
     async def connect(self) -> None:
         """Accept a signed-in user who is seated at the table or may watch it."""
@@ -52,15 +59,21 @@ class TableConsumer(RealtimeConsumer):
             return
         self.seat = access.seat
         self.last_state_id = -1
+        self.missed = set()
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
+        delivery.attach(self)
         await self._send_history()
         await self.send_current_state()
 
     async def disconnect(self, code: int) -> None:
         """Leave the table's group; the seat stays the player's."""
+        delivery.detach(self)
         if hasattr(self, "table_id"):
-            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+            with delivery.quiet_layer_errors():
+                await self.channel_layer.group_discard(
+                    table_group(self.table_id), self.channel_name
+                )
 
     async def receive_frame(self, content: dict[str, Any]) -> None:
         """Route a checked frame by its type; an unknown type gets an error frame."""
@@ -80,18 +93,22 @@ class TableConsumer(RealtimeConsumer):
         if self.seat is None:
             await self.send_error(TableError("not_seated", _("You are watching this table.")))
             return
+        updates: list[dict[str, Any]] = []
         try:
-            outcome = await in_thread(table_act)(
+            outcome = await in_thread(_act_collecting)(
+                updates,
                 table_id=self.table_id,
                 user=self.scope["user"],
                 action=content.get("action"),
                 state_id=content.get("state_id"),
             )
         except TableError as exc:
+            await self._deliver(updates)
             await self._send_refusal(exc)
             if exc.code == "stale_state" or exc.code in JUDGED_ERROR_CODES:
                 await self.send_current_state()
             return
+        await self._deliver(updates)
         driver.schedule(outcome.next_step)
 
     async def _send_refusal(self, exc: TableError) -> None:
@@ -117,6 +134,17 @@ class TableConsumer(RealtimeConsumer):
             return
         await self.send_frame({"type": "reason_saved"})
 
+    async def _deliver(self, updates: list[dict[str, Any]]) -> None:
+        """Send the mover's own result on this socket, then publish it for the other seats.
+
+        The mover never waits on the channel layer: when it fails, the update is kept and
+        published again later (games.realtime.delivery); this socket drops its own echo.
+        """
+        for message in updates:
+            await self.table_update(message)
+        for message in updates:
+            delivery.publish_soon(table_group(self.table_id), message)
+
     async def table_update(self, message: dict[str, Any]) -> None:
         """Forward a committed change: the events, then this seat's new view."""
         state_id = message["state_id"]
@@ -125,8 +153,12 @@ class TableConsumer(RealtimeConsumer):
             # seat may have changed too, and the server may now have a move of its own to make.
             await self._refresh_access()
             return
-        # Older states are dropped, and so is a state the socket already sent from the database.
+        # Older states are dropped, and so is a state the socket already sent from the database;
+        # an update it skipped (published again after an outage) still brings its events.
         if state_id <= self.last_state_id:
+            if state_id in self.missed:
+                self.missed.discard(state_id)
+                await self._send_events(message["events"], state_id, message["info"])
             return
         game = Game.from_dict(message["state"])
         with translation.override(self.lang):
@@ -161,7 +193,29 @@ class TableConsumer(RealtimeConsumer):
         await self._send_state(game, table.state_id, info)
         driver.schedule(await in_thread(next_step_for)(table, game))
 
+    async def _send_events(
+        self, events: list[dict[str, Any]], state_id: int, info: dict[str, Any]
+    ) -> None:
+        with translation.override(self.lang):
+            for frame in event_frames(events, self.seat, info, self.lang):
+                frame["state_id"] = state_id
+                await self.send(text_data=json.dumps(frame))
+
+    def watched_group(self) -> tuple[str, int]:
+        """Return the table's group and the last state number sent (for the layer watch)."""
+        return table_group(self.table_id), self.last_state_id
+
+    async def catch_up(self) -> None:
+        """Send the stored state if this socket is behind it (after a layer outage)."""
+        if await in_thread(_stored_state_id)(self.table_id) > self.last_state_id:
+            await self.send_current_state()
+
     async def _send_state(self, game: Game, state_id: int, info: dict[str, Any]) -> None:
+        if self.last_state_id >= 0 and state_id > self.last_state_id + 1:
+            self.missed.update(
+                range(max(self.last_state_id + 1, state_id - MISSED_WINDOW), state_id)
+            )
+        self.missed = {n for n in self.missed if n > state_id - MISSED_WINDOW}
         self.last_state_id = max(self.last_state_id, state_id)
         frame = state_frame(game, self.seat, state_id, info)
         await self.send(text_data=json.dumps(frame))
@@ -169,6 +223,18 @@ class TableConsumer(RealtimeConsumer):
     def error_frame(self, exc: TableError) -> dict[str, Any]:
         """Build the table's `error` frame: a wrong fraction play carries an explanation."""
         return error_frame(exc, self.lang)
+
+
+def _act_collecting(updates: list[dict[str, Any]], **kwargs: Any) -> Outcome:
+    """Apply a player's action, collecting its updates (published by the caller)."""
+    with collecting_updates(updates):
+        return table_act(**kwargs)
+
+
+def _stored_state_id(table_id: int) -> int:
+    from games.models import Table
+
+    return int(Table.objects.values_list("state_id", flat=True).get(pk=table_id))
 
 
 def _load(table_id: int) -> tuple[Any, dict[str, Any]]:

@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # REMOTE_ADDR from the proxy's own hop only (TRUSTED_PROXIES below).
+    "unoclass.proxy.TrustedProxyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -70,6 +72,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so its process_exception runs first: a database restart answers 503, not 500.
+    "unoclass.unavailable.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "unoclass.urls"
@@ -97,6 +101,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        # A kept connection is checked before each request reuses it: after a PostgreSQL
+        # restart the first move goes through at once instead of failing on a dead socket.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -144,12 +151,14 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# With several processes the sign-in limits must be counted in one place: Redis.
+# With several processes the sign-in limits must be counted in one place: Redis. While Redis
+# does not answer, each process counts them in its own memory (unoclass/cache_fallback.py).
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "unoclass.cache_fallback.RedisCacheWithLocalFallback",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
 
@@ -204,6 +213,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 if env_bool("SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Addresses of the proxies whose X-Forwarded-For is believed (daphne's unix socket always is):
+# the client is the right-most address of the header that is not one of them (unoclass/proxy.py).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
 
 # Logs never carry student data: the request logger prints paths and status codes only.
 # A refusal (403, 400) is one line: the filter drops the traceback Django attaches to it, so
@@ -211,8 +223,14 @@ if env_bool("SECURE_PROXY_SSL_HEADER"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"refusals": {"()": "unoclass.log_filters.RefusalsWithoutTraceback"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals"]}},
+    "filters": {
+        "refusals": {"()": "unoclass.log_filters.RefusalsWithoutTraceback"},
+        # channels_redis logs a traceback each second while Redis is away: one line instead.
+        "layer_errors": {"()": "games.realtime.delivery.LayerErrorsOneLine"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["refusals", "layer_errors"]}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     # Django's own default sends "django" records to a second console handler under DEBUG
     # (which printed each traceback again, unfiltered): they go through the one above instead.

@@ -8,11 +8,13 @@ tell "signed out" from "connection lost" retries for ever.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 # Close codes (4000–4999 are the application's own), as the pages read them.
 CLOSE_SIGNED_OUT = 4401
 CLOSE_NO_ACCESS = 4403
+CLOSE_TRY_AGAIN = 1013  # the database is away: the page reconnects as after any other close
+DATABASE_UNAVAILABLE = _("The server cannot reach its database: try again in a moment.")
+logger = logging.getLogger(__name__)
 # How long a socket trusts its last "still signed in" answer (two queries) before asking again.
 # A sign-out closes the socket at once through the user's group; this check catches what that
 # message cannot (a lost message, an expired session, a password changed in the admin).
@@ -60,7 +65,22 @@ class RealtimeConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except (OperationalError, InterfaceError) as exc:
+            # The database restarts: one line in the log, the socket stays (or the page retries).
+            logger.warning("database unavailable on a socket (%s): %s", message["type"], exc)
+            await self.database_unavailable(message)
+
+    async def database_unavailable(self, message: dict[str, Any]) -> None:
+        """Answer a message the database could not serve: an error frame, or a retry later.
+
+        A socket still connecting closes with 1013 (try again later): the page reconnects.
+        """
+        if message["type"] == "websocket.connect":
+            await self.close(code=CLOSE_TRY_AGAIN)
+        elif message["type"] != "websocket.disconnect":
+            await self.send_error(TableError("unavailable", DATABASE_UNAVAILABLE))
 
     async def websocket_connect(self, message: WebSocketConnectEvent) -> None:
         """Set the socket's language and frame budget, then let `connect` decide."""
