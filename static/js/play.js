@@ -171,6 +171,23 @@ let pendingAction = null;
 function act(action, stateId = game.stateId) {
   const frame = { type: "action", action, state_id: stateId };
   pendingAction = send(frame) ? null : frame;
+  if (!pendingAction) expectState(stateId + 1, ANSWER_MS);
+}
+
+// Delivery checks (docs/protocol.md, "Delivery through faults"): an action with no answer
+// within ANSWER_MS, or an event whose state does not follow, makes the page ask for the state.
+const ANSWER_MS = 4000;
+let expected = null;
+
+function expectState(stateId, ms) {
+  if (expected && expected.stateId >= stateId) return;
+  if (expected) clearTimeout(expected.timer);
+  const entry = { stateId };
+  entry.timer = setTimeout(() => {
+    if (expected === entry) expected = null;
+    if (game.stateId < stateId) send({ type: "sync" });
+  }, ms);
+  expected = entry;
 }
 
 /** Show a `state` frame unless the page already shows a later one. */
@@ -198,7 +215,10 @@ function onFrame(frame) {
     }
     if (event.type === "uno" && event.seat === SEAT) game.unoSaidAt = frame.state_id;
     if (frame.text) logLine(frame.text, event.type);
+    if (frame.state_id > game.stateId) expectState(frame.state_id, 2000);
   } else if (frame.type === "error") {
+    if (expected) clearTimeout(expected.timer);
+    expected = null; // the action was answered: refused
     showError(frame);
   }
 }
