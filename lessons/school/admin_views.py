@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import messages
@@ -68,6 +69,7 @@ def _page(
     now_invitations = TeacherInvitation.objects.filter(
         used_at__isnull=True, expires_at__gt=timezone.now()
     )[:20]
+    signup_url = request.build_absolute_uri(reverse("signup"))
     context = {
         "teachers": services.teachers_of_school(),
         "to_transfer": services.classes_to_transfer(),
@@ -76,9 +78,11 @@ def _page(
             initial={"months": current.months, "keep_pseudonymised": current.keep_pseudonymised}
         ),
         "invitation_form": InvitationForm(),
-        "invitations": now_invitations,
+        "invitations": [
+            (invitation, f"{signup_url}?{urlencode({'invite': invitation.token})}")
+            for invitation in now_invitations
+        ],
         "signup_by_invitation": services.signup_needs_invitation(),
-        "signup_url": request.build_absolute_uri(reverse("signup")),
     }
     return render(request, "school/admin.html", context, status=status)
 

@@ -39,6 +39,11 @@ class SessionStartForm(forms.Form):
         max_value=10,
         required=False,
     )
+    ask_reason = forms.BooleanField(
+        label=_('Ask "why did you think they were equal?" after a wrong fraction (Uno Fractions)'),
+        initial=True,
+        required=False,
+    )
     deck = forms.ChoiceField(
         label=_("Deck (Uno Fractions)"), choices=DECK_CHOICES, initial=DEFAULT_DECK, required=False
     )

@@ -68,6 +68,9 @@ SETTLE_SECONDS = 10
 LONE_WAIT_SECONDS = 60
 LONE_TABLE_SEATS = 3
 MAX_TURN_TIMER = 600
+# Percent of refused first "equal" claims the page asks about when the teacher ticks "ask why":
+# every one, so a short lesson still gathers reasons (games.services clamps it to 0-100).
+ASK_REASON_RATE = 100
 BOT_KIND = Seat.Bot.HEURISTIC
 # The options a teacher may set per ruleset (the engine checks their values).
 SESSION_OPTIONS = {
@@ -143,9 +146,14 @@ def session_start(
     options: dict[str, Any] | None = None,
     turn_timer: int = 0,
     accessible: bool = False,
+    ask_reason: bool = False,
     now: datetime | None = None,
 ) -> ClassSession:
-    """Open a session for a class with its rules and table settings (recorded with it)."""
+    """Open a session for a class with its rules and table settings (recorded with it).
+
+    `ask_reason` (Uno Fractions only) makes the play page ask the student why they thought two
+    fractions were equal after every refused first "equal" claim of a turn (ASK_REASON_RATE).
+    """
     if not teacher_teaches(teacher=teacher, classroom=classroom):
         raise _refuse(NOT_YOUR_CLASS, "not_your_class")
     if classroom.archived_at is not None:
@@ -171,7 +179,8 @@ def session_start(
             play_settings={
                 "turn_timer": 0 if accessible else turn_timer,
                 "accessible": bool(accessible),
-            },
+            }
+            | ({"ask_reason": ASK_REASON_RATE} if ask_reason and ruleset == "fractions" else {}),
             started_at=now or timezone.now(),
         )
 

@@ -64,6 +64,7 @@ def session_new(request: SignedInRequest, classroom_id: int) -> HttpResponse:
                 options=form.options(),
                 turn_timer=data["turn_timer"],
                 accessible=data["accessible"],
+                ask_reason=bool(data.get("ask_reason")),
             )
         except ValidationError as error:
             form.add_error(None, error)

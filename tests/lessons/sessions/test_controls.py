@@ -284,3 +284,17 @@ def test_a_late_student_can_be_moved_into_a_robots_seat(class_a):  # type: ignor
     assert moved.table == lone
     seat = lone.table.seats.get(user=newcomer.user)
     assert seat.name == newcomer.display_name and not seat.is_automatic
+
+
+def test_ask_why_reaches_every_fractions_table(class_a):  # type: ignore[no-untyped-def]
+    session = start(class_a.teacher, class_a.classroom, ask_reason=True)
+    assert session.play_settings["ask_reason"] == 100
+    (table,) = _seated(session, [class_a.student.student, class_a.other_student.student])
+    assert table.table.play_settings["ask_reason"] == 100
+
+
+def test_ask_why_is_off_unless_ticked_and_only_for_fractions(class_a):  # type: ignore[no-untyped-def]
+    assert "ask_reason" not in start(class_a.teacher, class_a.classroom).play_settings
+    other_class, _students = class_of(class_a.teacher, 2)
+    classic = start(class_a.teacher, other_class, ruleset="classic", ask_reason=True)
+    assert "ask_reason" not in classic.play_settings

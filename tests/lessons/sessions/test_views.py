@@ -179,3 +179,12 @@ def test_signing_in_joins_the_open_session(class_a):  # type: ignore[no-untyped-
     assert response.redirect_chain[-1][0] == reverse("home")
     assert "Rejoindre la séance de la classe" in page_text(response)
     assert SessionMember.objects.filter(session=session, student=login.student).exists()
+
+
+def test_the_ask_why_box_is_ticked_by_default_and_reaches_the_session(class_a):  # type: ignore[no-untyped-def]
+    client = _english(teacher_client(class_a.teacher))
+    url = reverse("session_new", args=[class_a.classroom.pk])
+    box = re.search(r'<input[^>]*name="ask_reason"[^>]*>', client.get(url).content.decode())
+    assert box is not None and "checked" in box.group(0)
+    client.post(url, {"ruleset": "fractions", "table_size": 4, "turn_timer": 0, "ask_reason": "on"})
+    assert ClassSession.objects.get().play_settings["ask_reason"] == 100
