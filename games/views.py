@@ -18,9 +18,8 @@ from games.engine import Game, card_name
 from games.engine.cards import deck_for
 from games.errors import TableError
 from games.forms import DECK_CHOICES, DEFAULT_DECK, PracticeForm
-from games.players import table_info
+from games.players import robot_name, table_info
 from games.protocol import state_frame
-from games.players import robot_name
 from games.selectors import TableAccess, table_access
 from games.services import (
     TIMER_TURNS_BEFORE_BOT,
