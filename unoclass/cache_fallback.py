@@ -30,25 +30,31 @@ RETRY_SECONDS = 5.0
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
+# Per process and Redis address (Django makes one cache object per thread): whether Redis is
+# being skipped, and until when.
+_down_until: dict[str, float] = {}
+_lock = threading.Lock()
+
+
 class RedisCacheWithLocalFallback(RedisCache):
     """A RedisCache whose calls go to a local memory cache while Redis is unreachable."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
+        self.server = server
         local_params = {k: v for k, v in params.items() if k not in ("LOCATION", "OPTIONS")}
-        self.local = LocMemCache(f"unoclass-fallback-{id(self)}", local_params)
-        self.down_until = 0.0
-        self.lock = threading.Lock()
+        # LocMemCache shares its storage by name: every thread of the process counts together.
+        self.local = LocMemCache(f"unoclass-fallback:{server}", local_params)
 
     def _either(self, remote: Callable[[], T], local: Callable[[], T]) -> T:
-        if time.monotonic() < self.down_until:
+        if time.monotonic() < _down_until.get(self.server, 0.0):
             return local()
         try:
-            return remote()
+            result = remote()
         except UNREACHABLE as exc:
-            with self.lock:
-                first = self.down_until == 0.0
-                self.down_until = time.monotonic() + RETRY_SECONDS
+            with _lock:
+                first = self.server not in _down_until
+                _down_until[self.server] = time.monotonic() + RETRY_SECONDS
             if first:
                 logger.warning(
                     "cache: Redis unreachable (%s), this process counts the sign-in limits "
@@ -56,20 +62,18 @@ class RedisCacheWithLocalFallback(RedisCache):
                     type(exc).__name__,
                 )
             return local()
-
-    def _back(self) -> None:
-        if self.down_until:
-            with self.lock:
-                self.down_until = 0.0
-            logger.warning("cache: Redis answers again")
+        if self.server in _down_until:
+            with _lock:
+                back = _down_until.pop(self.server, None) is not None
+            if back:
+                logger.warning("cache: Redis answers again")
+        return result
 
     def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        def remote() -> Any:
-            result = getattr(super(RedisCacheWithLocalFallback, self), name)(*args, **kwargs)
-            self._back()
-            return result
-
-        return self._either(remote, lambda: getattr(self.local, name)(*args, **kwargs))
+        return self._either(
+            lambda: getattr(super(RedisCacheWithLocalFallback, self), name)(*args, **kwargs),
+            lambda: getattr(self.local, name)(*args, **kwargs),
+        )
 
     def add(self, *args: Any, **kwargs: Any) -> Any:
         """Store a value if the key is absent."""

@@ -173,10 +173,12 @@ class PostgresCluster:
             conn.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
-    def stop(self) -> None:
-        """Stop the cluster (immediate mode: the data is throwaway)."""
+    def stop(self, mode: str = "immediate") -> None:
+        """Stop the cluster: `immediate` (a crash: the data is throwaway, and with fsync and
+        synchronous commit off the last commits may be lost) or `fast` (as `systemctl restart
+        postgresql`: every committed transaction is kept; `start` brings it back)."""
         with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
-            self._run(str(self.bin / "pg_ctl"), "-D", self.data, "-m", "immediate", "stop")
+            self._run(str(self.bin / "pg_ctl"), "-D", self.data, "-m", mode, "-w", "stop")
 
     def close(self) -> None:
         """Stop the cluster and remove its directory."""
