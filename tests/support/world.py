@@ -12,7 +12,7 @@ The spec (every key optional):
 - `session: true`: open a class session and seat the table's students at its table 1.
 
 The world: `table`, `classroom`, `join_code`, `teacher_session`, `session` (or None),
-`students` (name, seat, session key, user `pk`, student `id`), and by seat `sessions` (the
+`students` (name, seat, session key, user `pk`, student `id`, `pin`), and by seat `sessions` (the
 students' session keys) and `users` (their user ids).
 """
 
@@ -83,6 +83,7 @@ def build(spec: dict[str, Any]) -> dict[str, Any]:
             "session": _session_key(login.user),
             "pk": login.user.pk,
             "id": login.student.pk,
+            "pin": login.pin,
         }
         for seat, (name, login) in enumerate(zip(names, logins, strict=True))
     ]
