@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Final
 
 from games.engine.cards import DECKS, FRACTION
-from games.engine.explain import parse_fraction
+from games.engine.fractions import parse_fraction
 
 from .classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, tags_for
 from .reasons import REASONS

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Final
 
-from games.engine.explain import parse_fraction
+from games.engine.fractions import parse_fraction
 
 from .classifier import CLAIM_EQUAL
 from .stream import Card, deck_values

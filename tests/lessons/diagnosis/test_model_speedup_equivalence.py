@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from games.engine.explain import parse_fraction
+from games.engine.fractions import parse_fraction
 from lessons.diagnosis import (
     DEFAULT_DECK_VALUES,
     RULE_IDS,
