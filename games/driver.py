@@ -17,21 +17,29 @@ from games.services import NextStep, table_step
 logger = logging.getLogger(__name__)
 # Timers fire a little after their deadline so the database clock has passed it too.
 SLACK_SECONDS = 0.05
-_pending: dict[int, tuple[int, asyncio.TimerHandle]] = {}
+# table id -> (state id, when it falls due on the loop's clock, its timer)
+_pending: dict[int, tuple[int, float, asyncio.TimerHandle]] = {}
 
 
 def schedule(step: NextStep | None) -> None:
-    """Plan a server step in this process's event loop, once per table and state."""
+    """Plan a server step in this process's event loop, once per table and state.
+
+    A step for the same state that falls due sooner replaces the planned one: when a seat
+    changes hands the state stays the same, but a robot now acts at once where the turn
+    timer would have waited for the student.
+    """
     if step is None:
         return
     loop = asyncio.get_running_loop()
+    due = loop.time() + step.delay + SLACK_SECONDS
     current = _pending.get(step.table_id)
     if current is not None:
-        if current[0] == step.state_id:
+        state_id, planned_due, handle = current
+        if state_id == step.state_id and planned_due <= due:
             return
-        current[1].cancel()
-    handle = loop.call_later(step.delay + SLACK_SECONDS, lambda: loop.create_task(_run(step)))
-    _pending[step.table_id] = (step.state_id, handle)
+        handle.cancel()
+    timer = loop.call_at(due, lambda: loop.create_task(_run(step)))
+    _pending[step.table_id] = (step.state_id, due, timer)
 
 
 async def _run(step: NextStep) -> None:
@@ -48,6 +56,6 @@ async def _run(step: NextStep) -> None:
 
 def cancel_all() -> None:
     """Forget every planned step (tests)."""
-    for _state_id, handle in _pending.values():
+    for _state_id, _due, handle in _pending.values():
         handle.cancel()
     _pending.clear()
