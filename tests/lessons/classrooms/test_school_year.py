@@ -50,6 +50,8 @@ def test_archived_class_leaves_home_stays_readable_and_refuses_changes(
     client.post(reverse("student_remove", args=[student.pk]), {"mode": "erase"})
     client.post(reverse("classroom_import_confirm", args=[pk]))
     assert snapshot() == before
+    cards = page_text(client.get(reverse("classroom_cards", args=[pk])))
+    assert "New PINs for the whole class" not in cards
     class_a.classroom.refresh_from_db()
     with pytest.raises(Exception, match="archived"):
         session_start(teacher=class_a.teacher, classroom=class_a.classroom)
