@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from lessons.classrooms.urls import urlpatterns as classroom_urls
 from lessons.notices.urls import urlpatterns as notice_urls
+from lessons.practice.urls import urlpatterns as practice_urls
 from lessons.reporting.urls import urlpatterns as reporting_urls
 from lessons.school.urls import urlpatterns as school_urls
 from lessons.sessions.urls import urlpatterns as session_urls
 
-urlpatterns = classroom_urls + session_urls + reporting_urls + notice_urls + school_urls
+urlpatterns = (
+    classroom_urls + session_urls + reporting_urls + notice_urls + school_urls + practice_urls
+)

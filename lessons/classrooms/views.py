@@ -30,7 +30,7 @@ from lessons.classrooms.forms import (
 from lessons.classrooms.fresh_pins import fresh_pins_forget, fresh_pins_recall, fresh_pins_remember
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.models import Classroom
-from lessons.practice.home import practice_next
+from lessons.practice.home import practice_next, practice_of_classroom
 from lessons.school.signup import signup_invitation_use, signup_refusal
 from lessons.sessions.selectors import session_card_for_student
 from lessons.sessions.services import session_join_open
@@ -206,7 +206,11 @@ def classroom_detail(request: SignedInRequest, classroom_id: int) -> HttpRespons
     return render(
         request,
         "lessons/classroom_detail.html",
-        {"classroom": classroom, "students": students},
+        {
+            "classroom": classroom,
+            "students": students,
+            **practice_of_classroom(classroom=classroom, students=students),
+        },
     )
 
 

@@ -34,6 +34,7 @@ from lessons.diagnosis import (
 )
 from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student
 from lessons.reporting.loading import (
+    SOURCE_BOTH,
     WRONG,
     Row,
     RuleStatus,
@@ -375,11 +376,14 @@ def _tiles(window: Window, rows: list[Row]) -> Tiles:
     )
 
 
-def class_dashboard(classroom: Classroom) -> ClassDashboard:
-    """Build the class dashboard (a fixed number of queries, whatever the class size)."""
+def class_dashboard(classroom: Classroom, *, source: str = SOURCE_BOTH) -> ClassDashboard:
+    """Build the class dashboard (a fixed number of queries, whatever the class size).
+
+    `source` keeps the plays of class sessions, of practice, or both (loading.of_source).
+    """
     window = evidence_window(classroom)
     students = by_name(classroom.students.only("id", "display_name", "classroom"))
-    rows = class_rows(classroom, window)
+    rows = class_rows(classroom, window, source=source)
     grouped = by_student(rows)
     sessions, per_student_trend = _trend(classroom)
     missed: dict[int, int] = {}

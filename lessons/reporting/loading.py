@@ -216,6 +216,26 @@ def _values(query: Any, full: bool) -> Any:
     return query.annotate(**_RAW_JSON).values_list(*LIGHT_FIELDS, *_RAW_JSON)
 
 
+# Where attempts come from (the dashboards' ?source=): class sessions, practice, or both.
+SOURCE_BOTH: Final = "both"
+SOURCE_SESSIONS: Final = "sessions"
+SOURCE_PRACTICE: Final = "practice"
+SOURCES: Final = (SOURCE_BOTH, SOURCE_SESSIONS, SOURCE_PRACTICE)
+
+
+def of_source(query: Any, source: str) -> Any:
+    """Keep the attempts of class sessions, of practice, or both.
+
+    Practice is every attempt without a class session: a practice table's plays (alone against
+    robots, assigned or not) are logged with no session (lessons.attempts.log).
+    """
+    if source == SOURCE_SESSIONS:
+        return query.filter(session__isnull=False)
+    if source == SOURCE_PRACTICE:
+        return query.filter(session__isnull=True)
+    return query
+
+
 def evidence_window(classroom: Classroom) -> Window:
     """Return the classroom's evidence window (one indexed query)."""
     latest = Attempt.objects.filter(classroom=classroom).aggregate(latest=Max("created_at"))[
@@ -226,7 +246,7 @@ def evidence_window(classroom: Classroom) -> Window:
     return Window(latest - timedelta(days=WINDOW_DAYS), latest)
 
 
-def class_rows(classroom: Classroom, window: Window) -> list[Row]:
+def class_rows(classroom: Classroom, window: Window, *, source: str = SOURCE_BOTH) -> list[Row]:
     """Return the window's attempts of a class with their evidence, oldest first."""
     if window.empty:
         return []
@@ -234,12 +254,18 @@ def class_rows(classroom: Classroom, window: Window) -> list[Row]:
     query = Attempt.objects.filter(classroom=classroom, created_at__gte=window.start).order_by(
         "created_at", "id"
     )
-    return _rows(_values(query, True))
+    return _rows(_values(of_source(query, source), True))
 
 
-def student_rows(student_id: int, *, since: datetime | None = None, full: bool = True) -> list[Row]:
+def student_rows(
+    student_id: int,
+    *,
+    since: datetime | None = None,
+    full: bool = True,
+    source: str = SOURCE_BOTH,
+) -> list[Row]:
     """Return one student's attempts, oldest first (since a time; light rows skip the JSON)."""
-    query = Attempt.objects.filter(student_id=student_id)
+    query = of_source(Attempt.objects.filter(student_id=student_id), source)
     if since is not None:
         query = query.filter(created_at__gte=since)
     return _rows(_values(query.order_by("created_at", "id"), full))

@@ -32,6 +32,7 @@ from lessons.diagnosis import (
 )
 from lessons.models import MissedEquivalence, Student
 from lessons.reporting.loading import (
+    SOURCE_BOTH,
     Row,
     RuleStatus,
     Window,
@@ -180,12 +181,15 @@ def _focus(findings: list[Finding]) -> list[Finding]:
     return likely[:REPORT_FOCUS]
 
 
-def student_report(student: Student, *, lang: str) -> StudentReport:
-    """Build a student's page and report (five queries)."""
+def student_report(student: Student, *, lang: str, source: str = SOURCE_BOTH) -> StudentReport:
+    """Build a student's page and report (five queries).
+
+    `source` keeps the plays of class sessions, of practice, or both (loading.of_source).
+    """
     classroom = student.classroom
     window = evidence_window(classroom)
-    history = student_rows(student.pk, full=False)
-    recent = student_rows(student.pk, since=window.start) if not window.empty else []
+    history = student_rows(student.pk, full=False, source=source)
+    recent = student_rows(student.pk, since=window.start, source=source) if not window.empty else []
     missed = (
         list(
             MissedEquivalence.objects.filter(student=student, created_at__gte=window.start)

@@ -23,7 +23,7 @@ from lessons.diagnosis.model import UNTESTED_RULES
 from lessons.models import Classroom, ClassSession, Student
 from lessons.reporting import exports, words
 from lessons.reporting.class_report import class_dashboard
-from lessons.reporting.loading import WINDOW_DAYS
+from lessons.reporting.loading import SOURCES, WINDOW_DAYS
 from lessons.reporting.present import (
     LANGS,
     class_context,
@@ -48,6 +48,14 @@ def _classroom(request: SignedInRequest, classroom_id: int) -> Classroom:
     return classroom
 
 
+def _source(request: HttpRequest) -> str:
+    """Return the plays asked for (?source=sessions|practice|both, default both); 404 else."""
+    source = request.GET.get("source") or SOURCES[0]
+    if source not in SOURCES:
+        raise Http404
+    return source
+
+
 def _student_of(classroom: Classroom, student_id: int) -> Student:
     student = classroom.students.filter(pk=student_id).first()
     if student is None:
@@ -61,8 +69,13 @@ def _student_of(classroom: Classroom, student_id: int) -> Student:
 def dashboard_class(request: SignedInRequest, classroom_id: int) -> HttpResponse:
     """Show the class dashboard."""
     classroom = _classroom(request, classroom_id)
-    context = class_context(class_dashboard(classroom), current_lang())
-    return render(request, "lessons/dashboards/class.html", {**context, "classroom": classroom})
+    source = _source(request)
+    context = class_context(class_dashboard(classroom, source=source), current_lang())
+    return render(
+        request,
+        "lessons/dashboards/class.html",
+        {**context, "classroom": classroom, "source": source},
+    )
 
 
 @teacher_required
@@ -72,8 +85,9 @@ def dashboard_student(request: SignedInRequest, classroom_id: int, student_id: i
     classroom = _classroom(request, classroom_id)
     student = _student_of(classroom, student_id)
     lang = current_lang()
-    context = student_context(student_report(student, lang=lang), lang)
-    return render(request, "lessons/dashboards/student.html", context)
+    source = _source(request)
+    context = student_context(student_report(student, lang=lang, source=source), lang)
+    return render(request, "lessons/dashboards/student.html", {**context, "source": source})
 
 
 @teacher_required
