@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -64,7 +64,7 @@ async def _move_now(table: Table) -> tuple[int, TracingClient]:
         if action is not None:
             await client.act(action)
             table.moves += 1
-            return latest + 1, client
+            return latest + 1, cast(TracingClient, client)
     raise AssertionError("no seat has a move to make")
 
 
@@ -82,7 +82,7 @@ async def _everyone_reaches(table: Table, state_id: int, seconds: float) -> None
     await asyncio.gather(
         *(
             _reaches(client, state_id, seconds, f"seat {index} to get state {state_id}")
-            for index, client in enumerate(table.clients)
+            for index, client in enumerate(cast(list[TracingClient], table.clients))
         )
     )
 
@@ -97,7 +97,7 @@ def _start(redis: RedisServer, layer: str = "pubsub") -> tuple[LiveApp, Any, lis
 def _check_end(app: LiveApp, ids: Any, table: Table, servers: list[Daphne]) -> None:
     final = audit(app, ids["table"])
     check_audit(final)
-    for index, client in enumerate(table.clients):
+    for index, client in enumerate(cast(list[TracingClient], table.clients)):
         missing = set(range(1, final["state_id"] + 1)) - client.reached
         assert not missing, f"seat {index} never got states {sorted(missing)}"
         assert client.log.reconnects == 0, f"seat {index}'s socket closed"
@@ -117,7 +117,7 @@ def test_a_move_made_while_redis_is_down_reaches_every_seat_once_it_is_back() ->
         app, ids, servers = _start(redis)
 
         async def scenario() -> Table:
-            table = Table(_clients(servers, ids))
+            table = Table(cast(list[SeatClient], _clients(servers, ids)))
             for client in table.clients:
                 await client.connect()
                 await client.next_state()
@@ -166,7 +166,7 @@ def test_a_move_made_as_a_restarted_redis_comes_back_reaches_every_seat() -> Non
         app, ids, servers = _start(redis)
 
         async def scenario() -> Table:
-            table = Table(_clients(servers, ids))
+            table = Table(cast(list[SeatClient], _clients(servers, ids)))
             for client in table.clients:
                 await client.connect()
                 await client.next_state()

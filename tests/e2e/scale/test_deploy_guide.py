@@ -1,0 +1,286 @@
+"""docs/deploy.md, followed in a temporary root (issue 14, point 6).
+
+The guide's blocks marked `<!-- deploy-test: NAME -->` are run as written, with three kinds of
+changes only: paths under /etc, /run/unoclass and the static files move into the root, `sudo`
+(and `-u unoclass`) is dropped, and the `unoclass` group is root's. The environment file is the
+guide's, with the secret filled in and the machine's own database and Redis. nginx runs with the
+guide's site on loopback ports (`-p` the root); requests go through it over HTTPS, checked
+against the local CA the guide makes.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.client
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import ssl
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.live import BASE_DIR, LiveApp
+from tests.support.servers import RedisServer, free_port, require_binary
+from tests.support.waiting import wait_until
+
+pytestmark = pytest.mark.slow
+
+GUIDE = BASE_DIR / "docs" / "deploy.md"
+HOST = "uno.example-school.fr"
+
+
+def guide_blocks() -> dict[str, str]:
+    """Return the guide's marked blocks by name."""
+    text = GUIDE.read_text()
+    found = re.findall(r"<!-- deploy-test: ([\w-]+) -->\n```\w*\n(.*?)\n```", text, flags=re.S)
+    return dict(found)
+
+
+class Root:
+    """The temporary root the guide's paths move into."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        for directory in ("etc", "run/unoclass", "srv/unoclass/app", "tmp", "logs"):
+            (path / directory).mkdir(parents=True, exist_ok=True)
+
+    def moved(self, text: str) -> str:
+        """Move the guide's paths under the root; drop sudo; the unoclass group is root's."""
+        root = str(self.path)
+        moves = {
+            "/srv/unoclass/app/staticfiles/": f"{root}/srv/unoclass/app/staticfiles/",
+            "/srv/unoclass/app": str(BASE_DIR),
+            "/etc/": f"{root}/etc/",
+            "/run/unoclass/": f"{root}/run/unoclass/",
+            "sudo -E -u unoclass ": "",
+            "sudo -u unoclass ": "",
+            "sudo ": "",
+            "-g unoclass": "-g root",
+        }
+        # One pass, longest first: a moved path is never moved again.
+        pattern = "|".join(re.escape(old) for old in sorted(moves, key=len, reverse=True))
+        text = re.sub(pattern, lambda match: moves[match.group(0)], text)
+        return text
+
+    def run(self, script: str, env: dict[str, str] | None = None) -> str:
+        """Run a shell block (moved) with bash -e; return its output."""
+        done = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", self.moved(script)],
+            cwd=self.path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"{script}\n---\n{done.stdout}\n{done.stderr}"
+        return done.stdout + done.stderr
+
+
+def read_env(path: Path) -> dict[str, str]:
+    """Read an environment file as systemd's EnvironmentFile does (KEY=VALUE lines)."""
+    values = {}
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            key, _, value = line.partition("=")
+            values[key.strip()] = value.strip()
+    return values
+
+
+class _Https(http.client.HTTPSConnection):
+    """HTTPS to the loopback port, checking the certificate for the guide's host name."""
+
+    def connect(self) -> None:
+        raw = socket.create_connection(("127.0.0.1", self.port), timeout=20)
+        self.sock = self._context.wrap_socket(raw, server_hostname=HOST)  # type: ignore[attr-defined]
+
+
+def https_get(port: int, ca: Path, path: str, headers: dict[str, str] | None = None) -> Any:
+    """GET through nginx; return (status, headers, body)."""
+    context = ssl.create_default_context(cafile=str(ca))
+    connection = _Https(HOST, port, context=context, timeout=20)
+    try:
+        connection.request("GET", path, headers={"Host": f"{HOST}:{port}", **(headers or {})})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read().decode()
+    finally:
+        connection.close()
+
+
+def _accepts(sock_path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX) as sock:
+        try:
+            sock.connect(str(sock_path))
+        except OSError:
+            return False
+    return True
+
+
+@pytest.fixture
+def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """Processes the test starts, killed at the end."""
+    started: list[subprocess.Popen[bytes]] = []
+    yield started
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def test_the_deploy_guide_runs(tmp_path: Path, processes: list[subprocess.Popen[bytes]]) -> None:
+    nginx = require_binary(shutil.which("nginx") or "/usr/sbin/nginx", "nginx")
+    blocks = guide_blocks()
+    assert set(blocks) >= {"env-file", "env", "prepare", "unit", "tls", "nginx"}, set(blocks)
+    root = Root(tmp_path / "root")
+    redis = RedisServer()
+    try:
+        redis.start()
+        # 3. The environment file: created as the guide says, filled with its content.
+        root.run(blocks["env-file"])
+        env_file = root.path / "etc/unoclass/env"
+        assert oct(env_file.stat().st_mode & 0o777) == "0o640"
+        https_port, http_port = free_port(), free_port()
+        content = blocks["env"].replace(
+            re.search(r"<output of: .*>", blocks["env"]).group(0),  # type: ignore[union-attr]
+            secrets.token_urlsafe(50),
+        )
+        # The machine's own database and Redis; the static files in the root.
+        content += (
+            f"\nDATABASE_URL=sqlite:///{root.path}/db.sqlite3\nREDIS_URL={redis.url}\n"
+            f"STATIC_ROOT={root.path}/srv/unoclass/app/staticfiles\n"
+            f"CSRF_TRUSTED_ORIGINS=https://{HOST}:{https_port}\n"
+        )
+        env_file.write_text(content)
+        env = read_env(env_file)
+        assert env["DEBUG"] == "0" and env["TIME_ZONE"] and env["TEACHER_SIGNUP"] == "invitation"
+        base_env = {"PATH": os.environ["PATH"], "HOME": str(root.path), "LANG": "C.UTF-8"}
+
+        # 4. Database, translations, static files, checks.
+        output = root.run(blocks["prepare"], env=base_env)
+        assert "System check identified no issues" in output, output
+
+        # 6. The local certificate authority, offline.
+        root.run(blocks["tls"], env=base_env)
+        ca = root.path / "etc/unoclass/tls/ca.crt"
+        assert (root.path / "etc/unoclass/tls/server.key").stat().st_mode & 0o077 == 0
+
+        # 5. Two daphne processes, from the unit's ExecStart, in its working directory.
+        unit = blocks["unit"]
+        assert "Wants=postgresql.service redis-server.service" in unit
+        assert "Requires=" not in unit.replace("# Wants, not Requires", "")
+        exec_start = re.search(r"^ExecStart=(.*)$", unit, flags=re.M).group(1)  # type: ignore[union-attr]
+        assert "--proxy-headers" not in exec_start
+        app = LiveApp(
+            {**env, "DJANGO_SETTINGS_MODULE": "unoclass.settings"},
+            test_defaults=False,
+            directory=root.path / "live",
+        )
+        world = app.world(students=["Léa Martin", "Hugo Bernard"], ruleset="fractions", seed=3)
+        for index in (1, 2):
+            command = root.moved(exec_start.replace("%i", str(index))).split()
+            log = open(root.path / f"logs/daphne-{index}.log", "wb")  # noqa: SIM115
+            processes.append(
+                subprocess.Popen(command, cwd=BASE_DIR, env=app.env, stderr=log, stdout=log)
+            )
+            sock = root.path / f"run/unoclass/daphne-{index}.sock"
+            wait_until(functools.partial(_accepts, sock), 30, f"daphne {index} on {sock}")
+
+        # 6. nginx with the guide's site, on loopback ports, inside the root.
+        site = root.moved(blocks["nginx"])
+        assert site.count("X-Forwarded-For $remote_addr;") == 2
+        assert "$proxy_add_x_forwarded_for" not in site and "Host $host;" not in site
+        site = site.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
+        site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
+        conf = root.path / "etc/nginx"
+        (conf / "sites-available").mkdir(parents=True)
+        (conf / "sites-enabled").mkdir()
+        (conf / "sites-available/unoclass").write_text(site)
+        (conf / "sites-enabled/unoclass").symlink_to(conf / "sites-available/unoclass")
+        temp = root.path / "tmp"
+        (conf / "nginx.conf").write_text(
+            f"""user root;
+worker_processes 1;
+pid {root.path}/nginx.pid;
+error_log {root.path}/logs/nginx-error.log;
+events {{ worker_connections 64; }}
+http {{
+    access_log {root.path}/logs/nginx-access.log;
+    client_body_temp_path {temp}/body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
+    include {conf}/sites-enabled/*;
+}}
+"""
+        )
+        nginx_args = [nginx, "-p", f"{root.path}/", "-c", str(conf / "nginx.conf")]
+        checked = subprocess.run(
+            [*nginx_args, "-t"], capture_output=True, text=True, timeout=60, check=False
+        )
+        assert checked.returncode == 0, checked.stderr
+        assert "test is successful" in checked.stderr
+        processes.append(
+            subprocess.Popen(
+                [*nginx_args, "-g", "daemon off;"],
+                stdout=subprocess.DEVNULL,
+                stderr=open(root.path / "logs/nginx.log", "wb"),  # noqa: SIM115
+            )
+        )
+        wait_until(lambda: _port_open(https_port), 30, "nginx to listen")
+
+        # A request through nginx reaches daphne (TLS checked against the local CA).
+        status, _headers, body = https_get(https_port, ca, "/healthz")
+        assert status == 200, body
+        assert json.loads(body)["status"] == "ok"
+        # nginx serves the collected static files itself.
+        static = https_get(https_port, ca, "/static/js/play.js")
+        assert static[0] == 200, (root.path / "logs/nginx-error.log").read_text()[-2000:]
+        # The port survives: the login cards print the address pupils must type.
+        cookie = {"Cookie": f"sessionid={world['teacher_session']}"}
+        cards = f"/classrooms/{world['classroom']}/cards/"
+        status, _headers, body = https_get(https_port, ca, cards, cookie)
+        assert status == 200, body[-2000:]
+        assert f"https://{HOST}:{https_port}/join/" in body
+        # A spoofed X-Forwarded-For does not change the counted address: every wrong class
+        # code counts against the one address nginx saw.
+        limit = int(
+            app.script(
+                "from lessons.classrooms import services; import json; "
+                "print(json.dumps(services.ADDRESS_FAILURE_LIMIT))"
+            )
+        )
+        for n in range(limit):
+            spoofed = {"X-Forwarded-For": f"198.51.100.{n % 250}"}
+            assert https_get(https_port, ca, f"/join/QQQ{n:03d}/", spoofed)[0] == 404
+        code = world["join_code"]
+        fresh = {"X-Forwarded-For": "203.0.113.77"}
+        assert https_get(https_port, ca, f"/join/{code}/", fresh)[0] == 403
+        for index in (1, 2):
+            text = (root.path / f"logs/daphne-{index}.log").read_text(errors="replace")
+            assert "Traceback" not in text, text[-3000:]
+    finally:
+        redis.close()
+
+
+def _port_open(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+def test_the_guide_marks_the_blocks_the_test_runs() -> None:
+    """Every marked block still exists: a renamed marker fails here, not silently."""
+    blocks = guide_blocks()
+    for name in ("env-file", "env", "prepare", "unit", "tls", "nginx"):
+        assert blocks.get(name), name
+    assert time.time() > 0
