@@ -7,9 +7,9 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 # Debian packages the test suite needs: chromium for the browser tests, gettext for
 # translations, redis and postgresql for the scale-out tests, pango and a font for the PDF
-# reports (WeasyPrint).
+# reports (WeasyPrint), nginx and openssl for the deploy guide's test (docs/deploy.md).
 DEB_TEST_PACKAGES := chromium gettext redis-server postgresql libpango-1.0-0 libpangoft2-1.0-0 \
-	fonts-dejavu-core
+	fonts-dejavu-core nginx openssl
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
 .PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean
