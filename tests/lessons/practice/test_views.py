@@ -3,6 +3,7 @@ the class page, the assignment's page, and the dashboards' choice of plays (fr/e
 
 from __future__ import annotations
 
+import html
 from datetime import timedelta
 from typing import Any
 
@@ -16,9 +17,13 @@ from lessons.practice.services import today
 from tests.conftest import ClassWorld
 from tests.lessons.practice.helpers import assign, play_one_game
 from tests.lessons.reporting.helpers import RIGHT_PLAYS, log_plays
-from tests.support.responses import page_text
 
 pytestmark = pytest.mark.django_db
+
+
+def _text(response: Any) -> str:
+    """Return the page's HTML with entities decoded (a test client's response)."""
+    return html.unescape(response.content.decode())
 
 
 def _client(user: Any, language: str = "fr", **kwargs: Any) -> Client:
@@ -36,7 +41,7 @@ def _form(**change: Any) -> dict[str, Any]:
 def test_the_teacher_assigns_to_chosen_students(class_a: ClassWorld) -> None:
     client = _client(class_a.teacher)
     url = reverse("practice_assignment_new", args=[class_a.classroom.pk])
-    page = page_text(client.get(url))
+    page = _text(client.get(url))
     assert class_a.student.student.display_name in page  # the students to choose from
     response = client.post(url, _form(students=[str(class_a.student.student.pk)]))
     assignment = PracticeAssignment.objects.get()
@@ -76,8 +81,8 @@ def test_bad_input_is_refused_on_the_form(
 def test_a_past_date_is_refused_in_both_languages(class_a: ClassWorld) -> None:
     url = reverse("practice_assignment_new", args=[class_a.classroom.pk])
     yesterday = str(today() - timedelta(days=1))
-    fr = page_text(_client(class_a.teacher, "fr").post(url, _form(due_on=yesterday)))
-    en = page_text(_client(class_a.teacher, "en").post(url, _form(due_on=yesterday)))
+    fr = _text(_client(class_a.teacher, "fr").post(url, _form(due_on=yesterday)))
+    en = _text(_client(class_a.teacher, "en").post(url, _form(due_on=yesterday)))
     assert "La date est déjà passée" in fr
     assert "The date is already past" in en
 
@@ -92,7 +97,9 @@ def test_another_class_students_are_not_a_choice(class_a: ClassWorld, class_b: C
     assert not PracticeAssignment.objects.exists()
 
 
-def test_another_teacher_cannot_assign_to_the_class(class_a: ClassWorld, class_b: ClassWorld) -> None:
+def test_another_teacher_cannot_assign_to_the_class(
+    class_a: ClassWorld, class_b: ClassWorld
+) -> None:
     response = _client(class_b.teacher).post(
         reverse("practice_assignment_new", args=[class_a.classroom.pk]), _form()
     )
@@ -115,7 +122,8 @@ def test_posts_need_the_csrf_token(class_a: ClassWorld) -> None:
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("fr", ["Entraînement de ta maîtresse ou ton maître", "0 sur 2 parties jouées", "Jouer une partie"]),
+        ("fr", ["Entraînement de ta maîtresse ou ton maître", "0 sur 2 parties jouées",
+                "Jouer une partie"]),
         ("en", ["Practice from your teacher", "0 of 2 games played", "Play a game"]),
     ],
 )  # fmt: skip
@@ -123,7 +131,7 @@ def test_the_student_home_shows_the_assignment_and_progress(
     class_a: ClassWorld, language: str, words: list[str]
 ) -> None:
     assign(class_a.teacher, class_a.classroom, games=2)
-    page = page_text(_client(class_a.student.user, language).get(reverse("home")))
+    page = _text(_client(class_a.student.user, language).get(reverse("home")))
     for word in words:
         assert word in page
 
@@ -131,7 +139,7 @@ def test_the_student_home_shows_the_assignment_and_progress(
 def test_the_home_counts_a_finished_game_and_says_done(class_a: ClassWorld) -> None:
     assignment = assign(class_a.teacher, class_a.classroom, games=1)
     play_one_game(class_a.student.student, assignment)
-    page = page_text(_client(class_a.student.user, "en").get(reverse("home")))
+    page = _text(_client(class_a.student.user, "en").get(reverse("home")))
     assert "1 of 1 game played" in page and "Done!" in page and "Play one more game" in page
 
 
@@ -155,7 +163,7 @@ def test_a_student_not_chosen_gets_404(class_a: ClassWorld) -> None:
     )
     assert response.status_code == 404
     assert not Table.objects.exists()
-    assert "practice-assigned" not in page_text(
+    assert "practice-assigned" not in _text(
         _client(class_a.other_student.user).get(reverse("home"))
     )
 
@@ -167,10 +175,10 @@ def test_the_assignment_page_shows_each_student(class_a: ClassWorld) -> None:
     response = _client(class_a.teacher, "en").get(url)
     lines = {line.student: line for line in response.context["progress"]}
     assert lines[class_a.student.student].done and not lines[class_a.other_student.student].done
-    text = page_text(response)
+    text = _text(response)
     assert "1 student of 2 has finished" in text and "Not yet" in text
     assert "Denominators 2, 3 and 6" in text
-    fr = page_text(_client(class_a.teacher, "fr").get(url))
+    fr = _text(_client(class_a.teacher, "fr").get(url))
     assert "1 élève sur 2 a fini" in fr
 
 
@@ -199,8 +207,9 @@ def test_the_teacher_withdraws_an_assignment(class_a: ClassWorld) -> None:
 def _claims(client: Client, url: str, source: str | None) -> int:
     response = client.get(url, {"source": source} if source else {})
     assert response.status_code == 200
-    return int(response.context.get("report", response.context.get("dash")).claims
-               if "report" in response.context else response.context["dash"].tiles.claims)  # fmt: skip
+    if "report" in response.context:
+        return int(response.context["report"].claims)
+    return int(response.context["dash"].tiles.claims)
 
 
 def test_dashboards_show_sessions_practice_or_both(class_a: ClassWorld) -> None:
@@ -221,9 +230,9 @@ def test_dashboards_show_sessions_practice_or_both(class_a: ClassWorld) -> None:
         assert _claims(client, url, "sessions") == 3
         assert _claims(client, url, "practice") == 1
         assert client.get(url, {"source": "everything"}).status_code == 404
-        page = page_text(client.get(url, {"source": "practice"}))
+        page = _text(client.get(url, {"source": "practice"}))
         assert "Plays shown:" in page and "practice only" in page
-    student_page = page_text(
+    student_page = _text(
         client.get(reverse("dashboard_student", args=[class_a.classroom.pk, student.pk]))
     )
     assert "(practice)" in student_page
