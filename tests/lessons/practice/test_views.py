@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def _text(response: Any) -> str:
     """Return the page's HTML with entities decoded (a test client's response)."""
-    return html.unescape(response.content.decode())
+    return html.unescape(bytes(response.content).decode())
 
 
 def _client(user: Any, language: str = "fr", **kwargs: Any) -> Client:
