@@ -33,6 +33,12 @@ class JudgedPlay:
     # The table's stored actions before this play (TableEvent.seq of the last one): lets a
     # listener tell the plays of one turn from the next.
     moves: int = 0
+    # The table's kept facts (Table.memo), stored with the move: a listener may keep under its
+    # own key what it would otherwise read again on every play. Locked with the table row.
+    memo: dict[str, Any] = field(default_factory=dict)
+    # Each seat's last stored action (TableEvent.seq), or None when the table does not know
+    # it (a table older than Table.memo): then a listener asks the database.
+    seat_seq: dict[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,9 @@ class PlayerAction:
     view_before: dict[str, Any]
     events: list[dict[str, Any]]
     response_ms: int | None = None
+    # As in JudgedPlay: the table's kept facts, and each seat's last stored action before this one.
+    memo: dict[str, Any] = field(default_factory=dict)
+    seat_seq: dict[int, int] | None = None
 
 
 # Called inside the action's transaction: what they store commits with the action or not at all.

@@ -50,6 +50,11 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    # What a move needs and never changes, or changes with the moves, kept with the row the
+    # move locks anyway, so a move reads no other row for it: "seat_seq" (each seat's last
+    # stored action, kept by games.services) and the listeners' own keys (lessons: a seat's
+    # student and session, their last attempt). Never sent to players.
+    memo = models.JSONField(_("kept facts"), default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at", "id"]

@@ -8,13 +8,17 @@ also across several server processes.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models.expressions import RawSQL
+from django.db.models.fields import TextField
+from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -110,6 +114,7 @@ def table_create(
             setup=setup,
             state=game.to_dict(),
             created_by=created_by,
+            memo={SEAT_SEQ: {}},
         )
         Seat.objects.bulk_create(
             Seat(
@@ -173,6 +178,8 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
         judged = fractions and _is_fraction_play(action)
         view_before = game.view(seat.index) if fractions else {}
         response_ms = int((timezone.now() - table.updated_at).total_seconds() * 1000)
+        memo_before = json.dumps(table.memo, sort_keys=True)
+        seat_seq = _seat_seq(table)
         try:
             events = game.apply(seat.index, action)
         except IllegalAction as exc:
@@ -189,8 +196,13 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
                         details=_details(exc),
                         response_ms=response_ms,
                         moves=table.moves,
+                        memo=table.memo,
+                        seat_seq=seat_seq,
                     )
                 )
+                if json.dumps(table.memo, sort_keys=True) != memo_before:
+                    # Only the memo: the state (and updated_at, the state's time) stay.
+                    Table.objects.filter(pk=table.pk).update(memo=table.memo)
                 refused = _refusal(exc)
             else:
                 raise _refusal(exc) from exc
@@ -208,6 +220,8 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
                         events=events,
                         response_ms=response_ms,
                         moves=table.moves,
+                        memo=table.memo,
+                        seat_seq=seat_seq,
                     )
                 )
             hooks.notify_player_action(
@@ -220,6 +234,8 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
                     view_before=view_before,
                     events=events,
                     response_ms=response_ms,
+                    memo=table.memo,
+                    seat_seq=seat_seq,
                 )
             )
             return _commit(table, game, [(seat.index, action, events, Actor.PLAYER)], user)
@@ -355,19 +371,23 @@ def _commit(table: Table, game: Game, applied: list[Applied], user: Any) -> Outc
     if game.view(None).get("winner") is not None:
         table.status = Table.Status.FINISHED
     _arm_timer(table, game)
-    table.save(update_fields=["state", "state_id", "moves", "status", "deadline", "updated_at"])
-    TableEvent.objects.bulk_create(
+    rows = [
         TableEvent(
             table=table,
             seq=first_seq + offset,
             seat=seat_index,
             actor=actor,
-            user=user if actor == Actor.PLAYER and getattr(user, "pk", None) else None,
+            user_id=user.pk if actor == Actor.PLAYER and getattr(user, "pk", None) else None,
             action=action,
             result=events,
         )
         for offset, (seat_index, action, events, actor) in enumerate(applied)
-    )
+    ]
+    if _seat_seq(table, moves=first_seq - 1) is not None:
+        table.memo[SEAT_SEQ].update({str(row.seat): row.seq for row in rows})
+    elif isinstance(table.memo, dict):
+        table.memo.pop(SEAT_SEQ, None)  # not kept whole: listeners read the events from now on
+    _store_move(table, rows)
     all_events = [event for _seat, _action, events, _actor in applied for event in events]
     table_id, state_id, state = table.pk, table.state_id, table.state
     info = table_info(table=table)
@@ -394,12 +414,122 @@ def _arm_timer(table: Table, game: Game) -> None:
         table.deadline = timezone.now() + timedelta(seconds=timer)
 
 
+# Table.memo's key for each seat's last stored action ({"<seat>": seq}); absent on tables
+# created before it, whose listeners then read the events.
+SEAT_SEQ = "seat_seq"
+
+_MOVE_FIELDS = ["state", "state_id", "moves", "status", "deadline", "updated_at", "memo"]
+
+# The seats as one JSON text in the table's row: [[id, table_id, index, user_id, bot,
+# bot_profile, bot_takeover, name], ...] by index. The column order is Seat's, last_seen left.
+_SEAT_COLUMNS = ("id", "table_id", "index", "user_id", "bot", "bot_profile", "bot_takeover", "name")
+_SEATS_SQL = {
+    "postgresql": (
+        "SELECT CAST(COALESCE(JSON_AGG(JSON_BUILD_ARRAY({cols}) ORDER BY s.{index}), '[]') AS text)"
+        " FROM {seat} s WHERE s.{table_id} = {table}.{id}"
+    ),
+    "sqlite": (
+        "SELECT JSON_GROUP_ARRAY(JSON_ARRAY({cols})) FROM"
+        " (SELECT * FROM {seat} WHERE {table_id} = {table}.{id} ORDER BY {index}) s"
+    ),
+}
+
+
+def _seats_sql() -> str:
+    """Return the SQL of the seats' JSON text, for this database (None: not known here)."""
+    quote = connection.ops.quote_name
+    vendor = connection.vendor
+
+    def column(name: str) -> str:
+        if name == "bot_profile" and vendor == "sqlite":
+            return f"JSON(s.{quote(name)})"  # stored as text: embed it as JSON
+        return f"s.{quote(name)}"
+
+    return _SEATS_SQL[vendor].format(
+        cols=", ".join(column(name) for name in _SEAT_COLUMNS),
+        seat=quote(Seat._meta.db_table),
+        table=quote(Table._meta.db_table),
+        table_id=quote("table_id"),
+        index=quote("index"),
+        id=quote("id"),
+    )
+
+
 def _lock(table_id: int) -> Table:
-    """Lock the table row for this transaction; its seats are loaded once, with it."""
+    """Lock the table row for this transaction; its seats come in the same query.
+
+    One statement instead of two (the row, then its seats): the seats are not locked, as
+    before; every change of a seat locks the table row first.
+    """
+    tables = Table.objects.select_for_update()
+    if connection.vendor not in _SEATS_SQL:
+        tables = tables.prefetch_related("seats")
+    else:
+        tables = tables.annotate(seat_rows=RawSQL(_seats_sql(), (), output_field=TextField()))
     try:
-        return Table.objects.select_for_update().prefetch_related("seats").get(pk=table_id)
+        table = tables.get(pk=table_id)
     except Table.DoesNotExist as exc:
         raise TableError("table_not_found", TABLE_NOT_FOUND) from exc
+    rows = getattr(table, "seat_rows", None)
+    if rows is not None:
+        _keep_seats(table, json.loads(rows))
+    return table
+
+
+def _keep_seats(table: Table, rows: list[list[Any]]) -> None:
+    """Make `table.seats.all()` answer these seats without a query (as a prefetch would)."""
+    fields = set(_SEAT_COLUMNS[:1]) | {"table_id", "index", "user_id", "bot"}
+    fields |= {"bot_profile", "bot_takeover", "name"}
+    seats = []
+    for row in rows:
+        values = dict(zip(_SEAT_COLUMNS, row, strict=True))
+        values["bot_takeover"] = bool(values["bot_takeover"])
+        if isinstance(values["bot_profile"], str):
+            values["bot_profile"] = json.loads(values["bot_profile"])
+        seats.append(Seat.from_db(connection.alias, fields, [values[f] for f in _SEAT_COLUMNS]))
+    cached = table.seats.all()
+    cached._result_cache = seats
+    cached._prefetch_done = True
+    table._prefetched_objects_cache = {"seats": cached}
+
+
+def _seat_seq(table: Table, moves: int | None = None) -> dict[int, int] | None:
+    """Return each seat's last stored action from the table's memo (None: not kept).
+
+    Trusted only when its last action is the table's (`moves`): an event stored by another
+    path than _commit makes the memo unknown, never wrong.
+    """
+    kept = table.memo.get(SEAT_SEQ) if isinstance(table.memo, dict) else None
+    if not isinstance(kept, dict):
+        return None
+    seqs = {int(seat): int(seq) for seat, seq in kept.items()}
+    last = table.moves if moves is None else moves
+    return seqs if max(seqs.values(), default=0) == last else None
+
+
+def _store_move(table: Table, rows: list[TableEvent]) -> None:
+    """Store the table's new state and the move's events: one statement on PostgreSQL.
+
+    PostgreSQL runs an UPDATE in a WITH clause of the INSERT (a data-modifying CTE): one round
+    trip instead of two. SQLite has no such statement: two.
+    """
+    if connection.vendor != "postgresql":
+        table.save(update_fields=_MOVE_FIELDS)
+        TableEvent.objects.bulk_create(rows)
+        return
+    table.updated_at = timezone.now()  # what save() sets for auto_now
+    update = UpdateQuery(Table)
+    update.add_update_values({name: getattr(table, name) for name in _MOVE_FIELDS})
+    update.add_filter("pk", table.pk)
+    update_sql, update_params = update.get_compiler(connection.alias).as_sql()
+    insert = InsertQuery(TableEvent)
+    fields = [f for f in TableEvent._meta.concrete_fields if not f.primary_key]
+    insert.insert_values(fields, rows)
+    ((insert_sql, insert_params),) = insert.get_compiler(connection.alias).as_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH moved AS ({update_sql}) {insert_sql}", (*update_params, *insert_params)
+        )
 
 
 def _seat_of(table: Table, user: Any) -> Seat:

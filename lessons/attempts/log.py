@@ -46,6 +46,48 @@ from lessons.diagnosis import (
 from lessons.models import Attempt, MissedEquivalence, SessionTable, Student
 from lessons.sessions.broadcast import session_changed
 
+# The attempt log's key in the table's kept facts (games Table.memo, locked and stored with
+# each move): {"session": id or None, "<user id>": {"student": id or None, "classroom": id,
+# "last": [turn, outcome] of the student's last attempt at the table, or None}}. Filled on a
+# seat's first judged play or draw, then kept up to date here: a move reads no lessons row.
+# A student's classroom and a table's session never change once the table plays.
+MEMO_KEY = "lessons"
+
+
+def _kept(memo: dict[str, Any]) -> dict[str, Any]:
+    kept = memo.setdefault(MEMO_KEY, {})
+    return kept if isinstance(kept, dict) else {}
+
+
+def _seated(memo: dict[str, Any], user_id: int | None, table_id: int) -> dict[str, Any] | None:
+    """Return the kept facts of a seated student (looked up once per table), or None."""
+    if user_id is None:
+        return None
+    kept = _kept(memo)
+    key = str(user_id)
+    if key not in kept:
+        student = _student_of(user_id)
+        kept[key] = (
+            {"student": None}
+            if student is None
+            else {
+                "student": student.pk,
+                "classroom": student.classroom_id,
+                "last": _last_attempt(student.pk, table_id),
+            }
+        )
+    entry = kept[key]
+    return entry if entry.get("student") is not None else None
+
+
+def _session_kept(memo: dict[str, Any], table_id: int) -> int | None:
+    """Return the table's class session (looked up once per table), or None."""
+    kept = _kept(memo)
+    if "session" not in kept:
+        kept["session"] = _session_id_of(table_id)
+    session_id = kept["session"]
+    return int(session_id) if session_id is not None else None
+
 
 def _student_of(user_id: int | None) -> Student | None:
     if user_id is None:
@@ -63,23 +105,42 @@ def _session_id_of(table_id: int) -> int | None:
     )
 
 
-def open_turn(student_id: int, table_id: int, seat: int) -> int | None:
-    """Return the student's turn still open at the table (its `turn`), or None.
-
-    Open: the student's last attempt there was refused and no other seat acted since its
-    turn began (the student's own draws and penalty draws keep the turn open).
-    """
+def _last_attempt(student_id: int, table_id: int) -> list[Any] | None:
     last = (
         Attempt.objects.filter(student_id=student_id, table_id=table_id)
         .order_by("-id")
         .values_list("turn", "outcome")
         .first()
     )
-    if last is None or last[0] is None or last[1] != Attempt.Outcome.WRONG:
+    return None if last is None else list(last)
+
+
+def open_turn(
+    student_id: int,
+    table_id: int,
+    seat: int,
+    *,
+    last: list[Any] | None | bool = False,
+    seat_seq: dict[int, int] | None = None,
+) -> int | None:
+    """Return the student's turn still open at the table (its `turn`), or None.
+
+    Open: the student's last attempt there was refused and no other seat acted since its
+    turn began (the student's own draws and penalty draws keep the turn open). `last` (the
+    last attempt's [turn, outcome], None for none) and `seat_seq` (each seat's last stored
+    action) spare the queries when the caller knows them.
+    """
+    if last is False:
+        last = _last_attempt(student_id, table_id)
+    if not isinstance(last, list) or last[0] is None or last[1] != Attempt.Outcome.WRONG:
         return None
-    turn: int = last[0]
-    others = TableEvent.objects.filter(table_id=table_id, seq__gt=turn).exclude(seat=seat)
-    return None if others.exists() else turn
+    turn = int(last[0])
+    if seat_seq is not None:
+        others_acted = any(seq > turn for other, seq in seat_seq.items() if other != seat)
+    else:
+        others = TableEvent.objects.filter(table_id=table_id, seq__gt=turn).exclude(seat=seat)
+        others_acted = others.exists()
+    return None if others_acted else turn
 
 
 def _hand_fractions(hand: list[Any]) -> list[str]:
@@ -153,9 +214,6 @@ def attempt_figures(
 
 def log_judged_play(play: hooks.JudgedPlay) -> None:
     """Store the attempt of a student's judged fraction play (right or wrong)."""
-    student = _student_of(play.user_id)
-    if student is None:
-        return
     card = play.action.get("card")
     if not is_fraction_card(card):
         return
@@ -163,6 +221,9 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
     reference = parse_fraction(view["reference"]) if view.get("reference") else None
     denominator = view.get("denominator")
     if reference is None and not denominator:
+        return
+    seated = _seated(play.memo, play.user_id, play.table_id)
+    if seated is None:
         return
     played = parse_fraction(card)
     claim, source = _claim(play.action, reference, denominator, played)
@@ -172,11 +233,15 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
     tags, p0, opportunities, skills = attempt_figures(
         reference, int(denominator or 0), played, claim, hand, wrong
     )
-    session_id = _session_id_of(play.table_id)
-    turn = open_turn(student.pk, play.table_id, play.seat)
+    session_id = _session_kept(play.memo, play.table_id)
+    student_id = int(seated["student"])
+    turn = open_turn(
+        student_id, play.table_id, play.seat, last=seated.get("last"), seat_seq=play.seat_seq
+    )
+    turn = play.moves if turn is None else turn
     Attempt.objects.create(
-        classroom_id=student.classroom_id,
-        student=student,
+        classroom_id=seated["classroom"],
+        student_id=student_id,
         session_id=session_id,
         table_id=play.table_id,
         created_at=timezone.now(),
@@ -196,8 +261,9 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
         hand=hand,
         response_ms=play.response_ms,
         rules_version=RULES_VERSION,
-        turn=play.moves if turn is None else turn,
+        turn=turn,
     )
+    seated["last"] = [turn, outcome]
     if session_id is not None:
         transaction.on_commit(lambda: session_changed(session_id))
 
@@ -213,13 +279,13 @@ def log_missed_equivalence(record: hooks.PlayerAction) -> None:
     equal = set(missed_equivalences(reference, [parse_fraction(card) for card in held]))
     if not equal:
         return
-    student = _student_of(record.user_id)
-    if student is None:
+    seated = _seated(record.memo, record.user_id, record.table_id)
+    if seated is None:
         return
     MissedEquivalence.objects.create(
-        classroom_id=student.classroom_id,
-        student=student,
-        session_id=_session_id_of(record.table_id),
+        classroom_id=seated["classroom"],
+        student_id=seated["student"],
+        session_id=_session_kept(record.memo, record.table_id),
         table_id=record.table_id,
         created_at=timezone.now(),
         reference=reference,
@@ -232,11 +298,13 @@ def log_turn_draw(record: hooks.PlayerAction) -> None:
     """Mark the attempts of a student's open turn when the student draws in it."""
     if record.ruleset != "fractions" or record.action.get("type") != "draw":
         return
-    student = _student_of(record.user_id)
-    if student is None:
+    seated = _seated(record.memo, record.user_id, record.table_id)
+    if seated is None:
         return
-    turn = open_turn(student.pk, record.table_id, record.seat)
+    student_id = int(seated["student"])
+    last = seated.get("last")
+    turn = open_turn(student_id, record.table_id, record.seat, last=last, seat_seq=record.seat_seq)
     if turn is not None:
-        Attempt.objects.filter(student=student, table_id=record.table_id, turn=turn).update(
+        Attempt.objects.filter(student_id=student_id, table_id=record.table_id, turn=turn).update(
             drew=True
         )

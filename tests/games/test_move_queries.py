@@ -1,40 +1,54 @@
 """The database work of one move: how many queries each kind of move sends (issue 14, goal 8).
 
 Counted in transactional tests, so the action's `atomic` is the outermost one, as in daphne: the
-count is the statements of the move's transaction (BEGIN and COMMIT are not counted). The
+count is the statements of the move's transaction, its BEGIN and COMMIT aside. The
 realistic case is a student of a class session at a Uno Fractions table, attempt log on.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from contextlib import nullcontext
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.db import connection
 
-from games import driver
+from games import consumers, driver
+from games.broadcast import collecting_updates
+from games.engine import Game
+from games.errors import TableError
 from games.models import Table
-from games.services import TableError, table_act, table_step
+from games.services import table_act, table_step
 from lessons.models import Attempt, MissedEquivalence, SessionMember, SessionTable
 from lessons.sessions.services import session_start
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# Today's counts (before the cut), per move kind: the statements inside the transaction.
-PLAY = 9  # lock, seats, student, session, last attempt, others since, attempt, table, event
-WRONG_PLAY = 7  # lock, seats, student, session, last attempt, others since, attempt
-DRAW = 9  # lock, seats, student, session, missed eq., student, last attempt, table, event
-BOT_STEP = 4  # lock, seats, table, event
+# The statements of each kind of move, once the table has seen the seat's student (the
+# attempt log looks a student and the table's session up once per table, then keeps them in the
+# table row the move locks). On PostgreSQL the table update and the event insert are one
+# statement (_FOLDED); SQLite has no data-modifying WITH: two.
+_FOLDED = 1 if connection.vendor == "postgresql" else 0
+PLAY = 4 - _FOLDED  # lock (with seats and memo), attempt, table, event
+WRONG_PLAY = 3  # lock, attempt, memo (the student's last attempt changed)
+WRONG_AGAIN = 2  # lock, attempt (tried again in the same turn: nothing kept changed)
+DRAW = 3 - _FOLDED  # lock, table, event
+# A draw with an equal card in hand, in a turn of refused tries: the missed equivalence and
+# the turn's `drew` are two more rows written (the floor: each is its own table).
+DRAW_MISSED_IN_TURN = 5 - _FOLDED
+BOT_STEP = 3 - _FOLDED  # lock, table, event
 
 
 def _statements(django_assert_num_queries: Any, count: int) -> Any:
-    """Expect `count` statements in the move's transaction.
+    """Expect `count` statements in the move's transaction, besides its BEGIN and COMMIT.
 
-    SQLite's backend logs its BEGIN IMMEDIATE and COMMIT as queries; psycopg logs neither.
+    Both backends log these two as queries (SQLite's is BEGIN IMMEDIATE).
     """
-    control = 2 if connection.vendor == "sqlite" else 0
+    control = 2
     return django_assert_num_queries(count + control)
 
 
@@ -73,42 +87,53 @@ def _wrong(table: Table, user: Any, card: str, counted: Any = None) -> None:
         )
 
 
-def test_a_wrong_fraction_attempt(class_a, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
-    table = _session_table(class_a)
-    basile = class_a.other_student.user
-    _wrong(table, basile, "10/12v")  # the first play of the table fills what is kept
-    _wrong(table, basile, "2/3r", _statements(django_assert_num_queries, WRONG_PLAY))
-    tries = list(Attempt.objects.filter(table_id=table.pk).order_by("id"))
-    assert [(a.card, a.outcome, a.turn) for a in tries] == [
-        ("10/12v", "wrong", 0),
-        ("2/3r", "wrong", 0),
-    ]
-    assert {a.session_id for a in tries} == {SessionTable.objects.get(table=table).session_id}
+def _equal(card: str) -> dict[str, Any]:
+    return {"type": "play", "card": card, "claim": "equal"}
 
 
-def test_a_play(class_a, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
-    table = _session_table(class_a)
-    basile = class_a.other_student.user
-    _wrong(table, basile, "10/12v")
-    play = {"type": "play", "card": "4/12j", "claim": "equal"}
-    _act(table, basile, play, _statements(django_assert_num_queries, PLAY))
-    table.refresh_from_db()
-    assert table.moves == 1 and table.events.get().action["card"] == "4/12j"
-    last = Attempt.objects.filter(table_id=table.pk).latest("id")
-    # The accepted play stays in the turn its refused try opened.
-    assert (last.card, last.outcome, last.turn) == ("4/12j", "equal", 0)
-
-
-def test_a_draw(class_a, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_a_play_and_wrong_fraction_attempts(class_a, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
     table = _session_table(class_a)
     anais, basile = class_a.student.user, class_a.other_student.user
-    _act(table, basile, {"type": "play", "card": "4/12j", "claim": "equal"})
-    # Anaïs on 4/12 holds 2/6 (equal): her draw is a missed equivalence.
-    _act(table, anais, {"type": "draw"}, _statements(django_assert_num_queries, DRAW))
+    count = functools.partial(_statements, django_assert_num_queries)
+    _wrong(table, basile, "10/12v")  # the seat's first judged play: its student is looked up
+    _act(table, basile, _equal("4/12j"), count(PLAY))  # on 1/3, in the turn of the try
+    _act(table, anais, _equal("2/6r"))  # on 4/12 (her first: looked up)
+    _wrong(table, basile, "1/6b", count(WRONG_PLAY))  # on 2/6: a new turn
+    _wrong(table, basile, "10/12v", count(WRONG_AGAIN))  # the same turn
     table.refresh_from_db()
-    assert table.moves == 2 and table.events.latest("seq").action == {"type": "draw"}
+    assert table.moves == 2 and table.events.get(seq=1).action["card"] == "4/12j"
+    session_id = SessionTable.objects.get(table=table).session_id
+    tries = Attempt.objects.filter(table_id=table.pk).order_by("id")
+    assert [(a.student.user, a.card, a.outcome, a.turn, a.session_id) for a in tries] == [
+        (basile, "10/12v", "wrong", 0, session_id),
+        (basile, "4/12j", "equal", 0, session_id),  # the accepted play stays in the try's turn
+        (anais, "2/6r", "equal", 1, session_id),
+        (basile, "1/6b", "wrong", 2, session_id),
+        (basile, "10/12v", "wrong", 2, session_id),
+    ]
+    assert {a.classroom_id for a in tries} == {class_a.classroom.pk}
+
+
+def test_draws(class_a, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    table = _session_table(class_a)
+    anais, basile = class_a.student.user, class_a.other_student.user
+    count = functools.partial(_statements, django_assert_num_queries)
+    _act(table, basile, _equal("4/12j"))
+    # Anaïs on 4/12 holds 2/6 (equal): a refused try, then a draw in that turn.
+    _wrong(table, anais, "5/6v")
+    _act(table, anais, {"type": "draw"}, count(DRAW_MISSED_IN_TURN))
     (missed,) = MissedEquivalence.objects.filter(table_id=table.pk)
-    assert missed.equal_cards == ["2/6r"]
+    assert missed.equal_cards == ["2/6r"] and missed.student.user == anais
+    assert Attempt.objects.get(table_id=table.pk, student__user=anais).drew
+    table.refresh_from_db()
+    if table.state["turn"] == 0:
+        _act(table, anais, {"type": "pass"})
+    # Basile on 4/12, his last attempt accepted and no equal card in hand: a plain draw.
+    _act(table, basile, {"type": "draw"}, count(DRAW))
+    table.refresh_from_db()
+    assert table.events.latest("seq").action == {"type": "draw"}
+    assert MissedEquivalence.objects.count() == 1
+    assert not Attempt.objects.filter(table_id=table.pk, student__user=basile, drew=True)
 
 
 def test_a_bot_step(class_a, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
@@ -123,3 +148,36 @@ def test_a_bot_step(class_a, django_assert_num_queries) -> None:  # type: ignore
 
 def test_counts_are_those_of_the_database_in_use() -> None:
     assert connection.vendor in ("sqlite", "postgresql")
+
+
+def test_a_broadcast_reads_nothing_per_recipient(
+    class_a: Any, django_assert_num_queries: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each socket builds its seat's frames from the published update alone: no query."""
+    table = _session_table(class_a)
+    updates: list[dict[str, Any]] = []
+    with collecting_updates(updates):
+        _act(table, class_a.other_student.user, _equal("4/12j"))
+    (message,) = updates
+    hopped: list[Any] = []
+    # A query in a worker thread would escape the count: no hop to a thread at all.
+    monkeypatch.setattr(consumers, "in_thread", lambda func: hopped.append(func))
+    for seat in (0, 1, None):  # both players and a watching teacher
+        sock = consumers.TableConsumer()
+        sock.seat, sock.lang, sock.table_id = seat, "fr", table.pk
+        sock.last_state_id, sock.missed = message["state_id"] - 1, set()
+        sent: list[dict[str, Any]] = []
+
+        async def record(text_data: str, sent: list[dict[str, Any]] = sent) -> None:
+            sent.append(json.loads(text_data))
+
+        sock.send = record  # type: ignore[method-assign,assignment]
+        with django_assert_num_queries(0):
+            async_to_sync(sock.table_update)(message)
+        assert [frame["type"] for frame in sent][-1] == "state"
+        assert sent[-1]["state_id"] == message["state_id"]
+        view = sent[-1]["view"]
+        # Each seat sees its own hand only; the teacher sees none.
+        assert view["hand"] == Game.from_dict(message["state"]).view(seat)["hand"]
+        assert bool(view["hand"]) == (seat is not None)
+    assert hopped == []

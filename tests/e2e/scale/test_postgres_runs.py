@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[3]
 PATTERNS = (
     "games/test_concurrency.py",
     "games/test_services.py",
+    "games/test_move_queries.py",
     "lessons/*/test_concurrency.py",
     "lessons/*/test_services.py",
     "lessons/sessions/test_controls.py",
