@@ -445,10 +445,10 @@ def main() -> int:
     print()
     print(
         goal(
-            pace["p95_ms"] < 200 and not pace["errors"] and pace["lost"] == 0
+            pace["p95_ms"] < 100 and not pace["errors"] and pace["lost"] == 0
             and pace["duplicates"] == 0,
-            f"{n} clients ({n // 4} tables) on one daphne process, one move per table every "
-            f"{args.pace:g} s: p95 {pace['p95_ms']:.1f} ms (goal < 200), errors "
+            f"(10) {n} clients ({n // 4} tables) on one daphne process, one move per table every "
+            f"{args.pace:g} s: p95 {pace['p95_ms']:.1f} ms (goal < 100), errors "
             f"{sum(pace['errors'].values())}, lost {pace['lost']}, duplicated "
             f"{pace['duplicates']} (goal 0)",
         )
@@ -457,8 +457,17 @@ def main() -> int:
     print(
         goal(
             ratio >= 0.5,
-            f"full speed: {full['rate']:.1f} moves/s = {100 * ratio:.0f}% of the bare broadcast's "
-            f"{bare['rate']:.1f} rounds/s at {n} clients (goal >= 50%)",
+            f"(7) full speed: {full['rate']:.1f} moves/s = {100 * ratio:.0f}% of the bare "
+            f"broadcast's {bare['rate']:.1f} rounds/s at {n} clients (goal >= 50%)",
+        )
+    )
+    # Server CPU per move at full speed on one process: cores used / moves per second.
+    per_move = 1000 * full["server_cpu"] / full["rate"] if full["rate"] else float("inf")
+    print(
+        goal(
+            per_move <= 5.0,
+            f"(9) server CPU per move at full speed: {per_move:.1f} ms ({full['server_cpu']} "
+            f"cores / {full['rate']:.1f} moves/s; goal <= 5 ms)",
         )
     )
     best = None
@@ -477,7 +486,7 @@ def main() -> int:
         print(
             goal(
                 scale >= 1.6,
-                f"two daphne processes with Redis ({layer} layer, the better): "
+                f"(10) two daphne processes with Redis ({layer} layer, the better): "
                 f"{two['rate']:.1f} moves/s = {scale:.2f}x one process's {one['rate']:.1f} "
                 "(goal >= 1.6x)",
             )
