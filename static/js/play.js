@@ -273,10 +273,14 @@ function winnerName(winner) {
   return playerName(winner);
 }
 
+/** Pick the singular or plural text for a count, by the page language's plural rule. */
+function plural(count, singular, other, values) {
+  const one = root.dataset.lang === "fr" ? count <= 1 : count === 1;
+  return fmt(one ? singular : other, values);
+}
+
 function countText(count) {
-  const lang = root.dataset.lang;
-  const one = lang === "fr" ? count <= 1 : count === 1;
-  return fmt(one ? S.cards_one : S.cards_other, { count });
+  return plural(count, S.cards_one, S.cards_other, { count });
 }
 
 /** Tell whether the table's game was stopped before its end (a class session ended). */
@@ -410,7 +414,8 @@ function renderPlayers(view) {
     if (info.bot) badges.push([S.bot, "bot"]);
     if (info.takeover) badges.push([S.takeover, "bot"]);
     if (view.scores && (view.scores[seat] || view.round > 1)) {
-      badges.push([fmt(S.points, { score: view.scores[seat] }), "score"]);
+      const score = view.scores[seat];
+      badges.push([plural(score, S.points_one, S.points, { score }), "score"]);
     }
     for (const [text, kind] of badges) {
       const badge = document.createElement("span");
@@ -441,7 +446,7 @@ function renderActions(view) {
   show("act-catch", catchable, catchable ? fmt(S.catch, { name: playerName(view.uno_window) }) : undefined);
   show("act-challenge", Boolean(answering && awaiting.kind === "challenge"));
   const total = awaiting && awaiting.total;
-  show("act-accept", Boolean(answering), total ? fmt(S.take, { count: total }) : S.accept);
+  show("act-accept", Boolean(answering), total ? plural(total, S.take_one, S.take, { count: total }) : S.accept);
   const quickos = awaiting && awaiting.kind === "quickos" && hand.includes("quickos");
   show("act-quickos", Boolean(quickos));
   show("act-next", view.round_over && !view.game_over);

@@ -1,0 +1,47 @@
+"""The play page carries a singular and a plural text for every count it writes (fr and en)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from tests.games.helpers import make_table
+
+# Count texts the page script picks by count: (singular key, plural key, French singular).
+PAIRS = [
+    ("cards_one", "cards_other", "1 carte"),
+    ("points_one", "points", "1 point"),
+    ("take_one", "take", "Prendre 1 carte"),
+]
+
+
+def _strings(page: str) -> dict[str, str]:
+    return dict(re.findall(r'<span data-s="(\w+)">([^<]*)</span>', page))
+
+
+@pytest.fixture
+def page(class_a):  # type: ignore[no-untyped-def]
+    table = make_table([class_a.student.user, class_a.other_student.user])
+    client = Client()
+    client.force_login(class_a.student.user)
+    client.cookies["django_language"] = "fr"
+    return client.get(reverse("games:play", args=[table.pk])).content.decode()
+
+
+def test_every_count_text_has_a_singular_and_a_plural(page: str) -> None:
+    strings = _strings(page)
+    for singular, other, french_one in PAIRS:
+        assert singular in strings and other in strings, (singular, other)
+        assert strings[singular] != strings[other]
+        assert strings[singular].replace("%(count)s", "1").replace("%(score)s", "1") == french_one
+
+
+def test_the_script_chooses_by_count_for_each_pair() -> None:
+    script = (Path(settings.BASE_DIR) / "static" / "js" / "play.js").read_text(encoding="utf-8")
+    for singular, other, _french in PAIRS:
+        assert re.search(rf"plural\([^;]*S\.{singular}, S\.{other}", script), singular
