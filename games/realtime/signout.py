@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.dispatch import receiver
+
+from games.realtime.delivery import send_or_log
 
 SIGNED_OUT_MESSAGE = "user.signed_out"
 
@@ -37,9 +37,6 @@ def close_sockets_on_sign_out(sender: Any, request: Any, user: Any, **kwargs: An
 
 def tell_signed_out(user_id: int, session_key: str | None) -> None:
     """Send the sign-out to every socket of the user (see RealtimeConsumer.user_signed_out)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    async_to_sync(layer.group_send)(
-        user_group(user_id), {"type": SIGNED_OUT_MESSAGE, "session_key": session_key}
-    )
+    # Redis away: the sign-out page must not fail; each socket's own session check
+    # (RealtimeConsumer.check_signed_in) closes it at its next action anyway.
+    send_or_log(user_group(user_id), {"type": SIGNED_OUT_MESSAGE, "session_key": session_key})

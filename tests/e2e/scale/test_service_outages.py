@@ -55,7 +55,9 @@ class Browser:
         request.add_header("Accept-Language", "en")
         request.add_header("Referer", self.base + path)
         if self.cookies:
-            request.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+            # A Cookie header of our own replaces the jar's: put the jar's cookies in it too.
+            cookies = {**{c.name: str(c.value) for c in self.jar}, **self.cookies}
+            request.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in cookies.items()))
         try:
             with self.opener.open(request, timeout=20) as response:
                 return response.status, response.read().decode()
@@ -174,6 +176,10 @@ def test_sign_in_pages_answer_while_redis_is_stopped() -> None:
         assert teacher.request("/login/")[0] == 200
         status, _body = teacher.request("/login/", {"username": "nobody", "password": "wrong"})
         assert status == 200
+        # Signing out tells the user's sockets through Redis: the page must not fail for it.
+        signed_in = Browser(server.http, {"sessionid": ids["teacher_session"]})
+        assert signed_in.request("/")[0] == 200
+        assert signed_in.request("/logout/", {})[0] == 302
         status, body = Browser(server.http).request("/healthz")
         assert status == 503 and '"channel_layer": "ok"' not in body
         _no_traceback(server)
