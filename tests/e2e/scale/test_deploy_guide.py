@@ -10,6 +10,7 @@ against the local CA the guide makes.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.client
 import json
@@ -17,6 +18,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -125,13 +127,16 @@ def _accepts(sock_path: Path) -> bool:
 
 @pytest.fixture
 def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
-    """Processes the test starts, killed at the end."""
+    """Processes the test starts (each in its own session), killed with their children.
+
+    nginx's workers outlive a killed master: the whole process group goes.
+    """
     started: list[subprocess.Popen[bytes]] = []
     yield started
     for process in started:
-        if process.poll() is None:
-            process.kill()
-            process.wait(timeout=10)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
 
 
 def test_the_deploy_guide_runs(tmp_path: Path, processes: list[subprocess.Popen[bytes]]) -> None:
@@ -187,7 +192,14 @@ def test_the_deploy_guide_runs(tmp_path: Path, processes: list[subprocess.Popen[
             command = root.moved(exec_start.replace("%i", str(index))).split()
             log = open(root.path / f"logs/daphne-{index}.log", "wb")  # noqa: SIM115
             processes.append(
-                subprocess.Popen(command, cwd=BASE_DIR, env=app.env, stderr=log, stdout=log)
+                subprocess.Popen(
+                    command,
+                    cwd=BASE_DIR,
+                    env=app.env,
+                    stderr=log,
+                    stdout=log,
+                    start_new_session=True,
+                )
             )
             sock = root.path / f"run/unoclass/daphne-{index}.sock"
             wait_until(functools.partial(_accepts, sock), 30, f"daphne {index} on {sock}")
@@ -232,6 +244,7 @@ http {{
                 [*nginx_args, "-g", "daemon off;"],
                 stdout=subprocess.DEVNULL,
                 stderr=open(root.path / "logs/nginx.log", "wb"),  # noqa: SIM115
+                start_new_session=True,
             )
         )
         wait_until(lambda: _port_open(https_port), 30, "nginx to listen")
