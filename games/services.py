@@ -436,7 +436,7 @@ _SEATS_SQL = {
 
 
 def _seats_sql() -> str:
-    """Return the SQL of the seats' JSON text, for this database (None: not known here)."""
+    """Return the SQL of the seats' JSON text for this database (a vendor of _SEATS_SQL)."""
     quote = connection.ops.quote_name
     vendor = connection.vendor
 
@@ -478,8 +478,7 @@ def _lock(table_id: int) -> Table:
 
 def _keep_seats(table: Table, rows: list[list[Any]]) -> None:
     """Make `table.seats.all()` answer these seats without a query (as a prefetch would)."""
-    fields = set(_SEAT_COLUMNS[:1]) | {"table_id", "index", "user_id", "bot"}
-    fields |= {"bot_profile", "bot_takeover", "name"}
+    fields = set(_SEAT_COLUMNS)  # last_seen is left deferred
     seats = []
     for row in rows:
         values = dict(zip(_SEAT_COLUMNS, row, strict=True))
