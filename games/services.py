@@ -486,10 +486,12 @@ def _keep_seats(table: Table, rows: list[list[Any]]) -> None:
         if isinstance(values["bot_profile"], str):
             values["bot_profile"] = json.loads(values["bot_profile"])
         seats.append(Seat.from_db(connection.alias, fields, [values[f] for f in _SEAT_COLUMNS]))
+    # The same private attributes Django's prefetch_related() fills (django/db/models/query.py);
+    # tests/games/test_move_queries.py fails if a Django upgrade changes them.
     cached = table.seats.all()
     cached._result_cache = seats
-    cached._prefetch_done = True
-    table._prefetched_objects_cache = {"seats": cached}
+    cached._prefetch_done = True  # type: ignore[attr-defined]  # private, set by prefetch
+    table._prefetched_objects_cache = {"seats": cached}  # type: ignore[attr-defined]  # same
 
 
 def _seat_seq(table: Table, moves: int | None = None) -> dict[int, int] | None:
@@ -519,11 +521,11 @@ def _store_move(table: Table, rows: list[TableEvent]) -> None:
     table.updated_at = timezone.now()  # what save() sets for auto_now
     update = UpdateQuery(Table)
     update.add_update_values({name: getattr(table, name) for name in _MOVE_FIELDS})
-    update.add_filter("pk", table.pk)
+    update.add_filter("pk", table.pk)  # type: ignore[arg-type]  # stubs: (name, value) tuple
     update_sql, update_params = update.get_compiler(connection.alias).as_sql()
     insert = InsertQuery(TableEvent)
     fields = [f for f in TableEvent._meta.concrete_fields if not f.primary_key]
-    insert.insert_values(fields, rows)
+    insert.insert_values(fields, rows)  # type: ignore[arg-type]  # list is invariant in stubs
     ((insert_sql, insert_params),) = insert.get_compiler(connection.alias).as_sql()
     with connection.cursor() as cursor:
         cursor.execute(

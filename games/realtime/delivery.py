@@ -281,9 +281,10 @@ class Watch:
     async def _probe(self, layer: Any) -> bool:
         try:
             if self.channel is None:
-                self.channel = await _within(layer.new_channel("watch."), PROBE_TIMEOUT)
-                await _within(layer.group_add(RESEND_GROUP, self.channel), PROBE_TIMEOUT)
-                self.receiver = self.loop.create_task(self._receive(layer, self.channel))
+                channel: str = await _within(layer.new_channel("watch."), PROBE_TIMEOUT)
+                self.channel = channel
+                await _within(layer.group_add(RESEND_GROUP, channel), PROBE_TIMEOUT)
+                self.receiver = self.loop.create_task(self._receive(layer, channel))
             if self.sending is not None and not self.sending.done():
                 return False  # the last probe is still stuck in the layer's retries
             self.expected += 1
