@@ -43,6 +43,9 @@ class Stats:
         self.latencies: list[float] = []
         self.errors: Counter[str] = Counter()
         self.lost = 0
+        # Of the skipped states: those whose events came later (reordered), and older states.
+        self.reordered = 0
+        self.older = 0
         self.duplicates = 0
         self.finished_tables = 0
         self.frames = 0
@@ -81,6 +84,9 @@ class GameTable:
         self.in_flight: dict[int, tuple[float, set[int]]] = {}
         self.next_slot = 0.0
         self.done = False
+        # Per seat: the state numbers it skipped, and those whose `event` frames it received.
+        self.skipped: list[set[int]] = []
+        self.evented: list[set[int]] = []
 
     async def open(self) -> None:
         """Connect the four seats and read their first state (the server's connect work is
@@ -94,6 +100,8 @@ class GameTable:
             self.socks.append(sock)
             self.last.append(frame["state_id"])
             self.first.append(frame)
+            self.skipped.append(set())
+            self.evented.append(set())
 
     async def run(self, stop_at: float) -> None:
         readers = [
@@ -130,6 +138,8 @@ class GameTable:
                 self.stats.errors[frame.get("code", "?")] += 1
                 after_error = True
                 continue
+            if kind == "event" and "state_id" in frame:
+                self.evented[index].add(frame["state_id"])
             if kind != "state":
                 continue
             state_id = frame["state_id"]
@@ -138,7 +148,9 @@ class GameTable:
                 if state_id == previous and not after_error:
                     self.stats.duplicates += 1
                 elif state_id > previous + 1:
-                    self.stats.lost += state_id - previous - 1
+                    self.skipped[index].update(range(previous + 1, state_id))
+                elif state_id < previous:
+                    self.stats.older += 1
             after_error = False
             self.last[index] = max(previous, state_id)
             self._arrived(index, state_id)
@@ -169,6 +181,14 @@ class GameTable:
             except websockets.ConnectionClosed:
                 self.stats.errors["socket_closed"] += 1
                 return
+
+    def count_skipped(self) -> None:
+        """Count each skipped state as reordered (its events came, before or after the newer
+        state) or lost (neither its state nor its events reached the seat)."""
+        for skipped, evented in zip(self.skipped, self.evented, strict=True):
+            late = skipped & evented
+            self.stats.reordered += len(late)
+            self.stats.lost += len(skipped - late)
 
     def _arrived(self, index: int, state_id: int) -> None:
         """Count seat `index` as holding every move answered before `state_id`; a move is
@@ -288,6 +308,9 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
     wall = time.monotonic() - wall_start
     await asyncio.gather(*tasks, return_exceptions=True)
     for unit in units:
+        if isinstance(unit, GameTable):
+            unit.count_skipped()
+    for unit in units:
         for sock in unit.socks:
             await sock.close()
     with open("/proc/loadavg") as loadavg:
@@ -306,6 +329,8 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
         "p99_ms": _percentile(stats.latencies, 0.99) * 1000,
         "errors": dict(stats.errors),
         "lost": stats.lost,
+        "reordered": stats.reordered,
+        "older": stats.older,
         "duplicates": stats.duplicates,
         "finished_tables": stats.finished_tables,
         "frames": stats.frames,

@@ -207,8 +207,16 @@ class TableConsumer(RealtimeConsumer):
 
     async def catch_up(self) -> None:
         """Send the stored state if this socket is behind it (after a layer outage)."""
-        if await in_thread(_stored_state_id)(self.table_id) > self.last_state_id:
-            await self.send_current_state()
+        if await in_thread(_stored_state_id)(self.table_id) <= self.last_state_id:
+            return
+        table, info = await in_thread(_load)(self.table_id)
+        # The watch runs beside this socket's own messages: a newer update may have been sent
+        # while the state was read, and a socket never sends a state older than it sent.
+        if table.state_id < self.last_state_id:
+            return
+        game = Game.from_dict(table.state)
+        await self._send_state(game, table.state_id, info)
+        driver.schedule(await in_thread(next_step_for)(table, game))
 
     async def _send_state(self, game: Game, state_id: int, info: dict[str, Any]) -> None:
         if self.last_state_id >= 0 and state_id > self.last_state_id + 1:
