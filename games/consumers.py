@@ -18,6 +18,7 @@ from games.protocol import (
     RATE_PER_SECOND,
     error_frame,
     event_frames,
+    refusal_example,
     state_frame,
 )
 from games.realtime import delivery
@@ -113,14 +114,20 @@ class TableConsumer(RealtimeConsumer):
 
     async def _send_refusal(self, exc: TableError) -> None:
         """Send a refused action; a refused fraction play may ask the student why (lessons)."""
-        prompt = None
+        prompt = example = None
         if exc.code in JUDGED_ERROR_CODES:
             user = self.scope["user"]
             prompt = await in_thread(hooks.reason_prompt)(self.table_id, user, self.lang)
+            if self.seat is not None:  # a worked example at a practice table only
+                example = await in_thread(refusal_example)(
+                    self.table_id, self.seat, dict(exc.details), self.lang
+                )
         with translation.override(self.lang):
             frame = self.error_frame(exc)
         if prompt is not None:
             frame["ask_reason"] = prompt
+        if example is not None:
+            frame["example"] = example
         await self.send_frame(frame)
 
     async def _reason(self, content: dict[str, Any]) -> None:

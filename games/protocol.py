@@ -8,8 +8,9 @@ from django.utils.translation import gettext as _
 
 from games.announce import announce, visible_event
 from games.engine import Game
-from games.engine.explain import explain_named_denominator, explain_wrong_play
+from games.engine.explain import explain_named_denominator, explain_wrong_play, worked_example
 from games.errors import TableError
+from games.models import Table
 from games.services import JUDGED_ERROR_CODES
 
 MAX_FRAME_BYTES = 4096
@@ -72,3 +73,25 @@ def error_frame(exc: TableError, lang: str) -> dict[str, Any]:
         "message": exc.message_in(lang) or _("This action is not allowed."),
         "details": details,
     }
+
+
+def refusal_example(
+    table_id: int, seat: int, details: dict[str, Any], lang: str
+) -> dict[str, Any] | None:
+    """Build the worked example of a refused fraction play at a practice table, else None.
+
+    Only a practice table shows it (a class session's table never does), only against a
+    reference fraction, and it reads the seat's own hand through the engine's view of that
+    seat: no other hand can reach the frame.
+    """
+    reference, card = details.get("reference"), details.get("card") or details.get("played")
+    if not isinstance(reference, str) or not isinstance(card, str):
+        return None
+    row = Table.objects.filter(pk=table_id).values("kind", "state").first()
+    if row is None or row["kind"] != Table.Kind.PRACTICE:
+        return None
+    hand = Game.from_dict(row["state"]).view(seat).get("hand", [])
+    try:
+        return worked_example(reference, card, [c for c in hand if isinstance(c, str)], lang)
+    except ValueError:
+        return None

@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import lcm
-from typing import Final
+from typing import Any, Final
 
-from .fractions import FractionLike, FractionValue, format_fraction, parse_fraction
+from .fractions import (
+    FractionLike,
+    FractionValue,
+    format_fraction,
+    is_fraction_card,
+    parse_fraction,
+)
 
 DECK_DENOMINATORS: Final[tuple[int, ...]] = (2, 3, 6, 12, 24, 48)
 LANGS: Final[tuple[str, ...]] = ("fr", "en")
@@ -139,3 +145,85 @@ def explain_named_denominator(denominator: int, played: FractionLike, lang: str)
     if d == denominator:
         raise ValueError(f"{c}/{d} has the named denominator {denominator}: the play fits")
     return texts["named_den"].format(n=denominator, p=format_fraction((c, d)), d=d)
+
+
+# A difference below this reads "a bit more" / "a bit less" in the worked example.
+_A_BIT: Final = Fraction(1, 4)
+
+_EXAMPLE_TEXTS: Final[dict[str, dict[str, str]]] = {
+    "fr": {
+        "equal": "{r} et {p} sont égales : elles sont au même endroit sur la ligne.",
+        "bit_more": "{r} et {p} ne sont pas égales : {p} est un peu plus grande.",
+        "more": "{r} et {p} ne sont pas égales : {p} est plus grande.",
+        "bit_less": "{r} et {p} ne sont pas égales : {p} est un peu plus petite.",
+        "less": "{r} et {p} ne sont pas égales : {p} est plus petite.",
+        "own_card": "Ta carte {c} est égale à {r}.",
+    },
+    "en": {
+        "equal": "{r} and {p} are equal: they are at the same place on the line.",
+        "bit_more": "{r} and {p} are not equal: {p} is a bit more.",
+        "more": "{r} and {p} are not equal: {p} is more.",
+        "bit_less": "{r} and {p} are not equal: {p} is a bit less.",
+        "less": "{r} and {p} are not equal: {p} is less.",
+        "own_card": "Your card {c} is equal to {r}.",
+    },
+}
+
+
+def _fraction_data(value: FractionValue) -> dict[str, Any]:
+    return {"text": format_fraction(value), "num": value[0], "den": value[1]}
+
+
+def _equal_card(reference: FractionValue, played: str, hand: list[str]) -> str | None:
+    """Pick the hand's fraction card equal to the reference: another form first, then small."""
+    target = Fraction(*reference)
+    found = []
+    for code in hand:
+        if code == played or not is_fraction_card(code):
+            continue
+        try:
+            value = parse_fraction(code)
+        except ValueError:
+            continue
+        if Fraction(*value) == target:
+            found.append((value[1] == reference[1], value[1], code))
+    return min(found)[2] if found else None
+
+
+def worked_example(
+    reference: FractionLike, played: FractionLike, hand: list[str], lang: str
+) -> dict[str, Any]:
+    """Build the worked example shown after a wrong play: both fractions, words, an equal card.
+
+    `hand` is the student's own hand (card codes), never anyone else's: the example names at
+    most one of its cards, a fraction card equal to the reference other than the played one.
+    Raise ValueError on an unknown language or a malformed fraction.
+    """
+    _check_lang(lang)
+    texts = _EXAMPLE_TEXTS[lang]
+    ref, card = parse_fraction(reference), parse_fraction(played)
+    r, p = format_fraction(ref), format_fraction(card)
+    difference = Fraction(*card) - Fraction(*ref)
+    if difference == 0:
+        key = "equal"
+    elif difference > 0:
+        key = "bit_more" if difference < _A_BIT else "more"
+    else:
+        key = "bit_less" if -difference < _A_BIT else "less"
+    played_code = played if isinstance(played, str) else p
+    own = _equal_card(ref, played_code, hand)
+    own_card = None
+    if own is not None:
+        text = format_fraction(parse_fraction(own))
+        own_card = {
+            "card": own,
+            "text": text,
+            "sentence": texts["own_card"].format(c=text, r=r),
+        }
+    return {
+        "reference": _fraction_data(ref),
+        "played": _fraction_data(card),
+        "equal": difference == 0,
+        "sentence": texts[key].format(r=r, p=p),
+        "own_card": own_card,
+    }
