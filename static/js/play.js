@@ -2,6 +2,7 @@
 // No framework: render the latest `state` frame, log `event` frames, show `error` frames.
 
 import { handleReasonFrame } from "./reason.js";
+import { handleExampleFrame } from "./example.js";
 
 const root = document.getElementById("play");
 const TABLE = Number(root.dataset.table);
@@ -203,6 +204,7 @@ function showState(frame) {
 
 function onFrame(frame) {
   if (handleReasonFrame(frame, send, announce)) return; // the reason prompt (reason.js)
+  handleExampleFrame(frame, { announce, cardFace }); // the worked example (example.js)
   if (frame.type === "state") {
     showState(frame);
     game.historyShown = true; // the socket's history comes before its first state
