@@ -65,7 +65,8 @@ def test_the_example_shows_the_own_equal_card_and_escape_closes_it(
             "the square below the line is 10/12.",
         )
         expect(figure.locator(".example__label")).to_have_text(["1/3", "10/12"])
-        third = float(figure.locator("path.example__mark-a").get_attribute("d").split(",")[0][1:])
+        path = figure.locator("path.example__mark-a").get_attribute("d") or ""
+        third = float(path.split(",")[0][1:])
         marks = figure.locator("rect.example__mark-b")
         tenth = float(marks.get_attribute("x") or "0") + 6
         # x = 20 + value * 380: 1/3 at 146.7, 10/12 at 336.7 (the triangle's path starts 7 left).
@@ -110,5 +111,26 @@ def test_the_reason_prompt_comes_first_then_the_example_in_french(
         )
         page.keyboard.press("Escape")
         expect(page.locator("#play-example")).to_be_hidden()
+    finally:
+        context.close()
+
+
+def test_enter_on_ok_closes_and_each_wrong_play_gets_its_example(
+    server: Server, browser: Browser
+) -> None:
+    page, context = _wrong_play(server, browser, "en", ask=0)
+    try:
+        example = page.locator("#play-example")
+        expect(page.locator("#play-example-ok")).to_be_focused()
+        page.keyboard.press("Enter")  # "OK"
+        expect(example).to_be_hidden()
+        PlayPage(page, keyboard_only=True).press(card_selector("1/6b"))
+        expect(example).to_be_visible()
+        expect(page.locator("#play-example-words")).to_contain_text(
+            "1/3 and 1/6 are not equal: 1/6 is a bit less."
+        )
+        expect(page.locator("#play-example-figure .example__label")).to_have_text(["1/3", "1/6"])
+        page.locator("#play-example-ok").click()
+        expect(example).to_be_hidden()
     finally:
         context.close()
