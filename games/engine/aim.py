@@ -9,16 +9,19 @@ student's seat.
 
 A pair is *set up* for the aimed seat when its hand holds a card of the trap's value and a right
 card for the reference (a card of the reference's value in another form, else a card of the
-reference's denominator; never that trap card). Three moments are aimed, each only reordering
-cards the aimed seat cannot see:
+reference's denominator; never that trap card). A trap that is a right card itself (M3: the
+reference's denominator) is set up alone: the seat already chooses between two claims for it.
+Three moments are aimed, each only reordering cards the aimed seat cannot see:
 
 - **the deal**: the aimed hand is given up to AIM_DEAL_PAIRS set-up pairs, and the seat before
   it a card of each of those references, by swapping cards of those hands with seeded cards of
   the draw pile (other hands are not touched);
 - **draws**: before a card is drawn, the wanted card nearest the top of the draw pile is moved
-  to the top: the aimed seat gets a right card (an equal value) for a trap it holds alone, else
-  the trap of a pair it does not hold yet; the seat before it gets a reference of a pair set up
-  in the aimed hand, one it may lay at once first (a drawn card may be played);
+  to the top: the aimed seat gets a trap for the reference on the pile that is a legal card
+  itself (it meets the choice at once: a drawn card may be played), else a right card (an equal
+  value) for a trap it holds alone, else the trap of a pair it does not hold yet, one whose
+  reference the seat before holds first; the seat before gets a reference of a pair set up in
+  the aimed hand, one it may lay at once first;
 - **robot plays**: ``trap_cards(seat)`` lists the cards of the seat before the aimed seat that
   would lay such a reference; the heuristic bot plays one of them when one is legal
   (games/engine/bots.py).
@@ -80,8 +83,9 @@ def set_up(hand: list[str], pair: Pair) -> bool:
     traps = [c for c in hand if FRACTION.get(c) == trap]
     if not traps:
         return False
-    rights = [c for c in hand if c in FRACTION and _is_right(reference, c)]
-    return len(rights) > (1 if _is_right(reference, traps[0]) else 0)
+    if _is_right(reference, traps[0]):
+        return True  # the trap is a right card itself (same bottom): a choice of claims
+    return any(c in FRACTION and _is_right(reference, c) for c in hand)
 
 
 def aimed_seat(g: Dealing) -> int | None:
@@ -171,6 +175,13 @@ def aim_draw(g: Dealing, seat: int) -> None:
     pairs = aim_pairs(g)
     if seat == aimed:
         hand = g.hands[seat]
+        # A trap for the reference on the pile that is a legal card itself (M3: same bottom),
+        # so the seat meets the choice of claims at once with the card it draws.
+        now = [p for p in pairs if p[0] == g.ref]
+        if now and _to_top(
+            pile, lambda c: any(FRACTION.get(c) == p[1] and _is_right(p[2], c) for p in now)
+        ):
+            return
         held = [p for p in pairs if any(FRACTION.get(c) == p[1] for c in hand)]
         lacking = [p[2] for p in held if not set_up(hand, p)]
         # A right card for a trap held alone first, else the trap of another pair.
@@ -179,6 +190,12 @@ def aim_draw(g: Dealing, seat: int) -> None:
         ):
             return
         traps = {p[1] for p in pairs} - {p[1] for p in held}
+        # The trap of a pair whose reference the seat before holds first: it can lay it next.
+        before = seat_before(g, seat)
+        layable = {FRACTION.get(c) for c in g.hands[before]} if before != seat else set()
+        soon = {p[1] for p in pairs if p[0] in layable} & traps
+        if soon and _to_top(pile, lambda c: FRACTION.get(c) in soon):
+            return
         wanted = lambda c: FRACTION.get(c) in traps  # noqa: E731
     elif seat == seat_before(g, aimed):
         ready = {p[0] for p in pairs if set_up(g.hands[aimed], p)}

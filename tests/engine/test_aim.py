@@ -93,6 +93,47 @@ def test_the_aimed_seat_draws_a_right_card_for_a_trap_it_holds_alone() -> None:
     assert _ready(g, 0) == {"1/2"}
 
 
+def test_a_trap_that_is_a_right_card_itself_is_set_up_alone() -> None:
+    # M3: 2/3 on 1/3 is legal (same bottom), so holding it alone is a choice of claims.
+    assert set_up(["2/3r", "+04"], ("1/3", "2/3", (1, 3)))
+    # M1: 2/3 on 1/2 is refused, so a right card for 1/2 is needed besides it.
+    assert not set_up(["2/3r", "+04"], ("1/2", "2/3", (1, 2)))
+    assert set_up(["2/3r", "1/2b"], ("1/2", "2/3", (1, 2)))
+
+
+# Two pairs: 2/3 is a legal trap on 1/3 (same bottom); 4/6 is refused on 1/2.
+MIXED_PAIRS = [["1/3", "2/3"], ["1/2", "4/6"]]
+
+
+def _two_seats(seed: int, start: str) -> Game:
+    # Seat 1 (the seat before the aimed seat 0) holds 1/2, the reference of the second pair.
+    return Game.new(
+        "fractions",
+        2,
+        options={"aim_pairs": MIXED_PAIRS, "aim_seat": 0},
+        seed=seed,
+        setup={"dealer": 1, "hands": [["5/6r", "+04"], ["1/2j", "+02b"]], "start": start},
+    )
+
+
+def test_the_aimed_seat_draws_a_legal_trap_for_the_reference_on_the_pile_first() -> None:
+    for seed in range(12):
+        g = _two_seats(seed, "1/3v")
+        assert g.turn == 0 and not _ready(g, 0)
+        drawn = g.apply(0, {"type": "draw"})[0]["cards"][0]
+        # Not 4/6 (its reference is held by the seat before): the trap it meets at once.
+        assert FRACTION[drawn] == "2/3", seed
+        assert _ready(g, 0) == {"1/3"}
+
+
+def test_the_aimed_seat_draws_first_a_trap_whose_reference_the_seat_before_holds() -> None:
+    for seed in range(12):
+        g = _two_seats(seed, "5/6v")
+        assert g.turn == 0 and not _ready(g, 0)
+        drawn = g.apply(0, {"type": "draw"})[0]["cards"][0]
+        assert FRACTION[drawn] == "4/6", seed  # seat 1 may lay 1/2 next
+
+
 def test_the_seat_before_draws_a_reference_it_may_lay_at_once_and_the_bot_lays_it() -> None:
     g = Game.new(
         "fractions",
