@@ -217,7 +217,9 @@ def test_static_css_imports_nothing_from_another_site(path: Path) -> None:
 
 @pytest.mark.parametrize("path", _static_files(".js"), ids=lambda p: p.name)
 def test_static_js_names_no_absolute_url(path: Path) -> None:
-    assert _absolute_urls(path.read_text()) == []
+    # The SVG namespace name, as createElementNS takes it, is an identifier: nothing is fetched.
+    script = path.read_text().replace('"http://www.w3.org/2000/svg"', '""')
+    assert _absolute_urls(script) == []
 
 
 @pytest.mark.parametrize("path", _static_files(".svg"), ids=lambda p: p.name)
