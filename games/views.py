@@ -108,6 +108,12 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
             "card_names": card_names,
             "first_state": first_state,
             "timer_turns": TIMER_TURNS_BEFORE_BOT,
+            # The deck level in words, for the page's help (Uno Fractions only).
+            "deck_label": dict(DECK_CHOICES).get(
+                (access.table.options or {}).get("deck", DEFAULT_DECK), ""
+            )
+            if access.table.ruleset == "fractions"
+            else "",
             # A class session's table: the number the teacher sees, the way to the next game.
             "place": hooks.table_place(access.table),
         },

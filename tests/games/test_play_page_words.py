@@ -45,3 +45,29 @@ def test_the_script_chooses_by_count_for_each_pair() -> None:
     script = (Path(settings.BASE_DIR) / "static" / "js" / "play.js").read_text(encoding="utf-8")
     for singular, other, _french in PAIRS:
         assert re.search(rf"plural\([^;]*S\.{singular}, S\.{other}", script), singular
+
+
+@pytest.mark.parametrize(
+    ("options", "french"),
+    [
+        ({}, "Le paquet de cette table : Dénominateurs de 2 à 48"),
+        ({"deck": "sixths"}, "Le paquet de cette table : Dénominateurs 2, 3 et 6."),
+    ],
+)
+def test_the_help_names_the_deck_of_a_fractions_table(class_a, options, french):  # type: ignore[no-untyped-def]
+    table = make_table([class_a.student.user, class_a.other_student.user], options=options)
+    client = Client()
+    client.force_login(class_a.student.user)
+    client.cookies["django_language"] = "fr"
+    page = client.get(reverse("games:play", args=[table.pk])).content.decode()
+    match = re.search(r'<li id="play-deck">([^<]*)</li>', page)
+    assert match is not None and match.group(1).startswith(french), match
+
+
+def test_a_classic_table_names_no_deck_level(class_a):  # type: ignore[no-untyped-def]
+    table = make_table([class_a.student.user, None], ruleset="classic")
+    client = Client()
+    client.force_login(class_a.student.user)
+    assert (
+        'id="play-deck"' not in client.get(reverse("games:play", args=[table.pk])).content.decode()
+    )
