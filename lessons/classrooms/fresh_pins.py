@@ -8,7 +8,11 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
+from django.contrib import messages
 from django.contrib.sessions.backends.base import SessionBase
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import ngettext
 
 from lessons.classrooms.services import StudentWithPin
 
@@ -38,3 +42,20 @@ def _fresh(session: SessionBase) -> dict[str, list[str | float]]:
     cutoff = time.time() - KEEP_SECONDS
     stored: dict[str, list[str | float]] = session.get(SESSION_KEY, {})
     return {key: value for key, value in stored.items() if float(value[1]) >= cutoff}
+
+
+def fresh_pins_to_cards(
+    request: HttpRequest, *, classroom_id: int, issued: list[StudentWithPin]
+) -> HttpResponse:
+    """Keep the new students' PINs, say how many were added, and go to the cards to print."""
+    fresh_pins_remember(session=request.session, issued=issued)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)d student added. Print the login card now.",
+            "%(count)d students added. Print their login cards now.",
+            len(issued),
+        )
+        % {"count": len(issued)},
+    )
+    return redirect("classroom_cards", classroom_id=classroom_id)

@@ -8,12 +8,11 @@ from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from lessons.classrooms import selectors, services
 from lessons.classrooms.access import SignedInRequest, teacher_required
-from lessons.classrooms.fresh_pins import fresh_pins_remember
+from lessons.classrooms.fresh_pins import fresh_pins_to_cards
 from lessons.classrooms.lookups import classroom_or_404, student_or_404
 from lessons.classrooms.roster_csv import (
     ROSTER_FILE_MAX_BYTES,
@@ -86,17 +85,7 @@ def classroom_import_confirm(request: SignedInRequest, classroom_id: int) -> Htt
             messages.error(request, message)
         return redirect("classroom_import", classroom_id=classroom.pk)
     request.session.pop(PENDING_IMPORT_KEY, None)
-    fresh_pins_remember(session=request.session, issued=issued)
-    messages.success(
-        request,
-        ngettext(
-            "%(count)d student added. Print the login card now.",
-            "%(count)d students added. Print their login cards now.",
-            len(issued),
-        )
-        % {"count": len(issued)},
-    )
-    return redirect("classroom_cards", classroom_id=classroom.pk)
+    return fresh_pins_to_cards(request, classroom_id=classroom.pk, issued=issued)
 
 
 def _other_classrooms(request: SignedInRequest, student: Student) -> QuerySet[Classroom]:

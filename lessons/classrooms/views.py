@@ -15,7 +15,6 @@ from django.urls import NoReverseMatch, reverse, reverse_lazy
 from django.utils import translation
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from lessons.classrooms import selectors, services
@@ -27,7 +26,12 @@ from lessons.classrooms.forms import (
     RosterForm,
     TeacherSignUpForm,
 )
-from lessons.classrooms.fresh_pins import fresh_pins_forget, fresh_pins_recall, fresh_pins_remember
+from lessons.classrooms.fresh_pins import (
+    fresh_pins_forget,
+    fresh_pins_recall,
+    fresh_pins_remember,
+    fresh_pins_to_cards,
+)
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.models import Classroom
 from lessons.practice.home import practice_next, practice_of_classroom
@@ -228,17 +232,7 @@ def classroom_roster(request: SignedInRequest, classroom_id: int) -> HttpRespons
         except ValidationError as error:
             form.add_error("names", error)
         else:
-            fresh_pins_remember(session=request.session, issued=issued)
-            messages.success(
-                request,
-                ngettext(
-                    "%(count)d student added. Print the login card now.",
-                    "%(count)d students added. Print their login cards now.",
-                    len(issued),
-                )
-                % {"count": len(issued)},
-            )
-            return redirect("classroom_cards", classroom_id=classroom.pk)
+            return fresh_pins_to_cards(request, classroom_id=classroom.pk, issued=issued)
     return render(request, "lessons/classroom_roster.html", {"classroom": classroom, "form": form})
 
 
