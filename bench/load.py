@@ -249,7 +249,7 @@ class Bench:
         return subprocess.Popen(
             [PY_SPY, "record", "--pid", str(server.pid), "--duration", str(duration),
              "--rate", "97", "--format", "raw", "--output", self.profile_file(scenario),
-             "--nonblocking"],
+             "--nonblocking", *(["--gil"] if self.args.profile_gil else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
 
@@ -387,6 +387,11 @@ def main() -> int:
     parser.add_argument("--full-seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--profile", action="store_true", help="sample the server with py-spy")
+    parser.add_argument(
+        "--profile-gil",
+        action="store_true",
+        help="with --profile: sample only the thread holding the GIL (Python CPU, not waits)",
+    )
     parser.add_argument("--layers", default="pubsub,core", help="Redis layers to try")
     parser.add_argument("--db", choices=["postgres", "sqlite"], default="postgres")
     parser.add_argument(
