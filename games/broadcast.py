@@ -7,6 +7,7 @@ publishes it again when the layer is back. A table socket that acts collects its
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +37,29 @@ def collecting_updates(updates: list[dict[str, Any]]) -> Iterator[list[dict[str,
         _collector.updates = previous
 
 
+def update_message(
+    table_id: int,
+    state_id: int,
+    state: dict[str, Any],
+    events: list[dict[str, Any]],
+    info: dict[str, Any],
+) -> dict[str, Any]:
+    """Build a table's `table.update` message: its numbers, then state, events and info as
+    one JSON text (`update_body` reads it).
+
+    One text because a layer copies a message for each receiver (the in-memory layer deep-copies
+    it, Redis encodes and decodes it): a nested state cost a copy per socket, a string none.
+    """
+    body = json.dumps({"state": state, "events": events, "info": info}, separators=(",", ":"))
+    return {"type": "table.update", "table_id": table_id, "state_id": state_id, "body": body}
+
+
+def update_body(message: dict[str, Any]) -> dict[str, Any]:
+    """Return the state, events and info of a `table.update` message."""
+    body: dict[str, Any] = json.loads(message["body"])
+    return body
+
+
 def broadcast_table_update(
     table_id: int,
     state_id: int,
@@ -44,14 +68,7 @@ def broadcast_table_update(
     info: dict[str, Any],
 ) -> None:
     """Tell every socket of the table that the game moved to `state_id`."""
-    message = {
-        "type": "table.update",
-        "table_id": table_id,
-        "state_id": state_id,
-        "state": state,
-        "events": events,
-        "info": info,
-    }
+    message = update_message(table_id, state_id, state, events, info)
     collected = getattr(_collector, "updates", None)
     if collected is not None:
         collected.append(message)

@@ -9,7 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import driver, hooks
-from games.broadcast import collecting_updates, table_group
+from games.broadcast import collecting_updates, table_group, update_body
 from games.engine import Game
 from games.errors import TableError
 from games.protocol import (
@@ -24,7 +24,7 @@ from games.protocol import (
 from games.realtime import delivery
 from games.realtime.asyncdb import in_thread
 from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, RealtimeConsumer
-from games.realtime.signin import socket_user
+from games.realtime.signin import socket_user, still_signed_in
 from games.selectors import table_access
 from games.services import JUDGED_ERROR_CODES, Outcome, next_step_for, table_act
 
@@ -79,8 +79,10 @@ class TableConsumer(RealtimeConsumer):
     async def receive_frame(self, content: dict[str, Any]) -> None:
         """Route a checked frame by its type; an unknown type gets an error frame."""
         kind = content.get("type")
-        if kind in ("action", "sync", "reason") and not await self.check_signed_in():
-            return  # signed out in another tab: closed with 4401, nothing applied
+        # An action asks in its own thread hop (`_action`); signed out in another tab: the
+        # socket closes with 4401 and nothing is applied.
+        if kind in ("sync", "reason") and not await self.check_signed_in():
+            return
         if kind == "action":
             await self._action(content)
         elif kind == "sync":
@@ -92,12 +94,14 @@ class TableConsumer(RealtimeConsumer):
 
     async def _action(self, content: dict[str, Any]) -> None:
         if self.seat is None:
-            await self.send_error(TableError("not_seated", _("You are watching this table.")))
+            if await self.check_signed_in():
+                await self.send_error(TableError("not_seated", _("You are watching this table.")))
             return
         updates: list[dict[str, Any]] = []
         try:
-            outcome = await in_thread(_act_collecting)(
+            signed_in, outcome = await in_thread(_act_collecting)(
                 updates,
+                self.scope if self.signin_check_due() else None,
                 table_id=self.table_id,
                 user=self.scope["user"],
                 action=content.get("action"),
@@ -109,8 +113,11 @@ class TableConsumer(RealtimeConsumer):
             if exc.code == "stale_state" or exc.code in JUDGED_ERROR_CODES:
                 await self.send_current_state()
             return
+        if signed_in is not None and not await self.signin_checked(signed_in):
+            return
         await self._deliver(updates)
-        driver.schedule(outcome.next_step)
+        if outcome is not None:
+            driver.schedule(outcome.next_step)
 
     async def _send_refusal(self, exc: TableError) -> None:
         """Send a refused action; a refused fraction play may ask the student why (lessons)."""
@@ -155,7 +162,9 @@ class TableConsumer(RealtimeConsumer):
     async def table_update(self, message: dict[str, Any]) -> None:
         """Forward a committed change: the events, then this seat's new view."""
         state_id = message["state_id"]
-        if not message["events"]:
+        body = update_body(message)
+        events, info = body["events"], body["info"]
+        if not events:
             # Seats, status or takeover changed (a teacher's or a session's move): this user's
             # seat may have changed too, and the server may now have a move of its own to make.
             await self._refresh_access()
@@ -165,14 +174,14 @@ class TableConsumer(RealtimeConsumer):
         if state_id <= self.last_state_id:
             if state_id in self.missed:
                 self.missed.discard(state_id)
-                await self._send_events(message["events"], state_id, message["info"])
+                await self._send_events(events, state_id, info)
             return
-        game = Game.from_dict(message["state"])
+        game = Game.from_dict(body["state"])
         with translation.override(self.lang):
-            for frame in event_frames(message["events"], self.seat, message["info"], self.lang):
+            for frame in event_frames(events, self.seat, info, self.lang):
                 frame["state_id"] = state_id
                 await self.send(text_data=json.dumps(frame))
-            await self._send_state(game, state_id, message["info"])
+            await self._send_state(game, state_id, info)
 
     async def _refresh_access(self) -> None:
         """Check the seat again, then send the current state (or close when access is gone)."""
@@ -240,10 +249,20 @@ class TableConsumer(RealtimeConsumer):
         return error_frame(exc, self.lang)
 
 
-def _act_collecting(updates: list[dict[str, Any]], **kwargs: Any) -> Outcome:
-    """Apply a player's action, collecting its updates (published by the caller)."""
+def _act_collecting(
+    updates: list[dict[str, Any]], check_scope: dict[str, Any] | None, **kwargs: Any
+) -> tuple[bool | None, Outcome | None]:
+    """Apply a player's action, collecting its updates (published by the caller).
+
+    With `check_scope`, first ask whether the socket's session still signs its user in, in
+    this same hop (one thread hop a move instead of two): when it does not, nothing is applied.
+    Return that answer (None: not asked) and the action's outcome.
+    """
+    signed_in = None if check_scope is None else still_signed_in(check_scope)
+    if signed_in is False:
+        return signed_in, None
     with collecting_updates(updates):
-        return table_act(**kwargs)
+        return signed_in, table_act(**kwargs)
 
 
 def _stored_state_id(table_id: int) -> int:

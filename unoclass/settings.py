@@ -149,7 +149,8 @@ if REDIS_URL:
             }
         }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One process: Channels' in-memory layer without its per-message expiry sweep.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "unoclass.memory_layer.ProcessChannelLayer"}}
 
 # With several processes the sign-in limits must be counted in one place: Redis. While Redis
 # does not answer, each process counts them in its own memory (unoclass/cache_fallback.py).

@@ -105,13 +105,24 @@ class RealtimeConsumer(AsyncWebsocketConsumer):
 
         The answer is kept SIGNIN_CHECK_SECONDS: a player's frames cost no extra query each.
         """
-        now = time.monotonic()
-        if now - self.signin_checked_at < SIGNIN_CHECK_SECONDS:
+        if not self.signin_check_due():
             return True
-        if not await in_thread(still_signed_in)(self.scope):
+        return await self.signin_checked(await in_thread(still_signed_in)(self.scope))
+
+    def signin_check_due(self) -> bool:
+        """Tell whether the last "still signed in" answer is older than SIGNIN_CHECK_SECONDS.
+
+        A subclass may then ask `still_signed_in` in the same thread hop as its own queries
+        (the table socket does, with each action) and report with `signin_checked`.
+        """
+        return time.monotonic() - self.signin_checked_at >= SIGNIN_CHECK_SECONDS
+
+    async def signin_checked(self, signed_in: bool) -> bool:
+        """Keep a fresh answer of `still_signed_in`; close with 4401 when it is no."""
+        if not signed_in:
             await self.close(code=CLOSE_SIGNED_OUT)
             return False
-        self.signin_checked_at = now
+        self.signin_checked_at = time.monotonic()
         return True
 
     async def refuse(self, code: int) -> None:

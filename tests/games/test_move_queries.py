@@ -17,7 +17,7 @@ from asgiref.sync import async_to_sync
 from django.db import connection
 
 from games import consumers, driver
-from games.broadcast import collecting_updates
+from games.broadcast import collecting_updates, update_body
 from games.engine import Game
 from games.errors import TableError
 from games.models import Table
@@ -178,6 +178,6 @@ def test_a_broadcast_reads_nothing_per_recipient(
         assert sent[-1]["state_id"] == message["state_id"]
         view = sent[-1]["view"]
         # Each seat sees its own hand only; the teacher sees none.
-        assert view["hand"] == Game.from_dict(message["state"]).view(seat)["hand"]
+        assert view["hand"] == Game.from_dict(update_body(message)["state"]).view(seat)["hand"]
         assert bool(view["hand"]) == (seat is not None)
     assert hopped == []
