@@ -14,6 +14,9 @@ back), or a process dies before publishing. The repairs, in order:
   updates its own sockets have not seen (`watch.resend`), and finally brings each of its
   sockets up to the stored state (the last resort: the state without the events).
 
+The watch's timeouts count the loop's own time, not the wall clock's (`_on_time`): at full load
+a loop that runs every callback seconds late is busy, not cut off from Redis.
+
 Receivers drop what they already have by `state_id` (games.consumers.TableConsumer).
 """
 
@@ -36,8 +39,11 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PROBE_SECONDS = 0.5
-# A probe (or a publish made while repairing) that takes longer than this counts as failed.
+# A probe (or a publish made while repairing) that takes longer than this counts as failed:
+# seconds of the loop's own time, i.e. the wall clock less the loop's lag (`_on_time`).
 PROBE_TIMEOUT = 1.5
+# The step in which those timeouts are counted: each step is one timer of the loop.
+TICK = 0.1
 # After the layer is back, the sockets still behind the database are brought up to date.
 CATCH_UP_DELAY = 1.0
 # What a process remembers of its own publishes, to publish them again after an outage.
@@ -285,16 +291,19 @@ class Watch:
                 self.channel = channel
                 await _within(layer.group_add(RESEND_GROUP, channel), PROBE_TIMEOUT)
                 self.receiver = self.loop.create_task(self._receive(layer, channel))
-            if self.sending is not None and not self.sending.done():
+            if self.sending is not None and not await _on_time(self.sending, PROBE_TIMEOUT):
                 return False  # the last probe is still stuck in the layer's retries
             self.expected += 1
             self.heard.clear()
             probe = {"type": "watch.probe", "n": self.expected}
             self.sending = _background(layer.send(self.channel, probe))
-            await asyncio.wait_for(self.heard.wait(), PROBE_TIMEOUT)
-        except Exception:  # the layer's fault or the probe's timeout: the layer is down
+        except Exception:  # the layer's fault or a call's timeout: the layer is down
             return False
-        return True
+        heard = asyncio.ensure_future(self.heard.wait())
+        try:
+            return await _on_time(heard, PROBE_TIMEOUT)
+        finally:
+            heard.cancel()
 
     async def _receive(self, layer: Any, channel: str) -> None:
         while True:
@@ -364,16 +373,40 @@ def _background(call: Awaitable[T]) -> asyncio.Task[T]:
     return task
 
 
+async def _on_time(task: asyncio.Future[Any], seconds: float) -> bool:
+    """Wait for `task` during `seconds` of the loop's own time; tell whether it finished.
+
+    At full load (1,000 sockets on one process) each turn of the loop takes seconds: an answer
+    already read from Redis waits its turn behind the sockets' work, a few turns in all (the
+    layer's reader, its queue, the watch's receiver). A wall-clock timeout then expired first,
+    and a busy loop was taken for a layer outage, whose repair (everything published again,
+    every socket sent the stored state) added load at the worst moment and made seats skip
+    states (docs/performance.md).
+
+    So the wait is counted in steps of TICK, each one a timer of this loop, and a step counts
+    TICK however late its timer fires: the loop's lag is added to the allowance. On an idle
+    loop this is `seconds` of the wall clock, as fast as before to notice a real outage; on a
+    loop one second late per turn it is stretched to seconds / TICK turns, ample for an answer
+    that needs a few. A real outage on a busy loop is still noticed, later; and a failed
+    publish (the layer raises) marks the outage at once, whatever the loop's load.
+    """
+    steps = max(1, round(seconds / TICK))
+    for _ in range(steps):
+        done, _pending = await asyncio.wait({task}, timeout=seconds / steps)
+        if done:
+            return True
+    return task.done()
+
+
 async def _within(call: Awaitable[T], seconds: float) -> T:
-    """Await a layer call for `seconds` at most, else raise TimeoutError.
+    """Await a layer call for `seconds` of the loop's own time at most, else raise TimeoutError.
 
     Unlike asyncio.wait_for, this does not cancel the call: a redis-py call cancelled inside
     its reconnection retries was seen to hang the canceller for good. The late call goes on in
     the background and ends with the layer's own retries.
     """
     task = _background(call)
-    done, _pending = await asyncio.wait({task}, timeout=seconds)
-    if not done:
+    if not await _on_time(task, seconds):
         raise TimeoutError
     return task.result()
 
