@@ -71,9 +71,9 @@ def _seated(memo: dict[str, Any], user_id: int | None, table_id: int) -> dict[st
             {"student": None}
             if student is None
             else {
-                "student": student.pk,
-                "classroom": student.classroom_id,
-                "last": _last_attempt(student.pk, table_id),
+                "student": student[0],
+                "classroom": student[1],
+                "last": _last_attempt(student[0], table_id),
             }
         )
     entry = kept[key]
@@ -89,14 +89,15 @@ def _session_kept(memo: dict[str, Any], table_id: int) -> int | None:
     return int(session_id) if session_id is not None else None
 
 
-def _student_of(user_id: int | None) -> Student | None:
+def _student_of(user_id: int | None) -> tuple[int, int] | None:
+    """Return the student's id and classroom id of a user who is a student, else None."""
     if user_id is None:
         return None
-    return (
-        Student.objects.select_related("classroom")
-        .filter(user_id=user_id, user__role="student")
-        .first()
-    )
+    # Two numbers, not a model: this runs in the move's transaction (first play of a seat).
+    found = Student.objects.filter(user_id=user_id, user__role="student").values_list(
+        "pk", "classroom_id"
+    )[:1]
+    return next(iter(found), None)
 
 
 def _session_id_of(table_id: int) -> int | None:
