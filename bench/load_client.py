@@ -1,6 +1,8 @@
 """The load benchmark's client process: many WebSocket seats, one asyncio loop, loopback only.
 
-Run by bench/load.py (never by the test suite) with a JSON plan on stdin; prints one JSON
+Run by bench/load.py (never by the test suite): reads a JSON plan (one line) on stdin, opens
+every socket, prints READY, waits for a GO line on stdin (so that several client processes,
+each with its share of the tables, start their measured windows together), then prints one JSON
 result line. Two modes:
 
 - `game`: tables of four seats on unoclass's /ws/table/<id>/; the seat whose move is due picks
@@ -49,6 +51,7 @@ class Stats:
         self.duplicates = 0
         self.finished_tables = 0
         self.frames = 0
+        self.connect_retries = 0
         self.measuring = False
 
 
@@ -63,6 +66,7 @@ async def _connect(url: str, headers: dict[str, str], stats: Stats) -> Any:
             if attempt == 4:
                 stats.errors[f"connect:{type(exc).__name__}"] += 1
                 raise
+            stats.connect_retries += 1
             await asyncio.sleep(0.5 * (attempt + 1))
     raise AssertionError("unreachable")
 
@@ -277,6 +281,13 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+async def _wait_for_go() -> None:
+    """Wait for the GO line from bench/load.py (every client process is connected)."""
+    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    if line.strip() != "GO":
+        raise SystemExit(f"expected GO on stdin, got {line!r}")
+
+
 async def run(plan: dict[str, Any]) -> dict[str, Any]:
     """Open every socket, play for the warm-up then the measured window, report."""
     stats = Stats()
@@ -290,7 +301,8 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
     for first in range(0, len(units), step):
         await asyncio.gather(*(u.open() for u in units[first : first + step]))
     connect_seconds = time.monotonic() - started
-    print("READY", flush=True)  # bench/load.py starts its profiler now
+    print("READY", flush=True)
+    await _wait_for_go()  # bench/load.py starts its CPU count and profiler now
     for index, unit in enumerate(units):
         if isinstance(unit, GameTable) and plan["pace"] > 0:
             # Spread the tables' slots over one pace interval.
@@ -335,11 +347,18 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
         "finished_tables": stats.finished_tables,
         "frames": stats.frames,
         "client_cpu": cpu / wall,
+        "connect_retries": stats.connect_retries,
+        # Raw latencies (ms) when asked: bench/load.py merges several client processes.
+        **(
+            {"latencies_ms": [round(x * 1000, 2) for x in stats.latencies]}
+            if plan.get("raw")
+            else {}
+        ),
     }
 
 
 def main() -> None:
-    plan = json.loads(sys.stdin.read())
+    plan = json.loads(sys.stdin.readline())
     result = asyncio.run(run(plan))
     print(json.dumps(result), flush=True)
 
