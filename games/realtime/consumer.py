@@ -88,6 +88,9 @@ class RealtimeConsumer(AsyncWebsocketConsumer):
         self.lang = language_of(self.scope)
         self.bucket = TokenBucket(self.rate_burst, self.rate_per_second)
         user = socket_user(self.scope)
+        if user is not None:
+            # The handshake's session has just signed this user in (AuthMiddleware).
+            self.signin_checked_at = time.monotonic()
         # Channels joins `groups` before `connect` and leaves them on disconnect: a sign-out
         # reaches every socket of the user (see user_signed_out).
         self.groups = [user_group(user.pk)] if user is not None else []

@@ -252,9 +252,14 @@ async def test_a_teachers_sign_out_closes_their_overview_at_once(class_a) -> Non
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_an_action_from_a_signed_out_session_is_refused(class_a) -> None:  # type: ignore[no-untyped-def]
+async def test_an_action_from_a_signed_out_session_is_refused(class_a, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # The sign-out message may be lost (a restarted channel layer): the socket checks its
-    # session before it acts, and closes with 4401 without applying anything.
+    # session before it acts (at most SIGNIN_CHECK_SECONDS after the last check), and closes
+    # with 4401 without applying anything.
+    from games.realtime import consumer
+
+    now = [1000.0]
+    monkeypatch.setattr(consumer.time, "monotonic", lambda: now[0])
     _session, table = await database_sync_to_async(_session_table)(class_a)
     user = class_a.other_student.user
     _tab, cookie = await database_sync_to_async(_login_cookie)(user)
@@ -262,6 +267,7 @@ async def test_an_action_from_a_signed_out_session_is_refused(class_a) -> None: 
     assert (await comm.connect())[0]
     await receive_until(comm, "state")
     await database_sync_to_async(lambda: Session.objects.all().delete())()
+    now[0] += SIGNIN_CHECK_SECONDS + 0.1
     draw = {"type": "action", "action": {"type": "draw"}, "state_id": 0}
     await comm.send_to(text_data=json.dumps(draw))
     assert await _close_code(comm) == CLOSE_SIGNED_OUT
@@ -290,7 +296,12 @@ async def test_the_sign_in_check_is_cached_between_frames(class_a, monkeypatch) 
     for _ in range(5):
         await comm.send_to(text_data=json.dumps({"type": "sync"}))
         await receive_until(comm, "state")
-    assert len(calls) == 1  # one check for five frames within the window
+    assert calls == []  # the handshake has just signed in: no check for frames within the window
+    now[0] += SIGNIN_CHECK_SECONDS + 0.1
+    for _ in range(3):
+        await comm.send_to(text_data=json.dumps({"type": "sync"}))
+        await receive_until(comm, "state")
+    assert len(calls) == 1  # one check for three frames of the next window
     now[0] += SIGNIN_CHECK_SECONDS + 0.1
     await comm.send_to(text_data=json.dumps({"type": "sync"}))
     await receive_until(comm, "state")
