@@ -9,7 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import driver, hooks
-from games.broadcast import collecting_updates, table_group, update_body
+from games.broadcast import collecting_updates, table_group, update_body, update_game
 from games.engine import Game
 from games.errors import TableError
 from games.protocol import (
@@ -176,7 +176,7 @@ class TableConsumer(RealtimeConsumer):
                 self.missed.discard(state_id)
                 await self._send_events(events, state_id, info)
             return
-        game = Game.from_dict(body["state"])
+        game = update_game(message)
         with translation.override(self.lang):
             for frame in event_frames(events, self.seat, info, self.lang):
                 frame["state_id"] = state_id
