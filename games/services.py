@@ -8,6 +8,7 @@ also across several server processes.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from dataclasses import dataclass, field
@@ -16,8 +17,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models.expressions import RawSQL
-from django.db.models.fields import TextField
 from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -461,19 +460,32 @@ def _lock(table_id: int) -> Table:
     One statement instead of two (the row, then its seats): the seats are not locked, as
     before; every change of a seat locks the table row first.
     """
-    tables = Table.objects.select_for_update()
     if connection.vendor not in _SEATS_SQL:
-        tables = tables.prefetch_related("seats")
-    else:
-        tables = tables.annotate(seat_rows=RawSQL(_seats_sql(), (), output_field=TextField()))
-    try:
-        table = tables.get(pk=table_id)
-    except Table.DoesNotExist as exc:
-        raise TableError("table_not_found", TABLE_NOT_FOUND) from exc
-    rows = getattr(table, "seat_rows", None)
-    if rows is not None:
-        _keep_seats(table, json.loads(rows))
+        try:
+            return Table.objects.select_for_update().prefetch_related("seats").get(pk=table_id)
+        except Table.DoesNotExist as exc:
+            raise TableError("table_not_found", TABLE_NOT_FOUND) from exc
+    # A raw query (Django maps the columns, `seat_rows` included): the SQL text is built once,
+    # not compiled from a queryset on every move.
+    found = list(Table.objects.raw(_lock_sql(connection.vendor), [table_id]))
+    if not found:
+        raise TableError("table_not_found", TABLE_NOT_FOUND)
+    table = found[0]
+    _keep_seats(table, json.loads(table.seat_rows))  # type: ignore[attr-defined]  # raw column
     return table
+
+
+@functools.cache
+def _lock_sql(vendor: str) -> str:
+    """Return the SQL that locks a table row and reads its seats (for `vendor`)."""
+    quote = connection.ops.quote_name
+    table = quote(Table._meta.db_table)
+    # SQLite has no FOR UPDATE: its IMMEDIATE transactions take the write lock (settings).
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return (
+        f"SELECT {table}.*, ({_seats_sql()}) AS seat_rows FROM {table}"
+        f" WHERE {table}.{quote('id')} = %s{lock}"
+    )
 
 
 def _keep_seats(table: Table, rows: list[list[Any]]) -> None:
