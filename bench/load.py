@@ -3,6 +3,8 @@
     .venv/bin/python bench/load.py                 # the goals: 1,000 clients, about 6 minutes
     .venv/bin/python bench/load.py --clients 200 --pace-seconds 20 --full-seconds 10  # quicker
     .venv/bin/python bench/load.py --profile       # also samples the server with py-spy
+    .venv/bin/python bench/load.py --only scale-4proc   # goal 11 alone: 5,000 clients, ~4 min
+    .venv/bin/python bench/load.py --scale         # the goals and goal 11
 
 Starts a throwaway PostgreSQL cluster and redis-server (tests/support/servers.py), creates N
 students with their session keys and tables of four directly in the database, then runs each
@@ -10,6 +12,14 @@ scenario with the client in a separate process (bench/load_client.py): one move 
 `--pace` seconds, full speed on one process, the bare broadcast app (bench/bare_asgi.py) at the
 same client count, and full speed through Redis with one and two daphne processes (both
 channels_redis layers). Prints figures and the goal lines (PASS/FAIL). Not part of the tests.
+
+The scale scenario (goal 11, `scale-4proc`, run with `--scale` or `--only scale-4proc`; not in
+the default run, which it would stretch past 12 minutes) plays paced at `--scale-clients`
+(5,000) on `--scale-processes` (4) daphne with Redis (`--scale-layer`, pub/sub as the app's
+default: the core layer kept up with half the moves at 2,000 clients) and PostgreSQL, one move
+per table every `--scale-pace` seconds (20: about 60% of the moves per second four daphne
+reached here at full speed), the client split into `--scale-client-processes` processes. Each
+table's four seats are on four different daphne, so every move crosses Redis.
 """
 
 from __future__ import annotations
@@ -264,7 +274,15 @@ class Bench:
                     client.wait(timeout=30)
                     stderr.seek(0)
                     raise RuntimeError(f"client failed: {ready} {stderr.read()[-3000:]}")
-            # Every client process holds its sockets and their first states: measure from now.
+            # Every client process holds its sockets and their first states: play from now.
+            profiler = self.start_profiler(scenario, servers[0]) if scenario.profile else None
+            for client, _stderr in processes:
+                assert client.stdin is not None
+                client.stdin.write("GO\n")
+                client.stdin.flush()
+            # Count CPU over the clients' measured window: after the warm-up, until the first
+            # client ends its window (they end within a few ms of each other).
+            time.sleep(self.args.warmup)
             memory.restart_cpu()
             services = {
                 name: MemoryWatch(functools.partial(self.service_pids, name))
@@ -272,10 +290,24 @@ class Bench:
             }
             for watch in services.values():
                 watch.start()
-            profiler = self.start_profiler(scenario, servers[0]) if scenario.profile else None
+            for client, stderr in processes:
+                assert client.stdout is not None
+                line = client.stdout.readline().strip()
+                if line != "WINDOW-END":
+                    client.wait(timeout=30)
+                    stderr.seek(0)
+                    raise RuntimeError(f"client failed: {line} {stderr.read()[-3000:]}")
+                if client is processes[0][0]:
+                    memory.stop()
+                    for watch in services.values():
+                        watch.stop()
+            # The server logs up to here are of the connections and the play (the clients'
+            # readers end within 0.1 s of the window); after, of the closing (all at once).
+            time.sleep(1.0)
+            played = [self.log_text(scenario, n) for n in range(len(servers))]
             for client, _stderr in processes:
                 assert client.stdin is not None
-                client.stdin.write("GO\n")
+                client.stdin.write("CLOSE\n")
                 client.stdin.close()
             results = []
             for client, stderr in processes:
@@ -287,9 +319,6 @@ class Bench:
                     raise RuntimeError(stderr.read()[-3000:])
                 results.append(json.loads(out.strip().splitlines()[-1]))
                 stderr.close()
-            memory.stop()
-            for watch in services.values():
-                watch.stop()
             result = merge_results(results)
             result["client_processes"] = shares
             result["tables_seconds"] = round(tables_seconds, 1)
@@ -302,18 +331,25 @@ class Bench:
             if profiler is not None:
                 profiler.wait(timeout=scenario.seconds + 120)
                 result["profile"] = self.profile_file(scenario)
-            result["server_tracebacks"] = 0
-            result["layer_outages"] = 0
-            for number, _server in enumerate(servers):
-                log = Path(self.dir, f"{scenario.name}-{number}.log").read_text(errors="replace")
-                result["server_tracebacks"] += log.count("Traceback")
-                result["layer_outages"] += log.count("channel layer unreachable")
+            time.sleep(1.0)  # let the servers log the closing
+            logs = [self.log_text(scenario, n) for n in range(len(servers))]
+            result["server_tracebacks"] = sum(log.count("Traceback") for log in played)
+            result["layer_outages"] = sum(log.count("channel layer unreachable") for log in played)
+            result["close_tracebacks"] = sum(
+                log.count("Traceback") - early.count("Traceback")
+                for log, early in zip(logs, played, strict=True)
+            )
             result["logs"] = self.dir
+            result["wall_seconds"] = round(time.monotonic() - started)
             return result
         finally:
             for process in servers:
                 process.kill()
                 process.wait(timeout=10)
+
+    def log_text(self, scenario: Scenario, number: int) -> str:
+        """Return what daphne process `number` of the scenario logged so far."""
+        return Path(self.dir, f"{scenario.name}-{number}.log").read_text(errors="replace")
 
     def profile_file(self, scenario: Scenario) -> str:
         return os.path.join(self.dir, f"{scenario.name}.pyspy.txt")
@@ -473,7 +509,8 @@ def describe(name: str, r: dict[str, Any]) -> str:
         f"{' in ' + str(r['client_processes']) + ' processes' if r['client_processes'] > 1 else ''}"
         f"; PostgreSQL CPU {r['services']['postgres']['cpu']} cores, Redis CPU "
         f"{r['services']['redis']['cpu']} cores; "
-        f"tracebacks {r['server_tracebacks']}, layer outages logged {r['layer_outages']}; "
+        f"tracebacks {r['server_tracebacks']} (+{r['close_tracebacks']} while closing), "
+        f"layer outages logged {r['layer_outages']}; "
         f"connect {r['connect_seconds']} s ({r['connect_retries']} retries); "
         f"machine load average {r['loadavg']}"
     )
@@ -518,8 +555,12 @@ def scale_goal(scenario: Scenario, r: dict[str, Any]) -> str:
         f"{r['p95_ms']:.0f} ms, p99 {r['p99_ms']:.0f} ms; daphne CPU {r['server_cpu']} cores, "
         f"PostgreSQL {services['postgres']['cpu']}, Redis {services['redis']['cpu']}; peak "
         f"memory of the {scenario.processes} daphne {r['server_peak_mb']:.0f} MB, Redis "
-        f"{services['redis']['peak_mb']:.0f} MB; connect {r['connect_seconds']} s; tracebacks "
-        f"{r['server_tracebacks']}; machine load average {r['loadavg']}",
+        f"{services['redis']['peak_mb']:.0f} MB; client CPU {r['client_cpu']:.2f} cores in "
+        f"{r['client_processes']} processes; tables made in {r['tables_seconds']} s, connect "
+        f"{r['connect_seconds']} s ({r['connect_retries']} retries), the whole scenario "
+        f"{r['wall_seconds']} s; tracebacks {r['server_tracebacks']} (+"
+        f"{r['close_tracebacks']} while every socket closed at once), layer outages logged "
+        f"{r['layer_outages']} (logs in {r['logs']}); machine load average {r['loadavg']}",
     )
 
 

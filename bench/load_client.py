@@ -2,8 +2,9 @@
 
 Run by bench/load.py (never by the test suite): reads a JSON plan (one line) on stdin, opens
 every socket, prints READY, waits for a GO line on stdin (so that several client processes,
-each with its share of the tables, start their measured windows together), then prints one JSON
-result line. Two modes:
+each with its share of the tables, start their measured windows together), plays, prints
+WINDOW-END, waits for a CLOSE line (so that bench/load.py tells the server's log lines of the
+play from those of the closing), closes every socket and prints one JSON result line. Two modes:
 
 - `game`: tables of four seats on unoclass's /ws/table/<id>/; the seat whose move is due picks
   a legal move from its own state frame (tests/e2e/scale/client.py's shadow engine) and sends it,
@@ -174,7 +175,7 @@ class GameTable:
                 wait = self.next_slot - now
                 self.next_slot += self.plan["pace"]
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    await asyncio.sleep(min(wait, max(0.0, stop_at - now)))
                 if time.monotonic() >= stop_at or self.last[index] != state_id:
                     continue
             self.in_flight[state_id] = (time.monotonic(), set())
@@ -281,11 +282,11 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def _wait_for_go() -> None:
-    """Wait for the GO line from bench/load.py (every client process is connected)."""
+async def _wait_for(word: str) -> None:
+    """Wait for a line from bench/load.py: GO (every client process is connected), CLOSE."""
     line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    if line.strip() != "GO":
-        raise SystemExit(f"expected GO on stdin, got {line!r}")
+    if line.strip() != word:
+        raise SystemExit(f"expected {word} on stdin, got {line!r}")
 
 
 async def run(plan: dict[str, Any]) -> dict[str, Any]:
@@ -302,7 +303,7 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
         await asyncio.gather(*(u.open() for u in units[first : first + step]))
     connect_seconds = time.monotonic() - started
     print("READY", flush=True)
-    await _wait_for_go()  # bench/load.py starts its CPU count and profiler now
+    await _wait_for("GO")  # bench/load.py starts its profiler now, its CPU count after warm-up
     for index, unit in enumerate(units):
         if isinstance(unit, GameTable) and plan["pace"] > 0:
             # Spread the tables' slots over one pace interval.
@@ -318,13 +319,16 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
     stats.measuring = False
     cpu = time.process_time() - cpu_start
     wall = time.monotonic() - wall_start
+    print("WINDOW-END", flush=True)  # bench/load.py stops its CPU count now
     await asyncio.gather(*tasks, return_exceptions=True)
     for unit in units:
         if isinstance(unit, GameTable):
             unit.count_skipped()
-    for unit in units:
-        for sock in unit.socks:
-            await sock.close()
+    await _wait_for("CLOSE")
+    # Close every socket at once: one after the other took a close handshake each.
+    await asyncio.gather(
+        *(sock.close() for unit in units for sock in unit.socks), return_exceptions=True
+    )
     with open("/proc/loadavg") as loadavg:
         load = loadavg.read().split()[0]
     return {
