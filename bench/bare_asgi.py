@@ -3,7 +3,8 @@
 One route, /room/<name>/: each message a socket sends is `group_send` to its room and every
 member forwards it to its socket. No database, no sessions, no rules: the cost of daphne and
 the channel layer alone, measured against the real table socket. The layer comes from the
-environment as in unoclass/settings.py: REDIS_URL (+ CHANNEL_LAYER=core|pubsub), else memory.
+environment as in unoclass/settings.py: REDIS_URL (+ CHANNEL_LAYER=core|pubsub), else Channels'
+in-memory layer (or the app's own one-process layer with BARE_LAYER=process).
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from django.conf import settings
 def _layers() -> dict[str, Any]:
     url = os.environ.get("REDIS_URL", "")
     if not url:
+        # Channels' own in-memory layer, the baseline issue 14 measured against; BARE_LAYER=process
+        # serves the app's one-process layer instead (unoclass/memory_layer.py), for comparison.
+        if os.environ.get("BARE_LAYER") == "process":
+            return {"default": {"BACKEND": "unoclass.memory_layer.ProcessChannelLayer"}}
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     if os.environ.get("CHANNEL_LAYER", "pubsub") == "core":
         backend, config = "channels_redis.core.RedisChannelLayer", {"capacity": 2000}
