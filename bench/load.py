@@ -338,10 +338,12 @@ class Bench:
             logs = [self.log_text(scenario, n) for n in range(len(servers))]
             result["server_tracebacks"] = sum(log.count("Traceback") for log in played)
             result["layer_outages"] = sum(log.count("channel layer unreachable") for log in played)
-            result["close_tracebacks"] = sum(
-                log.count("Traceback") - early.count("Traceback")
-                for log, early in zip(logs, played, strict=True)
+            result["close_tracebacks"] = sum(log.count("Traceback") for log in logs) - sum(
+                log.count("Traceback") for log in played
             )
+            result["close_outages"] = sum(
+                log.count("channel layer unreachable") for log in logs
+            ) - sum(log.count("channel layer unreachable") for log in played)
             result["logs"] = self.dir
             result["wall_seconds"] = round(time.monotonic() - started)
             return result
@@ -513,7 +515,7 @@ def describe(name: str, r: dict[str, Any]) -> str:
         f"; PostgreSQL CPU {r['services']['postgres']['cpu']} cores, Redis CPU "
         f"{r['services']['redis']['cpu']} cores; "
         f"tracebacks {r['server_tracebacks']} (+{r['close_tracebacks']} while closing), "
-        f"layer outages logged {r['layer_outages']}; "
+        f"layer outages logged {r['layer_outages']} (+{r['close_outages']} while closing); "
         f"connect {r['connect_seconds']} s ({r['connect_retries']} retries); "
         f"machine load average {r['loadavg']}"
     )
@@ -563,7 +565,8 @@ def scale_goal(scenario: Scenario, r: dict[str, Any]) -> str:
         f"{r['connect_seconds']} s ({r['connect_retries']} retries), the whole scenario "
         f"{r['wall_seconds']} s; tracebacks {r['server_tracebacks']} (+"
         f"{r['close_tracebacks']} while every socket closed at once), layer outages logged "
-        f"{r['layer_outages']} (logs in {r['logs']}); machine load average {r['loadavg']}",
+        f"{r['layer_outages']} (+{r['close_outages']} while closing; logs in {r['logs']}); "
+        f"machine load average {r['loadavg']}",
     )
 
 
