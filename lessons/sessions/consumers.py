@@ -23,7 +23,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import driver
-from games.broadcast import table_group
+from games.broadcast import table_group, update_body
 from games.errors import TableError
 from games.models import Table
 from games.realtime.asyncdb import in_thread
@@ -123,7 +123,7 @@ class SessionOverviewConsumer(RealtimeConsumer):
 
     async def table_update(self, message: dict[str, Any]) -> None:
         """A table of the session moved: refresh soon (the message's state is not forwarded)."""
-        if message.get("info", {}).get("status") == Table.Status.FINISHED:
+        if update_body(message)["info"].get("status") == Table.Status.FINISHED:
             self.seat_wanted = True  # its players get a new game
         self._refresh_soon()
 
