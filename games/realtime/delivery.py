@@ -8,14 +8,28 @@ back), or a process dies before publishing. The repairs, in order:
   directly (games.consumers), then publishes it for the others;
 - a failed publish is kept, logged once per outage (one line), and published again when the
   layer is back;
-- each process with table sockets watches the layer: a probe goes round through it every
-  PROBE_SECONDS. When the probe comes back after failing, the process publishes again what it
-  kept and what it published during the outage, asks every process to publish again the
-  updates its own sockets have not seen (`watch.resend`), and finally brings each of its
-  sockets up to the stored state (the last resort: the state without the events).
+- each process with table sockets watches the layer: a numbered probe goes through it to the
+  process itself every PROBE_SECONDS. When a probe comes back after a failure, the process
+  publishes again what it kept and what it published during the outage, asks every process
+  to publish again the updates its own sockets have not seen (`watch.resend`), and finally
+  brings each of its sockets up to the stored state (the last resort: the state without the
+  events).
 
-The watch's timeouts count the loop's own time, not the wall clock's (`_on_time`): at full load
-a loop that runs every callback seconds late is busy, not cut off from Redis.
+A busy process is not an outage. At full load (1,000 sockets) the probe waits in the same queues
+as the updates: its send behind this process's publishes (channels_redis' pub/sub layer sends
+one at a time), its answer behind what the layer delivers to the process (the core layer's
+answers came back 8 s late, in order), and both behind a loop that runs each callback late.
+A fixed deadline on the round trip took that for an outage, and the repair (everything published
+again, every socket sent the stored state) added load at the worst moment and made seats skip
+states (docs/performance.md). So the watch judges the layer by what it does, not by how fast:
+
+- down at once: a probe's send fails (like any publish), or a probe is lost: a later probe
+  comes back while an earlier one did not (a process's probes are sent one at a time, and the
+  layer delivers them to it in order);
+- down after a while: a layer call (a probe's send, a subscription) makes no progress for
+  PROBE_TIMEOUT of the loop's own time while nothing else of this process goes through the
+  layer either (Redis away: the calls hang in their retries), or SILENT_PROBES probes go into
+  the layer and nothing comes back meanwhile (it no longer delivers to this process).
 
 Receivers drop what they already have by `state_id` (games.consumers.TableConsumer).
 """
@@ -28,7 +42,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -39,11 +53,18 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PROBE_SECONDS = 0.5
-# A probe (or a publish made while repairing) that takes longer than this counts as failed:
-# seconds of the loop's own time, i.e. the wall clock less the loop's lag (`_on_time`).
+# A layer call of the watch (a probe's send, a subscription, a publish while repairing) fails
+# when neither it nor anything else of this process got through the layer for this long: seconds
+# of the loop's own time, i.e. the wall clock less the loop's lag (`_on_time`).
 PROBE_TIMEOUT = 1.5
 # The step in which those timeouts are counted: each step is one timer of the loop.
 TICK = 0.1
+# Probes sent since the last answer arrived: this many, and the layer no longer delivers to
+# this process (about 30 s at one probe every PROBE_SECONDS). Not less: at full load the core
+# layer fell further and further behind (its answers came 10 s, then 25 s after they were sent,
+# one every few probes), which is slow, not silent. A loss that ends sooner is found as soon as
+# delivery resumes (a probe missing); the pages resynchronise themselves every 15 s meanwhile.
+SILENT_PROBES = 60
 # After the layer is back, the sockets still behind the database are brought up to date.
 CATCH_UP_DELAY = 1.0
 # What a process remembers of its own publishes, to publish them again after an outage.
@@ -82,18 +103,29 @@ class Ledger:
     """What this process kept (failed publishes) and recently published; outage state.
 
     Publishes may run on several event loops (async_to_sync from a bare thread): a lock.
+    Times are the `clock`'s (monotonic seconds; the watch's too).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
         self.lock = threading.Lock()
         self.kept: list[Sent] = []
         self.recent: dict[str, deque[Sent]] = {}
         self.down_since: float | None = None
+        # Layer calls of this process that went through: while it grows the layer is busy,
+        # not away (`_on_time`).
+        self.progress = 0
+
+    def moved(self) -> None:
+        """Note that a layer call of this process went through."""
+        with self.lock:
+            self.progress += 1
 
     def published(self, group: str, message: dict[str, Any]) -> None:
         """Remember a publish that went through."""
-        now = time.monotonic()
+        now = self.clock()
         with self.lock:
+            self.progress += 1
             queue = self.recent.setdefault(group, deque(maxlen=RECENT_PER_GROUP))
             queue.append(Sent(now, group, message))
             for name in [g for g, q in self.recent.items() if q[-1].at < now - RECENT_SECONDS]:
@@ -102,16 +134,22 @@ class Ledger:
     def failed(self, group: str, message: dict[str, Any], error: BaseException) -> None:
         """Keep a publish that failed; log the outage once."""
         with self.lock:
-            self.kept.append(Sent(time.monotonic(), group, message))
+            self.kept.append(Sent(self.clock(), group, message))
             del self.kept[:-MAX_KEPT]
         self.mark_down(error)
 
-    def mark_down(self, error: BaseException | str) -> None:
-        """Note that the layer does not answer; the first time of an outage logs one line."""
+    def mark_down(self, error: BaseException | str, since: float | None = None) -> None:
+        """Note that the layer does not answer; the first time of an outage logs one line.
+
+        `since`: when the outage began, if it was noticed later (a lost probe); what was
+        published from then on is published again.
+        """
+        began = self.clock() if since is None else since
         with self.lock:
             if self.down_since is not None:
+                self.down_since = min(self.down_since, began)
                 return
-            self.down_since = time.monotonic()
+            self.down_since = began
         reason = error if isinstance(error, str) else type(error).__name__
         logger.warning(
             "channel layer unreachable (%s): table updates are kept and published again "
@@ -143,7 +181,7 @@ class Ledger:
         return sorted(found, key=lambda s: s.message["state_id"])
 
     def outage_start(self) -> float | None:
-        """Return when the current outage was noticed, or None while the layer answers."""
+        """Return when the current outage began (as far as known), or None if there is none."""
         with self.lock:
             return self.down_since
 
@@ -159,7 +197,7 @@ class Ledger:
         if since is not None:
             logger.warning(
                 "channel layer reachable again after %.1f s: %d table updates published again",
-                time.monotonic() - since,
+                self.clock() - since,
                 republished,
             )
 
@@ -249,10 +287,13 @@ class Watch:
         self.task: asyncio.Task[None] | None = None
         self.channel: str | None = None
         self.receiver: asyncio.Task[None] | None = None
-        self.expected = 0
-        self.heard = asyncio.Event()
         self.sending: asyncio.Task[Any] | None = None
-        self.failed_once = False
+        self.sent = 0  # the number of the last probe sent
+        self.unanswered: dict[int, float] = {}  # probes in the layer: when each was sent
+        self.answered = 0  # the number of the last probe that came back
+        self.answered_sent_at = float("-inf")  # when that probe was sent
+        self.silent = 0  # probes sent since the last answer arrived
+        self.failed_at: float | None = None  # the watch's last failure not yet repaired
 
     def ensure_running(self) -> None:
         """Start the watch loop if it is not running (call on the watch's loop)."""
@@ -263,12 +304,11 @@ class Watch:
         layer = get_channel_layer()
         try:
             while self.sockets or ledger.has_kept():
-                if await self._probe(layer):
-                    if self.failed_once or ledger.outage_start() is not None or ledger.has_kept():
-                        await self._recover(layer)
-                else:
-                    self.failed_once = True
-                    ledger.mark_down("no answer to the layer probe")
+                failure = await self._probe(layer)
+                if failure is not None:
+                    self._failed(failure)
+                elif self._repairable():
+                    await self._recover(layer)
                 await asyncio.sleep(PROBE_SECONDS)
         finally:
             await self._close(layer)
@@ -284,26 +324,52 @@ class Watch:
                 await _within(layer.group_discard(RESEND_GROUP, self.channel), 1)
             self.channel = None
 
-    async def _probe(self, layer: Any) -> bool:
+    def _failed(self, reason: BaseException | str, since: float | None = None) -> None:
+        """Mark the outage; a repair waits for a probe sent after it to come back."""
+        at = ledger.clock() if since is None else since
+        self.failed_at = at if self.failed_at is None else max(self.failed_at, at)
+        ledger.mark_down(reason, since)
+
+    def _repairable(self) -> bool:
+        """Tell whether an outage (or kept publishes) waits for a repair the layer now allows.
+
+        The layer works again once a probe sent after the last failure came back.
+        """
+        known = [t for t in (self.failed_at, ledger.outage_start()) if t is not None]
+        if not known and not ledger.has_kept():
+            return False
+        return self.answered_sent_at > max(known, default=float("-inf"))
+
+    async def _probe(self, layer: Any) -> BaseException | str | None:
+        """Send the next probe (one at a time); return why the layer seems down, or None.
+
+        The probe's answer is not awaited here: it comes back when the layer's queue before it
+        has moved (`_receive`), however long that takes at full load.
+        """
         try:
             if self.channel is None:
                 channel: str = await _within(layer.new_channel("watch."), PROBE_TIMEOUT)
                 self.channel = channel
                 await _within(layer.group_add(RESEND_GROUP, channel), PROBE_TIMEOUT)
                 self.receiver = self.loop.create_task(self._receive(layer, channel))
-            if self.sending is not None and not await _on_time(self.sending, PROBE_TIMEOUT):
-                return False  # the last probe is still stuck in the layer's retries
-            self.expected += 1
-            self.heard.clear()
-            probe = {"type": "watch.probe", "n": self.expected}
-            self.sending = _background(layer.send(self.channel, probe))
-        except Exception:  # the layer's fault or a call's timeout: the layer is down
-            return False
-        heard = asyncio.ensure_future(self.heard.wait())
-        try:
-            return await _on_time(heard, PROBE_TIMEOUT)
-        finally:
-            heard.cancel()
+            if self.sending is None or self.sending.done():
+                self.sent += 1
+                self.unanswered[self.sent] = ledger.clock()
+                probe = {"type": "watch.probe", "n": self.sent}
+                self.sending = _background(layer.send(self.channel, probe))
+            if not await _on_time(self.sending, PROBE_TIMEOUT):
+                return "no answer to the layer probe"  # its send hangs in the layer's retries
+        except Exception as exc:  # a layer call's fault or timeout: the layer is down
+            return exc
+        failed = self.sending.exception()
+        if failed is not None:  # never entered the layer: not a lost probe later
+            self.unanswered.pop(self.sent, None)
+            return failed
+        ledger.moved()
+        self.silent += 1
+        if self.silent >= SILENT_PROBES:
+            return f"no answer to the last {SILENT_PROBES} layer probes"
+        return None
 
     async def _receive(self, layer: Any, channel: str) -> None:
         while True:
@@ -314,15 +380,34 @@ class Watch:
             except Exception:  # the core layer's receive fails while Redis is down
                 await asyncio.sleep(PROBE_SECONDS)
                 continue
-            if message.get("type") == "watch.probe" and message.get("n") == self.expected:
-                self.heard.set()
+            if message.get("type") == "watch.probe":
+                self._answer(int(message.get("n", 0)))
             elif message.get("type") == "watch.resend":
                 self.loop.create_task(self._answer_resend(layer, message))
 
+    def _answer(self, n: int) -> None:
+        """Note a probe that came back; an earlier one still missing was lost in the layer."""
+        if n <= self.answered:
+            return  # sent before one that already came back: nothing new
+        ledger.moved()
+        self.silent = 0
+        earlier = sorted(k for k in self.unanswered if k < n)
+        if earlier:
+            # The layer delivers a process's probes in the order they were sent (one at a
+            # time): the missing ones are lost, and so may be updates published meanwhile.
+            self._failed("a layer probe was lost", since=self.unanswered[earlier[0]])
+        self.answered = n
+        self.answered_sent_at = self.unanswered.get(n, ledger.clock())
+        for k in [k for k in self.unanswered if k <= n]:
+            del self.unanswered[k]
+
     async def _recover(self, layer: Any) -> None:
         """Publish again what the outage may have lost, then catch every socket up."""
+        # A probe lost while a repair ran was noted after the ledger's outage ended.
         since = ledger.outage_start()
-        self.failed_once = False
+        if since is None:
+            since = self.failed_at
+        self.failed_at = None
         try:
             # The core layer keeps groups in Redis: a restarted Redis forgot them.
             for sock in list(self.sockets):
@@ -330,13 +415,14 @@ class Watch:
                 await _within(layer.group_add(group, sock.channel_name), PROBE_TIMEOUT)
             if self.channel is not None:
                 await _within(layer.group_add(RESEND_GROUP, self.channel), PROBE_TIMEOUT)
-        except Exception as exc:  # down again: the next probe tells
-            ledger.mark_down(exc)
+        except Exception as exc:  # down again: a probe sent after this tells when it is back
+            self._failed(exc)
             return
         kept = ledger.take_kept()
         for index, sent in enumerate(kept):
             if not await _send_again(layer, sent):
                 ledger.keep_again(kept[index:])
+                self.failed_at = ledger.clock()
                 return
         again = ledger.published_since(since - OUTAGE_MARGIN) if since is not None else []
         for sent in again:
@@ -374,32 +460,34 @@ def _background(call: Awaitable[T]) -> asyncio.Task[T]:
 
 
 async def _on_time(task: asyncio.Future[Any], seconds: float) -> bool:
-    """Wait for `task` during `seconds` of the loop's own time; tell whether it finished.
+    """Wait for a layer call until it has made no progress for `seconds`; tell if it finished.
 
-    At full load (1,000 sockets on one process) each turn of the loop takes seconds: an answer
-    already read from Redis waits its turn behind the sockets' work, a few turns in all (the
-    layer's reader, its queue, the watch's receiver). A wall-clock timeout then expired first,
-    and a busy loop was taken for a layer outage, whose repair (everything published again,
-    every socket sent the stored state) added load at the worst moment and made seats skip
-    states (docs/performance.md).
+    Progress is the call's own end, or any other layer call of this process going through
+    (`ledger.progress`): at full load a call waits its turn behind the process's other
+    publishes, and the turn comes; while Redis is away nothing goes through.
 
-    So the wait is counted in steps of TICK, each one a timer of this loop, and a step counts
-    TICK however late its timer fires: the loop's lag is added to the allowance. On an idle
-    loop this is `seconds` of the wall clock, as fast as before to notice a real outage; on a
-    loop one second late per turn it is stretched to seconds / TICK turns, ample for an answer
-    that needs a few. A real outage on a busy loop is still noticed, later; and a failed
-    publish (the layer raises) marks the outage at once, whatever the loop's load.
+    The seconds are the loop's own time. At full load each turn of the loop can take seconds:
+    a wall-clock timer would expire while the call's answer waits its turn behind the sockets'
+    work. So the wait is counted in steps of TICK, each one a timer of this loop, and a step
+    counts TICK however late its timer fires: the loop's lag is added to the allowance. On an
+    idle loop this is `seconds` of the wall clock, as fast as before to notice a real outage.
     """
     steps = max(1, round(seconds / TICK))
-    for _ in range(steps):
+    idle = 0
+    seen = ledger.progress
+    while idle < steps:
         done, _pending = await asyncio.wait({task}, timeout=seconds / steps)
         if done:
             return True
+        if ledger.progress != seen:
+            seen, idle = ledger.progress, 0
+        else:
+            idle += 1
     return task.done()
 
 
 async def _within(call: Awaitable[T], seconds: float) -> T:
-    """Await a layer call for `seconds` of the loop's own time at most, else raise TimeoutError.
+    """Await a layer call, else raise TimeoutError once it made no progress for `seconds`.
 
     Unlike asyncio.wait_for, this does not cancel the call: a redis-py call cancelled inside
     its reconnection retries was seen to hang the canceller for good. The late call goes on in
@@ -408,7 +496,9 @@ async def _within(call: Awaitable[T], seconds: float) -> T:
     task = _background(call)
     if not await _on_time(task, seconds):
         raise TimeoutError
-    return task.result()
+    result = task.result()
+    ledger.moved()
+    return result
 
 
 async def _send_again(layer: Any, sent: Sent) -> bool:

@@ -1,21 +1,23 @@
-"""The layer watch tells a busy event loop from a layer outage (issue 14, docs/performance.md).
+"""The layer watch tells a busy process from a layer outage (issue 14, docs/performance.md).
 
-Each daphne's watch sends a probe through the channel layer and waits for it. At full load the
-loop runs every callback seconds late, and the probe's answer, already read from Redis, waits
-behind the sockets' work: a wall-clock timeout took that for an outage, then "recovered" by
-publishing everything again and sending every socket the stored state.
+Each daphne's watch sends numbered probes through the channel layer to itself. At full load
+they wait in the same queues as the updates (the loop's ready queue, the process's publishes,
+what the layer delivers to it): a fixed deadline on the round trip took that for an outage,
+then "recovered" by publishing everything again and sending every socket the stored state.
+A real outage must still be noticed as fast as before: Redis away, a probe lost in the layer,
+a layer that no longer delivers.
 
 The watch runs here on an event loop with virtual time, against a fake layer: a busy loop is a
-callback that makes every turn of the loop last `lag` seconds, and the probe's answer takes a
-few turns to come back (the layer's reader, its queue, the watch's receiver). Nothing depends
-on the wall clock: time only moves when the loop turns or would otherwise sleep.
+callback that makes every turn of the loop last `lag` seconds; the fake layer's calls and
+answers take turns or seconds as the real ones do under load. Nothing depends on the wall clock:
+time only moves when the loop turns or would otherwise sleep.
 """
 
 from __future__ import annotations
 
 import asyncio
 import selectors
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -75,41 +77,64 @@ class Busy:
 
 
 class FakeLayer:
-    """A channel layer whose probe answers take `hops` turns of the loop to come back."""
+    """A channel layer sending each probe back to the watch, with the delays and faults set."""
 
-    def __init__(self, loop: VirtualTimeLoop, hops: int) -> None:
+    def __init__(self, loop: VirtualTimeLoop, turns: int = 1) -> None:
         self.loop = loop
-        self.hops = hops
-        self.answering = True
+        self.turns = turns  # turns of the loop a call and an answer take (their round trips)
+        self.send_delay = 0.0  # seconds a probe's send waits (behind the process's publishes)
+        self.answer_delay = 0.0  # seconds an answer waits (behind what the layer delivers)
+        self.answer_growth = 0.0  # how much longer each next answer waits (a layer falling behind)
+        self.reachable = asyncio.Event()  # cleared: Redis is away, calls hang in their retries
+        self.reachable.set()
+        self.fail_sends = False  # a probe's send raises (the retries gave up)
+        self.lost: set[int] = set()  # probes the layer loses
+        self.deaf = False  # the layer delivers nothing to the process (its subscription gone)
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.groups_added: list[tuple[str, str]] = []
         self.group_sends: list[tuple[str, dict[str, Any]]] = []
+        self.sends: list[float] = []  # how long each probe's send took
         self.answers: list[float] = []  # how long each answered probe took to come back
+
+    async def _call(self) -> None:
+        await self.reachable.wait()
+        for _ in range(self.turns):
+            await asyncio.sleep(0)  # one turn of the loop per step of the call
 
     async def new_channel(self, prefix: str) -> str:
         """Name the watch's channel."""
+        await self._call()
         return f"{prefix}1"
 
     async def group_add(self, group: str, channel: str) -> None:
-        """Note a subscription (the recovery adds every socket's group again)."""
+        """Note a subscription (the repair adds every socket's group again)."""
+        await self._call()
         self.groups_added.append((group, channel))
 
     async def group_discard(self, group: str, channel: str) -> None:
         """Forget a subscription (nothing to do here)."""
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        """Note a publish (the recovery publishes again and asks for resends)."""
+        """Note a publish (an update, one published again, a request to resend)."""
+        await self._call()
         self.group_sends.append((group, message))
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
-        """Send the probe round: it comes back `hops` turns later, unless the layer is away."""
-        if self.answering:
-            self.loop.create_task(self._come_back(message))
+        """Send a probe round: it comes back later, unless lost or the layer is deaf."""
+        started = self.loop.time()
+        await asyncio.sleep(self.send_delay)
+        await self._call()
+        if self.fail_sends:
+            raise ConnectionError("Redis is away")
+        self.sends.append(self.loop.time() - started)
+        if message["n"] not in self.lost and not self.deaf:
+            self.loop.create_task(self._come_back(message, started, self.answer_delay))
+        self.answer_delay += self.answer_growth
 
-    async def _come_back(self, message: dict[str, Any]) -> None:
-        sent = self.loop.time()
-        for _ in range(self.hops):
-            await asyncio.sleep(0)  # one turn of the loop per step of the answer's way
+    async def _come_back(self, message: dict[str, Any], sent: float, delay: float) -> None:
+        await asyncio.sleep(delay)
+        for _ in range(self.turns):
+            await asyncio.sleep(0)  # the layer's reader, its queue, the watch's receiver
         self.answers.append(self.loop.time() - sent)
         await self.inbox.put(message)
 
@@ -131,27 +156,26 @@ class Socket:
         return GROUP, 5
 
     async def catch_up(self) -> None:
-        """Count the catch-ups (the last step of a recovery)."""
+        """Count the catch-ups (the last step of a repair)."""
         self.catch_ups += 1
 
 
 class RecordingLedger(delivery.Ledger):
-    """The ledger, noting on the virtual clock when the layer was taken for down and up."""
+    """The ledger on the virtual clock, noting when the layer was taken for down and up."""
 
     def __init__(self, loop: VirtualTimeLoop) -> None:
-        super().__init__()
-        self.loop = loop
-        self.downs: list[tuple[float, str]] = []
+        super().__init__(clock=loop.time)
+        self.downs: list[tuple[float, str, float | None]] = []
         self.ups: list[float] = []
 
-    def mark_down(self, error: BaseException | str) -> None:
-        """Note when and why, then mark the outage."""
-        self.downs.append((self.loop.time(), str(error)))
-        super().mark_down(error)
+    def mark_down(self, error: BaseException | str, since: float | None = None) -> None:
+        """Note when, why and since when, then mark the outage."""
+        self.downs.append((self.clock(), str(error), since))
+        super().mark_down(error, since)
 
     def mark_up(self, republished: int) -> None:
         """Note when, then end the outage."""
-        self.ups.append(self.loop.time())
+        self.ups.append(self.clock())
         super().mark_up(republished)
 
 
@@ -173,16 +197,19 @@ def ledger(loop: VirtualTimeLoop, monkeypatch: pytest.MonkeyPatch) -> RecordingL
     """Give the delivery module a fresh ledger that notes its changes."""
     fresh = RecordingLedger(loop)
     monkeypatch.setattr(delivery, "ledger", fresh)
+    monkeypatch.setattr(delivery, "_watches", {})
     return fresh
 
 
-def _watch(loop: VirtualTimeLoop, layer: FakeLayer, monkeypatch: pytest.MonkeyPatch) -> Socket:
+def _watch(
+    loop: VirtualTimeLoop, layer: FakeLayer, monkeypatch: pytest.MonkeyPatch
+) -> tuple[delivery.Watch, Socket]:
     monkeypatch.setattr(delivery, "get_channel_layer", lambda: layer)
     watch = delivery.Watch(loop)
     sock = Socket()
     watch.sockets.add(sock)
     watch.ensure_running()
-    return sock
+    return watch, sock
 
 
 async def _until(check: Callable[[], bool], seconds: float, what: str) -> None:
@@ -194,74 +221,208 @@ async def _until(check: Callable[[], bool], seconds: float, what: str) -> None:
         await asyncio.sleep(0.05)
 
 
-def _run(loop: VirtualTimeLoop, scenario: Coroutine[Any, Any, None]) -> None:
-    loop.run_until_complete(scenario)
+async def _for(seconds: float) -> None:
+    """Let the loop run for `seconds` of virtual time."""
+    await asyncio.sleep(seconds)
 
 
-def test_a_probe_answered_late_by_a_lagging_loop_is_no_outage(
-    loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Each turn lasts 1 s and the answer needs 5 turns: 5 s, past the 1.5 s allowance of an
-    # idle loop, while Redis answered at once.
-    layer = FakeLayer(loop, hops=5)
-    Busy(loop, lag=1.0)
-    sock = _watch(loop, layer, monkeypatch)
+def _update(state_id: int) -> dict[str, Any]:
+    return {"type": "table.update", "state_id": state_id}
 
-    async def scenario() -> None:
-        await _until(lambda: len(layer.answers) >= 5, 600, "five probes answered")
 
-    _run(loop, scenario())
-    assert min(layer.answers) > delivery.PROBE_TIMEOUT  # late by the wall clock, each one
+async def _publish_every(seconds: float) -> None:
+    """Publish an update every `seconds`: the process's own traffic through the layer."""
+    state_id = 100
+    while True:
+        state_id += 1
+        await delivery.publish(GROUP, _update(state_id))
+        await asyncio.sleep(seconds)
+
+
+def _no_repair(ledger: RecordingLedger, layer: FakeLayer, sock: Socket) -> None:
     assert ledger.downs == []
     assert ledger.outage_start() is None
-    # No recovery: nothing subscribed or published again, no socket sent the stored state.
-    assert layer.group_sends == []
+    # Nothing subscribed or published again, no request to resend, no catch-up.
     assert (GROUP, Socket.channel_name) not in layer.groups_added
+    assert all(message["type"] != "watch.resend" for _group, message in layer.group_sends)
     assert sock.catch_ups == 0
 
 
-def test_a_probe_unanswered_on_an_idle_loop_is_an_outage_and_the_next_answer_recovers(
+def _repaired(ledger: RecordingLedger, layer: FakeLayer, sock: Socket) -> None:
+    assert ledger.outage_start() is None
+    assert len(ledger.ups) == 1
+    assert (GROUP, Socket.channel_name) in layer.groups_added  # subscribed again
+    resends = [m for _group, m in layer.group_sends if m["type"] == "watch.resend"]
+    assert resends == [{"type": "watch.resend", "groups": [(GROUP, 5)]}]
+    assert sock.catch_ups == 1
+
+
+def test_a_lagging_loop_is_no_outage(
     loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    layer = FakeLayer(loop, hops=5)
-    sock = _watch(loop, layer, monkeypatch)
+    # Each turn lasts 1 s; a probe's send takes 2 turns, its answer 5: both late by the wall
+    # clock (past the 1.5 s allowance of an idle loop), while Redis answered at once.
+    layer = FakeLayer(loop, turns=2)
+    Busy(loop, lag=1.0)
+    _, sock = _watch(loop, layer, monkeypatch)
+
+    async def scenario() -> None:
+        await _until(lambda: len(layer.answers) >= 10, 600, "ten probes answered")
+
+    loop.run_until_complete(scenario())
+    assert min(layer.sends) > delivery.PROBE_TIMEOUT
+    assert min(layer.answers) > delivery.PROBE_TIMEOUT
+    _no_repair(ledger, layer, sock)
+
+
+def test_a_busy_layer_is_no_outage(
+    loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As measured at full load: a probe's send waits 4 s behind the process's publishes
+    # (which go through meanwhile), and its answer comes back 8 s after, behind the updates.
+    layer = FakeLayer(loop)
+    layer.send_delay = 4.0
+    layer.answer_delay = 8.0
+    _, sock = _watch(loop, layer, monkeypatch)
+
+    async def scenario() -> None:
+        publisher = asyncio.ensure_future(_publish_every(0.2))
+        await _until(lambda: len(layer.answers) >= 10, 600, "ten probes answered")
+        publisher.cancel()
+
+    loop.run_until_complete(scenario())
+    assert min(layer.answers) >= 4 + 8 - 0.01  # each one, late by 12 s
+    _no_repair(ledger, layer, sock)
+
+
+def test_a_layer_falling_behind_is_no_outage(
+    loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As the core layer at full load: the first answer comes 10 s after it was sent, and each
+    # next one 0.5 s later still, so one answer arrives for every two probes sent.
+    layer = FakeLayer(loop)
+    layer.answer_delay = 10.0
+    layer.answer_growth = 0.5
+    _, sock = _watch(loop, layer, monkeypatch)
+
+    async def scenario() -> None:
+        await _until(lambda: len(layer.answers) >= 100, 600, "a hundred probes answered")
+
+    loop.run_until_complete(scenario())
+    assert max(layer.answers) > 50  # and growing: slow, not silent
+    _no_repair(ledger, layer, sock)
+
+
+def test_redis_away_is_an_outage_noticed_in_time_then_repaired(
+    loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layer = FakeLayer(loop)
+    _, sock = _watch(loop, layer, monkeypatch)
 
     async def scenario() -> None:
         await _until(lambda: len(layer.answers) >= 2, 60, "two probes answered")
-        assert ledger.downs == []
-        layer.answering = False  # the subscription was lost: the probe never comes back
-        lost_at = loop.time()
+        layer.reachable.clear()  # Redis stops: the next probe's send hangs
+        stopped = loop.time()
         await _until(lambda: bool(ledger.downs), 60, "the outage noticed")
-        noticed_at, reason = ledger.downs[0]
+        noticed, reason, _since = ledger.downs[0]
         assert reason == "no answer to the layer probe"
-        # As soon as on an idle loop: one probe's allowance after the next probe went out.
-        assert noticed_at - lost_at <= delivery.PROBE_SECONDS + delivery.PROBE_TIMEOUT + 0.01
-        layer.answering = True
-        await _until(lambda: bool(ledger.ups), 60, "the layer back")
-        await _until(lambda: sock.catch_ups == 1, 60, "the socket caught up")
+        # As fast as before the change: the next probe's allowance after it went out.
+        assert noticed - stopped <= delivery.PROBE_SECONDS + delivery.PROBE_TIMEOUT + 0.01
+        await _for(1.0)  # a quick restart: Redis is back 1.5 s or so after it stopped
+        layer.reachable.set()
+        await _until(lambda: sock.catch_ups == 1, 60, "the repair")
 
-    _run(loop, scenario())
-    assert ledger.outage_start() is None
-    # The repair path ran: the socket's group subscribed again, the others asked to resend.
-    assert (GROUP, Socket.channel_name) in layer.groups_added
-    assert [message["type"] for _group, message in layer.group_sends] == ["watch.resend"]
+    loop.run_until_complete(scenario())
     assert len(ledger.downs) == 1
+    _repaired(ledger, layer, sock)
 
 
-def test_a_lagging_loop_still_notices_a_real_outage(
+def test_a_probe_lost_in_the_layer_is_an_outage_repaired_when_the_next_comes_back(
     loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Later than on an idle loop (the allowance counts the loop's turns), but it does.
-    layer = FakeLayer(loop, hops=5)
-    layer.answering = False
+    # E.g. Redis came back before the process's subscription: what is published then is lost.
+    layer = FakeLayer(loop)
+    layer.answer_delay = 3.0  # late answers (a busy layer) do not hide the loss
+    watch, sock = _watch(loop, layer, monkeypatch)
+
+    async def scenario() -> None:
+        await _until(lambda: len(layer.answers) >= 2, 60, "two probes answered")
+        lost = watch.sent + 1
+        layer.lost.add(lost)
+        await _until(lambda: lost in watch.unanswered, 60, "the probe to be lost sent")
+        sent_at = watch.unanswered[lost]
+        await delivery.publish(GROUP, _update(6))  # lost too, but not known to be
+        await _until(lambda: bool(ledger.downs), 60, "the loss noticed")
+        noticed, reason, since = ledger.downs[0]
+        assert reason == "a layer probe was lost"
+        assert since == sent_at  # the outage began when the lost probe went out
+        assert noticed - sent_at <= delivery.PROBE_SECONDS + 3.0 + 0.01  # the next's answer
+        await _until(lambda: sock.catch_ups == 1, 60, "the repair")
+
+    loop.run_until_complete(scenario())
+    _repaired(ledger, layer, sock)
+    # The update published after the lost probe went out was published again.
+    assert [m for _group, m in layer.group_sends].count(_update(6)) == 2
+
+
+def test_a_layer_that_delivers_nothing_is_an_outage_after_silent_probes(
+    loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Redis takes the publishes, but nothing comes back to this process.
+    layer = FakeLayer(loop)
+    _, sock = _watch(loop, layer, monkeypatch)
+
+    async def scenario() -> None:
+        await _until(lambda: len(layer.answers) >= 2, 60, "two probes answered")
+        layer.deaf = True
+        deaf = loop.time()
+        await _until(lambda: bool(ledger.downs), 120, "the outage noticed")
+        noticed, reason, _since = ledger.downs[0]
+        assert reason == f"no answer to the last {delivery.SILENT_PROBES} layer probes"
+        silence = delivery.SILENT_PROBES * delivery.PROBE_SECONDS
+        assert silence - 1 <= noticed - deaf <= silence + 1
+        layer.deaf = False
+        await _until(lambda: sock.catch_ups == 1, 60, "the repair")
+
+    loop.run_until_complete(scenario())
+    _repaired(ledger, layer, sock)
+
+
+def test_a_lagging_loop_still_notices_redis_away(
+    loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Later than an idle loop (the allowance counts the loop's turns), but it does.
+    layer = FakeLayer(loop, turns=2)
     Busy(loop, lag=1.0)
     _watch(loop, layer, monkeypatch)
 
     async def scenario() -> None:
+        await _until(lambda: len(layer.answers) >= 2, 600, "two probes answered")
+        layer.reachable.clear()
         await _until(lambda: bool(ledger.downs), 600, "the outage noticed")
 
-    _run(loop, scenario())
+    loop.run_until_complete(scenario())
     assert ledger.downs[0][1] == "no answer to the layer probe"
+
+
+def test_a_failed_probe_send_marks_the_layer_down_at_once(
+    loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layer = FakeLayer(loop)
+    _, sock = _watch(loop, layer, monkeypatch)
+
+    async def scenario() -> None:
+        await _until(lambda: len(layer.answers) >= 2, 60, "two probes answered")
+        layer.fail_sends = True
+        failed = loop.time()
+        await _until(lambda: bool(ledger.downs), 60, "the outage noticed")
+        assert ledger.downs[0][0] - failed <= delivery.PROBE_SECONDS + 0.01
+        layer.fail_sends = False
+        await _until(lambda: sock.catch_ups == 1, 60, "the repair")
+
+    loop.run_until_complete(scenario())
+    assert ledger.downs[0][1] == "Redis is away"
+    _repaired(ledger, layer, sock)
 
 
 def test_a_failed_publish_marks_the_layer_down_at_once(
@@ -271,13 +432,11 @@ def test_a_failed_publish_marks_the_layer_down_at_once(
         async def group_send(self, group: str, message: dict[str, Any]) -> None:
             raise ConnectionError("Redis is away")
 
-    layer = BrokenLayer(loop, hops=0)
+    layer = BrokenLayer(loop)
     monkeypatch.setattr(delivery, "get_channel_layer", lambda: layer)
-    monkeypatch.setattr(delivery, "_watches", {})
-    message = {"type": "table.update", "state_id": 6}
 
-    went_through = loop.run_until_complete(delivery.publish(GROUP, message))
+    went_through = loop.run_until_complete(delivery.publish(GROUP, _update(6)))
 
     assert not went_through
-    assert ledger.downs == [(0.0, "Redis is away")]
-    assert [sent.message for sent in ledger.take_kept()] == [message]
+    assert ledger.downs == [(0.0, "Redis is away", None)]
+    assert [sent.message for sent in ledger.take_kept()] == [_update(6)]
