@@ -18,10 +18,11 @@ back), or a process dies before publishing. The repairs, in order:
 A busy process is not an outage. At full load (1,000 sockets) the probe waits in the same queues
 as the updates: its send behind this process's publishes (channels_redis' pub/sub layer sends
 one at a time), its answer behind what the layer delivers to the process (the core layer's
-answers came back 8 s late, in order), and both behind a loop that runs each callback late.
-A fixed deadline on the round trip took that for an outage, and the repair (everything published
-again, every socket sent the stored state) added load at the worst moment and made seats skip
-states (docs/performance.md). So the watch judges the layer by what it does, not by how fast:
+answers came back 10 s, then 25 s late, in order), and both behind a loop that runs each
+callback late. A fixed deadline on the round trip took that for an outage, and the repair
+(everything published again, every socket sent the stored state) added load at the worst moment
+and made seats skip states (docs/performance.md). So the watch judges the layer by what it
+does, not by how fast:
 
 - down at once: a probe's send fails (like any publish), or a probe is lost: a later probe
   comes back while an earlier one did not (a process's probes are sent one at a time, and the
@@ -63,7 +64,8 @@ TICK = 0.1
 # this process (about 30 s at one probe every PROBE_SECONDS). Not less: at full load the core
 # layer fell further and further behind (its answers came 10 s, then 25 s after they were sent,
 # one every few probes), which is slow, not silent. A loss that ends sooner is found as soon as
-# delivery resumes (a probe missing); the pages resynchronise themselves every 15 s meanwhile.
+# delivery resumes (a probe missing); meanwhile a page that hears nothing for 15 s while others
+# play asks for the state itself (static/js/play.js).
 SILENT_PROBES = 60
 # After the layer is back, the sockets still behind the database are brought up to date.
 CATCH_UP_DELAY = 1.0
