@@ -260,8 +260,8 @@ def _repaired(ledger: RecordingLedger, layer: FakeLayer, sock: Socket) -> None:
 def test_a_lagging_loop_is_no_outage(
     loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Each turn lasts 1 s; a probe's send takes 2 turns, its answer 5: both late by the wall
-    # clock (past the 1.5 s allowance of an idle loop), while Redis answered at once.
+    # Each turn lasts 1 s; a probe's send and its answer take 2 turns each: both late by the
+    # wall clock (past the 1.5 s allowance of an idle loop), while Redis answered at once.
     layer = FakeLayer(loop, turns=2)
     Busy(loop, lag=1.0)
     _, sock = _watch(loop, layer, monkeypatch)
@@ -278,8 +278,8 @@ def test_a_lagging_loop_is_no_outage(
 def test_a_busy_layer_is_no_outage(
     loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # As measured at full load: a probe's send waits 4 s behind the process's publishes
-    # (which go through meanwhile), and its answer comes back 8 s after, behind the updates.
+    # As at full load (measured: up to 2.3 s and 8 s): a probe's send waits 4 s behind the
+    # process's publishes (which go through meanwhile), and its answer 8 s behind the updates.
     layer = FakeLayer(loop)
     layer.send_delay = 4.0
     layer.answer_delay = 8.0
