@@ -17,7 +17,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -27,6 +26,7 @@ from games.engine import Game, IllegalAction
 from games.engine.bots import play_bot_step
 from games.engine.fractions import is_fraction_card
 from games.errors import TableError
+from games.folded_writes import update_then_insert
 from games.models import Seat, Table, TableEvent
 from games.players import robot_name, table_info
 
@@ -521,28 +521,10 @@ def _seat_seq(table: Table, moves: int | None = None) -> dict[int, int] | None:
 
 
 def _store_move(table: Table, rows: list[TableEvent]) -> None:
-    """Store the table's new state and the move's events: one statement on PostgreSQL.
-
-    PostgreSQL runs an UPDATE in a WITH clause of the INSERT (a data-modifying CTE): one round
-    trip instead of two. SQLite has no such statement: two.
-    """
-    if connection.vendor != "postgresql":
-        table.save(update_fields=_MOVE_FIELDS)
-        TableEvent.objects.bulk_create(rows)
-        return
+    """Store the table's new state and the move's events: one statement on PostgreSQL."""
     table.updated_at = timezone.now()  # what save() sets for auto_now
-    update = UpdateQuery(Table)
-    update.add_update_values({name: getattr(table, name) for name in _MOVE_FIELDS})
-    update.add_filter("pk", table.pk)  # type: ignore[arg-type]  # stubs: (name, value) tuple
-    update_sql, update_params = update.get_compiler(connection.alias).as_sql()
-    insert = InsertQuery(TableEvent)
-    fields = [f for f in TableEvent._meta.concrete_fields if not f.primary_key]
-    insert.insert_values(fields, rows)  # type: ignore[arg-type]  # list is invariant in stubs
-    ((insert_sql, insert_params),) = insert.get_compiler(connection.alias).as_sql()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH moved AS ({update_sql}) {insert_sql}", (*update_params, *insert_params)
-        )
+    values = {name: getattr(table, name) for name in _MOVE_FIELDS}
+    update_then_insert(Table.objects.filter(pk=table.pk), values, rows)
 
 
 def _seat_of(table: Table, user: Any) -> Seat:

@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from games import hooks
 from games.engine.fractions import FractionValue, is_fraction_card, parse_fraction
+from games.folded_writes import update_then_insert
 from games.models import TableEvent
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
@@ -269,21 +270,43 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
         transaction.on_commit(lambda: session_changed(session_id))
 
 
-def log_missed_equivalence(record: hooks.PlayerAction) -> None:
-    """Store a voluntary draw of a student who held a fraction equal to the reference."""
+def log_draw(record: hooks.PlayerAction) -> None:
+    """Store what a student's draw tells: a fraction equal to the reference was held (a missed
+    equivalence), and the attempts of the turn it ends were followed by a draw (`drew`).
+
+    Both writes are one statement on PostgreSQL (games.folded_writes): a move's transaction
+    stays within three statements.
+    """
     if record.ruleset != "fractions" or record.action.get("type") != "draw":
-        return
-    reference = record.view_before.get("reference")
-    if not reference:
-        return
-    held = [card for card in record.view_before.get("hand") or [] if is_fraction_card(card)]
-    equal = set(missed_equivalences(reference, [parse_fraction(card) for card in held]))
-    if not equal:
         return
     seated = _seated(record.memo, record.user_id, record.table_id)
     if seated is None:
         return
-    MissedEquivalence.objects.create(
+    missed = _missed_equivalence(record, seated)
+    student_id = int(seated["student"])
+    last = seated.get("last")
+    turn = open_turn(student_id, record.table_id, record.seat, last=last, seat_seq=record.seat_seq)
+    if turn is not None:
+        turn_attempts = Attempt.objects.filter(
+            student_id=student_id, table_id=record.table_id, turn=turn
+        )
+        update_then_insert(turn_attempts, {"drew": True}, [missed] if missed else [])
+    elif missed is not None:
+        missed.save()
+
+
+def _missed_equivalence(
+    record: hooks.PlayerAction, seated: dict[str, Any]
+) -> MissedEquivalence | None:
+    """Return the (unsaved) missed equivalence of a voluntary draw, if an equal card was held."""
+    reference = record.view_before.get("reference")
+    if not reference:
+        return None
+    held = [card for card in record.view_before.get("hand") or [] if is_fraction_card(card)]
+    equal = set(missed_equivalences(reference, [parse_fraction(card) for card in held]))
+    if not equal:
+        return None
+    return MissedEquivalence(
         classroom_id=seated["classroom"],
         student_id=seated["student"],
         session_id=_session_kept(record.memo, record.table_id),
@@ -293,19 +316,3 @@ def log_missed_equivalence(record: hooks.PlayerAction) -> None:
         equal_cards=[card for card in held if parse_fraction(card) in equal],
         rules_version=RULES_VERSION,
     )
-
-
-def log_turn_draw(record: hooks.PlayerAction) -> None:
-    """Mark the attempts of a student's open turn when the student draws in it."""
-    if record.ruleset != "fractions" or record.action.get("type") != "draw":
-        return
-    seated = _seated(record.memo, record.user_id, record.table_id)
-    if seated is None:
-        return
-    student_id = int(seated["student"])
-    last = seated.get("last")
-    turn = open_turn(student_id, record.table_id, record.seat, last=last, seat_seq=record.seat_seq)
-    if turn is not None:
-        Attempt.objects.filter(student_id=student_id, table_id=record.table_id, turn=turn).update(
-            drew=True
-        )
