@@ -107,7 +107,7 @@ class Scenario:
     processes: int
     pace: float
     seconds: float
-    layer: str = "memory"  # memory | pubsub | core
+    layer: str = "memory"  # memory | pubsub | core; bare only: process (the app's own layer)
     profile: bool = False
     patches: str = ""  # bench/patched_asgi.py proposals to apply, e.g. "dispatch,threads"
     clients: int = 0  # 0: --clients
@@ -199,7 +199,9 @@ class Bench:
 
     def start_servers(self, scenario: Scenario) -> list[subprocess.Popen[bytes]]:
         env = dict(self.env)
-        if scenario.layer != "memory":
+        if scenario.layer == "process":
+            env["BARE_LAYER"] = "process"  # bench/bare_asgi.py on unoclass/memory_layer.py
+        elif scenario.layer != "memory":
             env |= {"REDIS_URL": self.redis.url, "CHANNEL_LAYER": scenario.layer}
         app = "unoclass.asgi:application"
         if scenario.mode == "bare":
@@ -631,6 +633,10 @@ def main() -> int:
         Scenario("pace-1proc", "game", 1, args.pace, args.pace_seconds),
         Scenario("full-1proc", "game", 1, 0, args.full_seconds, profile=args.profile),
         Scenario("bare-1proc", "bare", 1, 0, args.full_seconds),
+        # The same bare app on the app's own one-process layer: goal 7 is measured against
+        # Channels' in-memory layer (the issue's baseline); this says how much of the margin
+        # comes from the app's layer (printed, not a goal).
+        Scenario("bare-1proc-app-layer", "bare", 1, 0, args.full_seconds, "process"),
     ]
     for layer in args.layers.split(","):
         scenarios.append(Scenario(f"full-1proc-{layer}", "game", 1, 0, args.full_seconds, layer))
@@ -707,6 +713,12 @@ def print_goals(args: argparse.Namespace, r: dict[str, dict[str, Any]]) -> None:
             f"broadcast's {bare['rate']:.1f} rounds/s at {n} clients (goal >= 50%)",
         )
     )
+    same = r.get("bare-1proc-app-layer")
+    if same and same["rate"]:
+        print(
+            f"  the bare broadcast on the app's own one-process layer: {same['rate']:.1f} "
+            f"rounds/s; full speed is {100 * full['rate'] / same['rate']:.0f}% of that"
+        )
     # Server CPU per move at full speed on one process: cores used / moves per second.
     per_move = 1000 * full["server_cpu"] / full["rate"] if full["rate"] else float("inf")
     print(
