@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from games import hooks
 from games.engine.fractions import FractionValue, is_fraction_card, parse_fraction
-from games.folded_writes import update_then_insert
+from games.folded_writes import insert_one, update_then_insert
 from games.models import TableEvent
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
@@ -241,7 +241,7 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
         student_id, play.table_id, play.seat, last=seated.get("last"), seat_seq=play.seat_seq
     )
     turn = play.moves if turn is None else turn
-    Attempt.objects.create(
+    attempt = Attempt(
         classroom_id=seated["classroom"],
         student_id=student_id,
         session_id=session_id,
@@ -265,6 +265,7 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
         rules_version=RULES_VERSION,
         turn=turn,
     )
+    insert_one(attempt)  # no queryset compiled per play (games.folded_writes)
     seated["last"] = [turn, outcome]
     if session_id is not None:
         transaction.on_commit(lambda: session_changed(session_id))

@@ -1,0 +1,116 @@
+"""A move's writes done with less work: they store exactly what the ORM's own calls store."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.folded_writes import insert_one, update_then_insert
+from lessons.models import Attempt, MissedEquivalence
+from tests.games.helpers import make_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FOLDED = connection.vendor == "postgresql"
+
+
+def _attempt_values(class_a: Any, table_id: int) -> dict[str, Any]:
+    """Every column of an attempt, with JSON, None, accents and booleans among them."""
+    return {
+        "classroom_id": class_a.classroom.pk,
+        "student_id": class_a.student.student.pk,
+        "session_id": None,
+        "table_id": table_id,
+        "created_at": timezone.now(),
+        "reference_num": 2,
+        "reference_den": 3,
+        "named_denominator": None,
+        "played_num": 4,
+        "played_den": 9,
+        "card": "4/9b",
+        "claim": "equal",
+        "claim_source": "asked",
+        "outcome": "wrong",
+        "tags": ["M1"],
+        "p0": 0.25,
+        "opportunities": {"M1": 1, "M2": 0},
+        "skills": {"équivalence": 1},
+        "hand": ["1/2r", "4/9b"],
+        "response_ms": 1830,
+        "rules_version": "r1",
+        "turn": 7,
+        "reason": "",
+        "drew": True,
+    }
+
+
+def _stored(table_id: int) -> list[dict[str, Any]]:
+    columns = [f.attname for f in Attempt._meta.concrete_fields if not f.primary_key]
+    return list(Attempt.objects.filter(table_id=table_id).order_by("id").values(*columns))
+
+
+def test_insert_one_stores_what_create_stores_in_one_statement(
+    class_a: Any, django_assert_num_queries: Any
+) -> None:
+    table = make_table([class_a.student.user, None])
+    values = _attempt_values(class_a, table.pk)
+    Attempt.objects.create(**values)
+    with django_assert_num_queries(1):
+        insert_one(Attempt(**values))
+    by_create, by_insert_one = _stored(table.pk)
+    assert by_insert_one == by_create
+    assert by_insert_one["skills"] == {"équivalence": 1} and by_insert_one["session_id"] is None
+
+
+def test_insert_one_stores_another_model_with_its_own_columns(class_a: Any) -> None:
+    table = make_table([class_a.student.user, None])
+    before = timezone.now()
+    insert_one(
+        MissedEquivalence(
+            classroom_id=class_a.classroom.pk,
+            student_id=class_a.student.student.pk,
+            table_id=table.pk,
+            created_at=before,
+            reference="2/3",
+            equal_cards=["4/6r"],
+            rules_version="r1",
+        )
+    )
+    (stored,) = MissedEquivalence.objects.filter(table_id=table.pk)
+    assert stored.created_at == before and stored.equal_cards == ["4/6r"]
+
+
+def test_update_then_insert_updates_only_the_filtered_rows_and_inserts_all(
+    class_a: Any, django_assert_num_queries: Any
+) -> None:
+    table = make_table([class_a.student.user, None])
+    values = _attempt_values(class_a, table.pk)
+    for turn in (7, 7, 8):
+        Attempt.objects.create(**(values | {"turn": turn, "drew": False}))
+    new = [Attempt(**(values | {"turn": 9, "card": card})) for card in ("1/3r", "2/6b")]
+    turn_seven = Attempt.objects.filter(table_id=table.pk, turn=7)
+    # Inside the move's transaction, as in games.services and the attempt log.
+    with transaction.atomic(), django_assert_num_queries(1 if FOLDED else 2):
+        update_then_insert(turn_seven, {"drew": True}, new)
+    stored = _stored(table.pk)
+    assert [(row["turn"], row["drew"]) for row in stored] == [
+        (7, True),
+        (7, True),
+        (8, False),
+        (9, True),
+        (9, True),
+    ]
+    assert [row["card"] for row in stored[3:]] == ["1/3r", "2/6b"]
+
+
+def test_update_then_insert_with_no_new_rows_is_the_update_alone(
+    class_a: Any, django_assert_num_queries: Any
+) -> None:
+    table = make_table([class_a.student.user, None])
+    Attempt.objects.create(**(_attempt_values(class_a, table.pk) | {"drew": False}))
+    with django_assert_num_queries(1):
+        update_then_insert(Attempt.objects.filter(table_id=table.pk), {"drew": True}, [])
+    assert [row["drew"] for row in _stored(table.pk)] == [True]
