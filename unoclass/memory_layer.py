@@ -36,7 +36,7 @@ class ProcessChannelLayer(InMemoryChannelLayer):
         if now - self.swept_at < self.SWEEP_SECONDS:
             return
         self.swept_at = now
-        super()._clean_expired()
+        super()._clean_expired()  # type: ignore[misc]  # Channels has it; its stubs do not
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """Send `message` to every member of `group`; a full member's queue misses it."""
