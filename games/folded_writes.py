@@ -7,9 +7,11 @@ a round trip from a worker thread. PostgreSQL runs an UPDATE in a WITH clause of
 data-modifying CTE): one round trip for both. Other databases (SQLite) get the two statements.
 The SQL is Django's own, compiled from the queryset and the rows: only the glue is ours.
 
-`insert_one`: one new row, its SQL built once per model. Django compiles an INSERT for every
-create(), field by field: for the attempt log's 24 columns that was a tenth of a move's CPU
-(bench/load.py --profile-gil). The values go through the fields as create() sends them.
+`save_then_insert` and `insert_one`: the same writes for the move's own rows (the table's
+state, its events, a judged play's attempt) with SQL built once per shape. Django compiles an
+UPDATE or INSERT on every save() and create(), field by field: for a move that was a fifth of
+its CPU (bench/load.py --profile-gil). The values go through the fields (pre_save, then
+get_db_prep_save) as Django's compilers send plain values.
 """
 
 from __future__ import annotations
@@ -59,16 +61,27 @@ def update_then_insert(
 
 def insert_one(obj: Model) -> None:
     """Insert `obj` as a new row; its primary key is not read back (the caller needs none)."""
-    model = type(obj)
-    alias = router.db_for_write(model)
+    alias = router.db_for_write(type(obj))
+    sql, params = _insert_statement([obj], alias)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def _insert_statement(rows: Sequence[Model], alias: str) -> tuple[str, list[Any]]:
+    """Return the INSERT of `rows` (one model) and its values, as Django's compiler sends them."""
+    model = type(rows[0])
     connection = connections[alias]
-    values = [
-        # What Django's insert compiler sends for a plain value (SQLInsertCompiler).
-        field.get_db_prep_save(field.pre_save(obj, True), connection=connection)
-        for field in _insert_fields(model)
+    fields = _insert_fields(model)
+    params = [
+        field.get_db_prep_save(field.pre_save(row, True), connection=connection)
+        for row in rows
+        for field in fields
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(model, alias), values)
+    return _insert_sql(model, alias, len(rows)), params
+
+
+def _concrete(model: type[Model]) -> dict[str, Any]:
+    return {field.name: field for field in model._meta.concrete_fields}
 
 
 def _insert_fields(model: type[Model]) -> list[Any]:
@@ -76,9 +89,45 @@ def _insert_fields(model: type[Model]) -> list[Any]:
 
 
 @functools.cache
-def _insert_sql(model: type[Model], alias: str) -> str:
+def _insert_sql(model: type[Model], alias: str, rows: int) -> str:
     quote = connections[alias].ops.quote_name
     fields = _insert_fields(model)
     columns = ", ".join(quote(field.column) for field in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    table = quote(model._meta.db_table)
+    return f"INSERT INTO {table} ({columns}) VALUES {', '.join([row] * rows)}"
+
+
+@functools.cache
+def _update_sql(model: type[Model], fields: tuple[str, ...], alias: str) -> str:
+    quote = connections[alias].ops.quote_name
+    columns = [quote(_concrete(model)[name].column) for name in fields]
+    assignments = ", ".join(f"{column} = %s" for column in columns)
+    table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+    return f"UPDATE {table} SET {assignments} WHERE {table}.{pk} = %s"
+
+
+def save_then_insert(obj: Model, fields: Sequence[str], new: Sequence[Model]) -> None:
+    """Store `fields` of `obj`'s row (as save(update_fields=...) does, auto_now included) and
+    insert the `new` rows (all of one model): one statement on PostgreSQL, two elsewhere."""
+    model = type(obj)
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    updated = [_concrete(model)[name] for name in fields]
+    params = [
+        field.get_db_prep_save(field.pre_save(obj, False), connection=connection)
+        for field in updated
+    ]
+    params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
+    update_sql = _update_sql(model, tuple(fields), alias)
+    if not new:
+        with connection.cursor() as cursor:
+            cursor.execute(update_sql, params)
+        return
+    insert_sql, insert_params = _insert_statement(new, alias)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"WITH moved AS ({update_sql}) {insert_sql}", [*params, *insert_params])
+        else:
+            cursor.execute(update_sql, params)
+            cursor.execute(insert_sql, insert_params)

@@ -26,7 +26,7 @@ from games.engine import Game, IllegalAction
 from games.engine.bots import play_bot_step
 from games.engine.fractions import is_fraction_card
 from games.errors import TableError
-from games.folded_writes import update_then_insert
+from games.folded_writes import save_then_insert
 from games.models import Seat, Table, TableEvent
 from games.players import robot_name, table_info
 
@@ -522,9 +522,7 @@ def _seat_seq(table: Table, moves: int | None = None) -> dict[int, int] | None:
 
 def _store_move(table: Table, rows: list[TableEvent]) -> None:
     """Store the table's new state and the move's events: one statement on PostgreSQL."""
-    table.updated_at = timezone.now()  # what save() sets for auto_now
-    values = {name: getattr(table, name) for name in _MOVE_FIELDS}
-    update_then_insert(Table.objects.filter(pk=table.pk), values, rows)
+    save_then_insert(table, _MOVE_FIELDS, rows)
 
 
 def _seat_of(table: Table, user: Any) -> Seat:

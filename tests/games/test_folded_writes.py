@@ -8,7 +8,8 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.folded_writes import insert_one, update_then_insert
+from games.folded_writes import insert_one, save_then_insert, update_then_insert
+from games.models import Table, TableEvent
 from lessons.models import Attempt, MissedEquivalence
 from tests.games.helpers import make_table
 
@@ -114,3 +115,41 @@ def test_update_then_insert_with_no_new_rows_is_the_update_alone(
     with django_assert_num_queries(1):
         update_then_insert(Attempt.objects.filter(table_id=table.pk), {"drew": True}, [])
     assert [row["drew"] for row in _stored(table.pk)] == [True]
+
+
+def test_save_then_insert_stores_the_row_and_the_new_rows_as_save_and_bulk_create_do(
+    class_a: Any, django_assert_num_queries: Any
+) -> None:
+    table = make_table([class_a.student.user, None])
+    other = make_table([class_a.other_student.user, None])
+    table.refresh_from_db()
+    before = table.updated_at
+    table.state_id += 1
+    table.moves += 2
+    table.memo = {"seat_seq": {"0": 2}, "note": "élève"}
+    events = [
+        TableEvent(table=table, seq=seq, seat=0, actor="player", action={"type": "draw"},
+                   result=[{"type": "drew", "seat": 0, "count": 1}])
+        for seq in (1, 2)
+    ]  # fmt: skip
+    with transaction.atomic(), django_assert_num_queries(1 if FOLDED else 2):
+        save_then_insert(table, ["state_id", "moves", "memo", "updated_at"], events)
+    stored = Table.objects.get(pk=table.pk)
+    assert (stored.state_id, stored.moves, stored.memo) == (1, 2, table.memo)
+    assert stored.updated_at > before  # auto_now, as save() sets it
+    assert Table.objects.get(pk=other.pk).state_id == 0  # only that row
+    rows = list(TableEvent.objects.filter(table=table).order_by("seq"))
+    assert [(e.seq, e.action, e.result) for e in rows] == [
+        (1, {"type": "draw"}, [{"type": "drew", "seat": 0, "count": 1}]),
+        (2, {"type": "draw"}, [{"type": "drew", "seat": 0, "count": 1}]),
+    ]
+
+
+def test_save_then_insert_with_no_new_rows_is_the_update_alone(
+    class_a: Any, django_assert_num_queries: Any
+) -> None:
+    table = make_table([class_a.student.user, None])
+    table.moves = 5
+    with django_assert_num_queries(1):
+        save_then_insert(table, ["moves"], [])
+    assert Table.objects.get(pk=table.pk).moves == 5
