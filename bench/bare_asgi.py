@@ -20,9 +20,9 @@ def _layers() -> dict[str, Any]:
     url = os.environ.get("REDIS_URL", "")
     if not url:
         # Channels' own in-memory layer, the baseline issue 14 measured against; BARE_LAYER=process
-        # serves the app's one-process layer instead (unoclass/memory_layer.py), for comparison.
+        # serves the app's one-process layer (games/realtime/process_layer.py), for comparison.
         if os.environ.get("BARE_LAYER") == "process":
-            return {"default": {"BACKEND": "unoclass.memory_layer.ProcessChannelLayer"}}
+            return {"default": {"BACKEND": "games.realtime.process_layer.ProcessChannelLayer"}}
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     if os.environ.get("CHANNEL_LAYER", "pubsub") == "core":
         backend, config = "channels_redis.core.RedisChannelLayer", {"capacity": 2000}

@@ -200,7 +200,7 @@ class Bench:
     def start_servers(self, scenario: Scenario) -> list[subprocess.Popen[bytes]]:
         env = dict(self.env)
         if scenario.layer == "process":
-            env["BARE_LAYER"] = "process"  # bench/bare_asgi.py on unoclass/memory_layer.py
+            env["BARE_LAYER"] = "process"  # bench/bare_asgi.py on games/realtime/process_layer.py
         elif scenario.layer != "memory":
             env |= {"REDIS_URL": self.redis.url, "CHANNEL_LAYER": scenario.layer}
         app = "unoclass.asgi:application"

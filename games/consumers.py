@@ -157,7 +157,7 @@ class TableConsumer(RealtimeConsumer):
         for message in updates:
             await self.table_update(message)
         for message in updates:
-            delivery.publish_soon(table_group(self.table_id), message)
+            delivery.publish_soon(table_group(self.table_id), message, skip=self.channel_name)
 
     async def table_update(self, message: dict[str, Any]) -> None:
         """Forward a committed change: the events, then this seat's new view."""

@@ -150,7 +150,7 @@ if REDIS_URL:
         }
 else:
     # One process: Channels' in-memory layer without its per-message expiry sweep.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "unoclass.memory_layer.ProcessChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.realtime.process_layer.ProcessChannelLayer"}}
 
 # With several processes the sign-in limits must be counted in one place: Redis. While Redis
 # does not answer, each process counts them in its own memory (unoclass/cache_fallback.py).

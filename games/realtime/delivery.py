@@ -50,6 +50,8 @@ from typing import Any, Protocol, TypeVar
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from games.realtime.process_layer import ProcessChannelLayer
+
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -211,17 +213,22 @@ def _is_in_memory(layer: Any) -> bool:
     return layer is None or isinstance(layer, InMemoryChannelLayer)
 
 
-async def publish(group: str, message: dict[str, Any]) -> bool:
+async def publish(group: str, message: dict[str, Any], skip: str | None = None) -> bool:
     """Send `message` (with a `state_id`) to `group`; keep it for later if the layer fails.
 
-    Never raises for a layer error: the caller's transaction has committed, and the update
-    is repaired later. Returns whether it went through now.
+    `skip`: a member channel that has the message already (the one-process layer leaves it
+    out; others deliver it and the socket drops it by state number). Never raises for a layer
+    error: the caller's transaction has committed, and the update is repaired later. Returns
+    whether it went through now.
     """
     layer = get_channel_layer()
     if layer is None:
         return True
     try:
-        await layer.group_send(group, message)
+        if isinstance(layer, ProcessChannelLayer):
+            await layer.group_send(group, message, skip=skip)
+        else:
+            await layer.group_send(group, message)
     except Exception as exc:  # redis' ConnectionError, TimeoutError, OSError…: any layer fault
         ledger.failed(group, message, exc)
         _wake_watch()
@@ -234,14 +241,14 @@ async def publish(group: str, message: dict[str, Any]) -> bool:
 _publishing: set[asyncio.Task[bool]] = set()
 
 
-def publish_soon(group: str, message: dict[str, Any]) -> None:
+def publish_soon(group: str, message: dict[str, Any], skip: str | None = None) -> None:
     """Publish in the background of the running loop: the caller never waits on the layer.
 
     While Redis is away, redis-py retries a publish for many seconds: a socket that awaited
     it could not read its player's next frame meanwhile. Publishes start in call order and
     the layer's connection lock serves them in that order.
     """
-    task = _background(publish(group, message))
+    task = _background(publish(group, message, skip))
     _publishing.add(task)
     task.add_done_callback(_publishing.discard)
 

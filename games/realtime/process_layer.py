@@ -6,7 +6,9 @@ member. With 1,000 table sockets that sweep was the largest single cost of a mov
 bench/load.py (about 40% of the Python time of a daphne at full speed, `--profile-gil`).
 Here the sweep runs at most once every SWEEP_SECONDS (a message lives `expiry` = 60 s: one
 second late changes nothing), and a group send puts the message on each member's queue in
-turn. Messages are still copied for each receiver, as a layer that serialises would.
+turn, leaving out the sender's own channel when asked (`skip`: the table socket sends its
+player the update itself; Redis layers deliver it and the socket drops it by number). Messages
+are still copied for each receiver, as a layer that serialises would.
 """
 
 from __future__ import annotations
@@ -38,12 +40,17 @@ class ProcessChannelLayer(InMemoryChannelLayer):
         self.swept_at = now
         super()._clean_expired()  # type: ignore[misc]  # Channels has it; its stubs do not
 
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        """Send `message` to every member of `group`; a full member's queue misses it."""
+    async def group_send(
+        self, group: str, message: dict[str, Any], *, skip: str | None = None
+    ) -> None:
+        """Send `message` to every member of `group` but `skip` (a channel that has it
+        already: the mover's own socket); a full member's queue misses it."""
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()
         for channel in list(self.groups.get(group, ())):
+            if channel == skip:
+                continue
             # As Channels' layers do: a full member misses it, the others still get it.
             with contextlib.suppress(ChannelFull):
                 await self.send(channel, message)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from channels.layers import get_channel_layer
 
-from unoclass.memory_layer import ProcessChannelLayer
+from games.realtime.process_layer import ProcessChannelLayer
 
 
 class Clock:
@@ -84,3 +84,28 @@ async def test_expired_messages_are_swept_at_most_once_a_second(
     # Channels' rule: a channel whose message expired leaves its groups.
     assert set(layer.groups["table_1"]) == {fresh}
     assert (await layer.receive(stale))["type"] == "new"  # what came after the old one stays
+
+
+async def test_a_group_send_may_leave_out_the_channel_that_has_the_message() -> None:
+    layer = layer_with(Clock())
+    mover, other = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table_1", mover)
+    await layer.group_add("table_1", other)
+    await layer.group_send("table_1", {"type": "table.update"}, skip=mover)
+    assert (await asyncio.wait_for(layer.receive(other), 1))["type"] == "table.update"
+    assert not layer.channels.get(mover)  # nothing queued for the mover
+
+
+async def test_publish_leaves_out_the_mover_on_the_process_layer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from games.realtime import delivery
+
+    layer = layer_with(Clock())
+    monkeypatch.setattr(delivery, "get_channel_layer", lambda: layer)
+    mover, other = await layer.new_channel(), await layer.new_channel()
+    for name in (mover, other):
+        await layer.group_add("table_1", name)
+    assert await delivery.publish("table_1", {"type": "table.update", "state_id": 3}, mover)
+    assert (await asyncio.wait_for(layer.receive(other), 1))["state_id"] == 3
+    assert not layer.channels.get(mover)
