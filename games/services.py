@@ -26,8 +26,8 @@ from games.engine import Game, IllegalAction
 from games.engine.bots import play_bot_step
 from games.engine.fractions import is_fraction_card
 from games.errors import TableError
-from games.folded_writes import save_then_insert
 from games.models import Seat, Table, TableEvent
+from games.move_rows import read_row, save_then_insert, select_columns
 from games.players import robot_name, table_info
 
 Actor = TableEvent.Actor
@@ -465,13 +465,12 @@ def _lock(table_id: int) -> Table:
             return Table.objects.select_for_update().prefetch_related("seats").get(pk=table_id)
         except Table.DoesNotExist as exc:
             raise TableError("table_not_found", TABLE_NOT_FOUND) from exc
-    # A raw query (Django maps the columns, `seat_rows` included): the SQL text is built once,
-    # not compiled from a queryset on every move.
-    found = list(Table.objects.raw(_lock_sql(connection.vendor), [table_id]))
-    if not found:
+    # The SQL text is built once, not compiled from a queryset on every move.
+    found = read_row(Table, _lock_sql(connection.vendor), [table_id])
+    if found is None:
         raise TableError("table_not_found", TABLE_NOT_FOUND)
-    table = found[0]
-    _keep_seats(table, json.loads(table.seat_rows))  # type: ignore[attr-defined]  # raw column
+    table, (seat_rows,) = found
+    _keep_seats(table, json.loads(seat_rows))
     return table
 
 
@@ -482,8 +481,9 @@ def _lock_sql(vendor: str) -> str:
     table = quote(Table._meta.db_table)
     # SQLite has no FOR UPDATE: its IMMEDIATE transactions take the write lock (settings).
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    columns = select_columns(Table, connection.alias)
     return (
-        f"SELECT {table}.*, ({_seats_sql()}) AS seat_rows FROM {table}"
+        f"SELECT {columns}, ({_seats_sql()}) AS seat_rows FROM {table}"
         f" WHERE {table}.{quote('id')} = %s{lock}"
     )
 

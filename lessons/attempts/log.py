@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from games import hooks
 from games.engine.fractions import FractionValue, is_fraction_card, parse_fraction
-from games.folded_writes import insert_one, update_then_insert
+from games.move_rows import insert_one, update_then_insert
 from games.models import TableEvent
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
@@ -265,7 +265,7 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
         rules_version=RULES_VERSION,
         turn=turn,
     )
-    insert_one(attempt)  # no queryset compiled per play (games.folded_writes)
+    insert_one(attempt)  # no queryset compiled per play (games.move_rows)
     seated["last"] = [turn, outcome]
     if session_id is not None:
         transaction.on_commit(lambda: session_changed(session_id))
@@ -275,7 +275,7 @@ def log_draw(record: hooks.PlayerAction) -> None:
     """Store what a student's draw tells: a fraction equal to the reference was held (a missed
     equivalence), and the attempts of the turn it ends were followed by a draw (`drew`).
 
-    Both writes are one statement on PostgreSQL (games.folded_writes): a move's transaction
+    Both writes are one statement on PostgreSQL (games.move_rows): a move's transaction
     stays within three statements.
     """
     if record.ruleset != "fractions" or record.action.get("type") != "draw":

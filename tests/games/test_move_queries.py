@@ -38,7 +38,7 @@ WRONG_PLAY = 3  # lock, attempt, memo (the student's last attempt changed)
 WRONG_AGAIN = 2  # lock, attempt (tried again in the same turn: nothing kept changed)
 DRAW = 3 - _FOLDED  # lock, table, event
 # A draw with an equal card in hand, in a turn of refused tries: the missed equivalence and
-# the turn's `drew` are two more writes, folded the same way on PostgreSQL (games.folded_writes).
+# the turn's `drew` are two more writes, folded the same way on PostgreSQL (games.move_rows).
 DRAW_MISSED_IN_TURN = 5 - 2 * _FOLDED
 BOT_STEP = 3 - _FOLDED  # lock, table, event
 

@@ -7,6 +7,10 @@ a round trip from a worker thread. PostgreSQL runs an UPDATE in a WITH clause of
 data-modifying CTE): one round trip for both. Other databases (SQLite) get the two statements.
 The SQL is Django's own, compiled from the queryset and the rows: only the glue is ours.
 
+`read_row`: the row a move locks, read from SQL built once and turned into a model instance
+as a queryset would (each field's converters, then Model.from_db): the table lock was a tenth
+of a move's CPU through Django's raw() machinery.
+
 `save_then_insert` and `insert_one`: the same writes for the move's own rows (the table's
 state, its events, a judged play's attempt) with SQL built once per shape. Django compiles an
 UPDATE or INSERT on every save() and create(), field by field: for a move that was a fifth of
@@ -18,11 +22,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connections, router
 from django.db.models import Model, QuerySet
 from django.db.models.sql import InsertQuery, UpdateQuery
+
+M = TypeVar("M", bound=Model)
 
 
 def update_then_insert(
@@ -131,3 +137,45 @@ def save_then_insert(obj: Model, fields: Sequence[str], new: Sequence[Model]) ->
         else:
             cursor.execute(update_sql, params)
             cursor.execute(insert_sql, insert_params)
+
+
+def select_columns(model: type[Model], alias: str) -> str:
+    """Return the model's concrete columns, qualified, in field order (for `read_row`)."""
+    quote = connections[alias].ops.quote_name
+    table = quote(model._meta.db_table)
+    return ", ".join(f"{table}.{quote(field.column)}" for field in model._meta.concrete_fields)
+
+
+def read_row(model: type[M], sql: str, params: Sequence[Any]) -> tuple[M, tuple[Any, ...]] | None:
+    """Run `sql`, whose first columns are `select_columns(model)`, and return its first row as
+    a model instance (converted as a queryset converts) and the row's other columns; None when
+    there is no row."""
+    alias = router.db_for_read(model)
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    fields = model._meta.concrete_fields
+    values = list(row[: len(fields)])
+    for index, converters, column in _converters(model, connection):
+        value = values[index]
+        for convert in converters:
+            value = convert(value, column, connection)
+        values[index] = value
+    instance = model.from_db(alias, [field.attname for field in fields], values)
+    return instance, tuple(row[len(fields) :])
+
+
+@functools.cache
+def _converters(model: type[Model], connection: Any) -> list[tuple[int, list[Any], Any]]:
+    # What SQLCompiler.get_converters() finds for each selected column (per connection: a
+    # backend's converters are methods of that thread's connection).
+    found = []
+    for index, field in enumerate(model._meta.concrete_fields):
+        column = field.get_col(model._meta.db_table)
+        converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        if converters:
+            found.append((index, converters, column))
+    return found

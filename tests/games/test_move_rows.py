@@ -8,8 +8,14 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.folded_writes import insert_one, save_then_insert, update_then_insert
 from games.models import Table, TableEvent
+from games.move_rows import (
+    insert_one,
+    read_row,
+    save_then_insert,
+    select_columns,
+    update_then_insert,
+)
 from lessons.models import Attempt, MissedEquivalence
 from tests.games.helpers import make_table
 
@@ -153,3 +159,20 @@ def test_save_then_insert_with_no_new_rows_is_the_update_alone(
     with django_assert_num_queries(1):
         save_then_insert(table, ["moves"], [])
     assert Table.objects.get(pk=table.pk).moves == 5
+
+
+def test_read_row_builds_the_instance_a_queryset_builds(class_a: Any) -> None:
+    table = make_table([class_a.student.user, None])
+    Table.objects.filter(pk=table.pk).update(memo={"note": "élève", "n": [1, 2]})
+    sql = (
+        f"SELECT {select_columns(Table, 'default')}, 42 FROM games_table WHERE games_table.id = %s"
+    )
+    found = read_row(Table, sql, [table.pk])
+    assert found is not None
+    read, extra = found
+    expected = Table.objects.get(pk=table.pk)
+    assert extra == (42,)
+    for field in Table._meta.concrete_fields:  # JSON, dates and choices converted alike
+        assert getattr(read, field.attname) == getattr(expected, field.attname), field.name
+    assert read.memo == {"note": "élève", "n": [1, 2]} and read.updated_at.tzinfo is not None
+    assert read_row(Table, sql, [table.pk + 1000]) is None
