@@ -749,6 +749,18 @@ def print_goals(args: argparse.Namespace, r: dict[str, dict[str, Any]]) -> None:
                 "(goal >= 1.6x)",
             )
         )
+        # What limits it on this machine: every process of the run shares its cores.
+        for label, run in (("1 process", one), ("2 processes", two)):
+            others = (
+                run["services"]["postgres"]["cpu"] + run["services"]["redis"]["cpu"]
+                + run["client_cpu"]
+            )  # fmt: skip
+            per_core = run["rate"] / run["server_cpu"] if run["server_cpu"] else 0.0
+            print(
+                f"  {label}: daphne {run['server_cpu']} cores ({per_core:.0f} moves per daphne "
+                f"core-second), PostgreSQL + Redis + client {others:.2f} cores, of "
+                f"{os.cpu_count()}"
+            )
     peak = max(pace["server_peak_mb"], full["server_peak_mb"])
     print(goal(peak < 400, f"peak server memory for {n} clients: {peak:.0f} MB (goal < 400 MB)"))
 
