@@ -270,12 +270,7 @@ class Bench:
                 client.stdin.flush()
                 processes.append((client, stderr))
             for client, stderr in processes:
-                assert client.stdout is not None
-                ready = client.stdout.readline().strip()
-                if ready != "READY":
-                    client.wait(timeout=30)
-                    stderr.seek(0)
-                    raise RuntimeError(f"client failed: {ready} {stderr.read()[-3000:]}")
+                _expect_line(client, stderr, "READY")
             # Every client process holds its sockets and their first states: play from now.
             profiler = self.start_profiler(scenario, servers[0]) if scenario.profile else None
             for client, _stderr in processes:
@@ -293,12 +288,7 @@ class Bench:
             for watch in services.values():
                 watch.start()
             for client, stderr in processes:
-                assert client.stdout is not None
-                line = client.stdout.readline().strip()
-                if line != "WINDOW-END":
-                    client.wait(timeout=30)
-                    stderr.seek(0)
-                    raise RuntimeError(f"client failed: {line} {stderr.read()[-3000:]}")
+                _expect_line(client, stderr, "WINDOW-END")
                 if client is processes[0][0]:
                     memory.stop()
                     for watch in services.values():
@@ -369,6 +359,16 @@ class Bench:
              "--nonblocking", *(["--gil"] if self.args.profile_gil else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
+
+
+def _expect_line(client: subprocess.Popen[str], stderr: Any, expected: str) -> None:
+    """Read the client's next line; raise with its error output if it is not `expected`."""
+    assert client.stdout is not None
+    line = client.stdout.readline().strip()
+    if line != expected:
+        client.wait(timeout=30)
+        stderr.seek(0)
+        raise RuntimeError(f"client failed: {line} {stderr.read()[-3000:]}")
 
 
 class MemoryWatch:
