@@ -33,8 +33,8 @@ from django.utils import timezone
 
 from games import hooks
 from games.engine.fractions import FractionValue, is_fraction_card, parse_fraction
-from games.move_rows import insert_one, update_then_insert
 from games.models import TableEvent
+from games.move_rows import insert_one, update_then_insert
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
     CLAIM_EQUAL,
