@@ -1,11 +1,11 @@
-"""Write a move's rows with as little work per move as the database allows.
+"""Read and write a move's own rows with as little work per move as the database allows.
 
 `update_then_insert`: an update and an insert as one statement where the database allows it.
 
 A move's transaction is counted in statements (issue 14: at most three), and each statement is
 a round trip from a worker thread. PostgreSQL runs an UPDATE in a WITH clause of an INSERT (a
 data-modifying CTE): one round trip for both. Other databases (SQLite) get the two statements.
-The SQL is Django's own, compiled from the queryset and the rows: only the glue is ours.
+The UPDATE is Django's own, compiled from the queryset; the INSERT is `insert_one`'s.
 
 `read_row`: the row a move locks, read from SQL built once and turned into a model instance
 as a queryset would (each field's converters, then Model.from_db): the table lock was a tenth
@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from django.db import connections, router
 from django.db.models import Model, QuerySet
-from django.db.models.sql import InsertQuery, UpdateQuery
+from django.db.models.sql import UpdateQuery
 
 M = TypeVar("M", bound=Model)
 
@@ -54,15 +54,9 @@ def update_then_insert(
     assert isinstance(update, UpdateQuery)  # chain(klass) returns a klass (stubs: Query)
     update.add_update_values(values)
     update_sql, update_params = update.get_compiler(alias).as_sql()
-    model = type(new[0])
-    insert = InsertQuery(model)
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    insert.insert_values(fields, list(new))
-    ((insert_sql, insert_params),) = insert.get_compiler(alias).as_sql()
+    insert_sql, insert_params = _insert_statement(new, alias)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH moved AS ({update_sql}) {insert_sql}", (*update_params, *insert_params)
-        )
+        cursor.execute(_folded(update_sql, insert_sql), [*update_params, *insert_params])
 
 
 def insert_one(obj: Model) -> None:
@@ -71,6 +65,11 @@ def insert_one(obj: Model) -> None:
     sql, params = _insert_statement([obj], alias)
     with connections[alias].cursor() as cursor:
         cursor.execute(sql, params)
+
+
+def _folded(update_sql: str, insert_sql: str) -> str:
+    """Return PostgreSQL's one statement for both: the UPDATE in a WITH of the INSERT."""
+    return f"WITH moved AS ({update_sql}) {insert_sql}"
 
 
 def _insert_statement(rows: Sequence[Model], alias: str) -> tuple[str, list[Any]]:
@@ -133,7 +132,7 @@ def save_then_insert(obj: Model, fields: Sequence[str], new: Sequence[Model]) ->
     insert_sql, insert_params = _insert_statement(new, alias)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(f"WITH moved AS ({update_sql}) {insert_sql}", [*params, *insert_params])
+            cursor.execute(_folded(update_sql, insert_sql), [*params, *insert_params])
         else:
             cursor.execute(update_sql, params)
             cursor.execute(insert_sql, insert_params)
