@@ -144,7 +144,7 @@ if REDIS_URL:
     else:
         CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "BACKEND": "games.realtime.pubsub_layer.PubSubChannelLayer",
                 "CONFIG": {"hosts": [REDIS_HOST]},
             }
         }

@@ -143,7 +143,7 @@ def test_needs_no_sign_in_and_no_https_redirect(settings: Settings) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "backend",
-    ["channels_redis.pubsub.RedisPubSubChannelLayer", "channels_redis.core.RedisChannelLayer"],
+    ["games.realtime.pubsub_layer.PubSubChannelLayer", "channels_redis.core.RedisChannelLayer"],
 )
 def test_round_trip_through_real_redis(
     settings: Settings, redis_server: RedisServer, backend: str
@@ -172,7 +172,7 @@ async def test_pubsub_round_trip_unsubscribes_its_channel(
     # check every few seconds would pile up subscriptions in a long-lived daphne process.
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "games.realtime.pubsub_layer.PubSubChannelLayer",
             "CONFIG": {"hosts": [redis_server.url]},
         }
     }
