@@ -18,6 +18,7 @@ from games.protocol import (
     RATE_PER_SECOND,
     error_frame,
     event_frames,
+    event_items,
     refusal_example,
     state_frame,
 )
@@ -160,7 +161,7 @@ class TableConsumer(RealtimeConsumer):
             delivery.publish_soon(table_group(self.table_id), message, skip=self.channel_name)
 
     async def table_update(self, message: dict[str, Any]) -> None:
-        """Forward a committed change: the events, then this seat's new view."""
+        """Forward a committed change: this seat's new view with the events that led to it."""
         state_id = message["state_id"]
         body = update_body(message)
         events, info = body["events"], body["info"]
@@ -176,12 +177,9 @@ class TableConsumer(RealtimeConsumer):
                 self.missed.discard(state_id)
                 await self._send_events(events, state_id, info)
             return
-        game = update_game(message)
         with translation.override(self.lang):
-            for frame in event_frames(events, self.seat, info, self.lang):
-                frame["state_id"] = state_id
-                await self.send(text_data=json.dumps(frame))
-            await self._send_state(game, state_id, info)
+            items = event_items(events, self.seat, info, self.lang)
+        await self._send_state(update_game(message), state_id, info, items)
 
     async def _refresh_access(self) -> None:
         """Check the seat again, then send the current state (or close when access is gone)."""
@@ -234,14 +232,20 @@ class TableConsumer(RealtimeConsumer):
         await self._send_state(game, table.state_id, info)
         driver.schedule(await in_thread(next_step_for)(table, game))
 
-    async def _send_state(self, game: Game, state_id: int, info: dict[str, Any]) -> None:
+    async def _send_state(
+        self,
+        game: Game,
+        state_id: int,
+        info: dict[str, Any],
+        events: list[dict[str, Any]] | None = None,
+    ) -> None:
         if self.last_state_id >= 0 and state_id > self.last_state_id + 1:
             self.missed.update(
                 range(max(self.last_state_id + 1, state_id - MISSED_WINDOW), state_id)
             )
         self.missed = {n for n in self.missed if n > state_id - MISSED_WINDOW}
         self.last_state_id = max(self.last_state_id, state_id)
-        frame = state_frame(game, self.seat, state_id, info)
+        frame = state_frame(game, self.seat, state_id, info, events)
         await self.send(text_data=json.dumps(frame))
 
     def error_frame(self, exc: TableError) -> dict[str, Any]:

@@ -20,11 +20,22 @@ RATE_BURST = 20
 
 
 def state_frame(
-    game: Game, seat: int | None, state_id: int, info: dict[str, Any]
+    game: Game,
+    seat: int | None,
+    state_id: int,
+    info: dict[str, Any],
+    events: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Build the `state` frame: the seat's view, the state number and the table's public facts."""
+    """Build the `state` frame: the seat's view, the state number and the table's public facts.
+
+    `events` (from `event_items`): what happened to lead to this state, sent with it (one
+    frame per seat and move, not one per event).
+    """
     view = game.view(seat)
-    frame: dict[str, Any] = {"type": "state", "state_id": state_id, "view": view, "table": info}
+    frame: dict[str, Any] = {"type": "state", "state_id": state_id}
+    if events is not None:
+        frame["events"] = events
+    frame.update(view=view, table=info)
     # Classic UNO may highlight playable cards (a table setting); Uno Fractions never does:
     # there the student chooses and the server judges.
     if (
@@ -38,16 +49,23 @@ def state_frame(
     return frame
 
 
+def event_items(
+    events: list[dict[str, Any]], seat: int | None, info: dict[str, Any], lang: str
+) -> list[dict[str, Any]]:
+    """Build what the seat may see of each event, with its spoken text: `{"event", "text"}`."""
+    names = {p["seat"]: p["name"] for p in info.get("players", [])}
+    items = []
+    for event in events:
+        shown = visible_event(event, seat)
+        items.append({"event": shown, "text": announce(shown, lang, names, seat)})
+    return items
+
+
 def event_frames(
     events: list[dict[str, Any]], seat: int | None, info: dict[str, Any], lang: str
 ) -> list[dict[str, Any]]:
-    """Build one `event` frame per event, with only what the seat may see and its spoken text."""
-    names = {p["seat"]: p["name"] for p in info.get("players", [])}
-    frames = []
-    for event in events:
-        shown = visible_event(event, seat)
-        frames.append({"type": "event", "event": shown, "text": announce(shown, lang, names, seat)})
-    return frames
+    """Build one `event` frame per event (the log on connect, events that came late)."""
+    return [{"type": "event", **item} for item in event_items(events, seat, info, lang)]
 
 
 def _explanation(details: dict[str, Any], lang: str) -> str | None:

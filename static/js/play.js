@@ -1,5 +1,5 @@
 // The play page: one socket per tab, the server is the only judge (docs/protocol.md).
-// No framework: render the latest `state` frame, log `event` frames, show `error` frames.
+// No framework: render the latest `state` frame, log its `events`, show `error` frames.
 
 import { handleReasonFrame } from "./reason.js";
 import { handleExampleFrame } from "./example.js";
@@ -206,6 +206,10 @@ function onFrame(frame) {
   if (handleReasonFrame(frame, send, announce)) return; // the reason prompt (reason.js)
   handleExampleFrame(frame, { announce, cardFace }); // the worked example (example.js)
   if (frame.type === "state") {
+    // A change's events come with its state: logged (and read out) first, in order.
+    if (Array.isArray(frame.events) && frame.state_id > game.stateId) {
+      for (const item of frame.events) showEvent(item.event || {}, item.text, frame.state_id);
+    }
     showState(frame);
     game.historyShown = true; // the socket's history comes before its first state
   } else if (frame.type === "event") {
@@ -215,8 +219,7 @@ function onFrame(frame) {
       if (!game.historyShown && frame.text) logLine(frame.text, event.type, true);
       return;
     }
-    if (event.type === "uno" && event.seat === SEAT) game.unoSaidAt = frame.state_id;
-    if (frame.text) logLine(frame.text, event.type);
+    showEvent(event, frame.text, frame.state_id);
     if (frame.state_id > game.stateId) expectState(frame.state_id, 2000);
   } else if (frame.type === "error") {
     if (expected) clearTimeout(expected.timer);
@@ -226,6 +229,12 @@ function onFrame(frame) {
 }
 
 // ------------------------------------------------------------------ log and errors
+
+/** Log one live event; its sentence is also read through the live region. */
+function showEvent(event, text, stateId) {
+  if (event.type === "uno" && event.seat === SEAT) game.unoSaidAt = stateId;
+  if (text) logLine(text, event.type);
+}
 
 function logLine(text, kind, silent = false) {
   const log = $("play-log");

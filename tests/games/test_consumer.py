@@ -88,11 +88,12 @@ async def test_action_is_broadcast_to_every_seat(pair):  # type: ignore[no-untyp
             {"type": "action", "action": {"type": "play", "card": "4/12j"}, "state_id": 0}
         )
     )
-    event = await receive_until(a, "event")
-    assert event["event"]["type"] == "played" and event["event"]["card"] == "4/12j"
-    assert "4/12" in event["text"]
+    # One frame: the new state with the events that led to it, each with its sentence.
     state = await receive_until(a, "state")
     assert state["state_id"] == 1 and state["view"]["top"] == "4/12j"
+    (played,) = state["events"]
+    assert played["event"]["type"] == "played" and played["event"]["card"] == "4/12j"
+    assert "4/12" in played["text"]
     assert (await receive_until(b, "state"))["view"]["hand_sizes"] == [4, 3]
     await a.disconnect()
     await b.disconnect()
@@ -228,7 +229,8 @@ async def test_bots_play_and_no_frame_leaks_another_hand(pair):  # type: ignore[
                     {"type": "action", "action": action, "state_id": frame["state_id"]}
                 )
             )
-    assert any(f["type"] == "event" and f["event"]["type"] == "round_over" for f in frames)
+    shown = [item["event"] for f in frames for item in f.get("events", [])]
+    assert any(event["type"] == "round_over" for event in shown)
     # What the student could have seen of the others: only counts, never codes.
     stored = await database_sync_to_async(
         lambda: list(TableEvent.objects.filter(table=table).values_list("result", flat=True))
@@ -240,10 +242,11 @@ async def test_bots_play_and_no_frame_leaks_another_hand(pair):  # type: ignore[
         if e.get("type") == "drew" and e["seat"] != 0
         for card in e.get("cards", [])
     }
-    for frame in frames:
-        event = frame.get("event", {})
+    for event in shown:
         if event.get("type") == "drew" and event["seat"] != 0:
             assert "cards" not in event
+    for frame in frames:
+        assert frame["type"] != "event"  # live events come inside their state
         if frame["type"] == "state":
             assert set(frame["view"]).isdisjoint({"hands", "pile", "deck"})
     assert others_cards  # the bots did draw cards the student never saw

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.engine import Game, IllegalAction
 from games.errors import TableError
-from games.protocol import error_frame, event_frames, state_frame
+from games.protocol import error_frame, event_frames, event_items, state_frame
 from games.services import _refusal
 
 SETUP = {
@@ -58,3 +58,20 @@ def test_event_frames_hide_other_players_drawn_cards() -> None:
     (own,) = event_frames(events, 1, info, "en")
     assert "cards" not in other["event"] and "Hugo" in other["text"]
     assert own["event"]["cards"] == ["3r", "4j"] and "red 3" in own["text"]
+
+
+def test_a_state_after_a_change_carries_its_events_each_as_the_seat_may_see_it() -> None:
+    game = Game.new("fractions", 2, seed=1, setup=SETUP)
+    events = [
+        {"type": "drew", "seat": 1, "count": 1, "cards": ["3/6r"], "visible_to": [1]},
+        {"type": "turn", "seat": 0},
+    ]
+    info = {"players": [{"seat": 0, "name": "Léa"}, {"seat": 1, "name": "Hugo"}]}
+    frame = state_frame(game, 0, 5, info, event_items(events, 0, info, "fr"))
+    assert list(frame) == ["type", "state_id", "events", "view", "table"]
+    drew, turn = frame["events"]
+    assert drew["event"] == {"type": "drew", "seat": 1, "count": 1}
+    assert "Hugo" in drew["text"] and "3/6" not in drew["text"]
+    assert turn["event"]["seat"] == 0 and turn["text"]
+    # On connect and after `sync` a state has no events: the log is not played twice.
+    assert "events" not in state_frame(game, 0, 5, info)

@@ -19,6 +19,8 @@ def check_server_frame(raw: str) -> dict[str, Any]:
         assert marker not in raw, f"server frame leaks {marker!r}: {raw[:300]}"
     frame: dict[str, Any] = json.loads(raw)
     assert frame["type"] in {"state", "event", "error"}, frame
+    for item in frame.get("events", []) if frame["type"] == "state" else []:
+        assert isinstance(item["event"], dict) and isinstance(item["text"], str), item
     if frame["type"] == "error":
         assert isinstance(frame["code"], str) and frame["code"], frame
         assert isinstance(frame["message"], str) and frame["message"].strip(), frame
