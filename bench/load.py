@@ -316,6 +316,7 @@ class Bench:
             result["tables_seconds"] = round(tables_seconds, 1)
             result["server_peak_mb"] = memory.peak_mb()
             result["server_cpu"] = memory.cpu_share()
+            result["machine_idle"] = memory.machine_idle
             result["services"] = {
                 name: {"cpu": watch.cpu_share(), "peak_mb": watch.peak_mb()}
                 for name, watch in services.items()
@@ -371,6 +372,12 @@ def _expect_line(client: subprocess.Popen[str], stderr: Any, expected: str) -> N
         raise RuntimeError(f"client failed: {line} {stderr.read()[-3000:]}")
 
 
+def _machine_jiffies() -> tuple[int, int]:
+    """Return the machine's idle (with I/O wait) and total CPU time so far, in jiffies."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return fields[3] + fields[4], sum(fields[:8])
+
+
 class MemoryWatch:
     """Sample processes' memory and CPU (from /proc) until stopped.
 
@@ -391,6 +398,7 @@ class MemoryWatch:
         self.restart_cpu()
         self.cpu_seconds = 0.0
         self.wall = 0.0
+        self.machine_idle = 0.0
 
     def start(self) -> None:
         self.thread.start()
@@ -400,6 +408,7 @@ class MemoryWatch:
         with self.lock:
             self.first, self.last = {}, {}
             self.wall_start = time.monotonic()
+            self.machine_start = _machine_jiffies()
         self._sample_cpu()
 
     def stop(self) -> None:
@@ -409,6 +418,11 @@ class MemoryWatch:
         with self.lock:
             self.cpu_seconds = sum(self.last[pid] - self.first[pid] for pid in self.last)
             self.wall = time.monotonic() - self.wall_start
+            idle, total = (
+                b - a for a, b in zip(self.machine_start, _machine_jiffies(), strict=True)
+            )
+            # Cores nobody used over the window (idle and waiting on I/O), of os.cpu_count().
+            self.machine_idle = round(idle / total * (os.cpu_count() or 1), 2) if total else 0.0
         self.peak = max(self.peak, sum(self._status(pid, "VmHWM") for pid in self.pids))
 
     def _loop(self) -> None:
@@ -758,8 +772,8 @@ def print_goals(args: argparse.Namespace, r: dict[str, dict[str, Any]]) -> None:
             per_core = run["rate"] / run["server_cpu"] if run["server_cpu"] else 0.0
             print(
                 f"  {label}: daphne {run['server_cpu']} cores ({per_core:.0f} moves per daphne "
-                f"core-second), PostgreSQL + Redis + client {others:.2f} cores, of "
-                f"{os.cpu_count()}"
+                f"core-second), PostgreSQL + Redis + client {others:.2f} cores, idle "
+                f"{run.get('machine_idle', 0.0):.2f}, of {os.cpu_count()}"
             )
     peak = max(pace["server_peak_mb"], full["server_peak_mb"])
     print(goal(peak < 400, f"peak server memory for {n} clients: {peak:.0f} MB (goal < 400 MB)"))
