@@ -8,12 +8,12 @@ publishes it again when the layer is back. A table socket that acts collects its
 from __future__ import annotations
 
 import functools
-import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from games import jsontext
 from games.engine import Game
 from games.realtime.delivery import publish_from_thread
 
@@ -52,7 +52,7 @@ def update_message(
     One text because a layer copies a message for each receiver (the in-memory layer deep-copies
     it, Redis encodes and decodes it): a nested state cost a copy per socket, a string none.
     """
-    body = json.dumps({"state": state, "events": events, "info": info}, separators=(",", ":"))
+    body = jsontext.dumps({"state": state, "events": events, "info": info})
     return {"type": "table.update", "table_id": table_id, "state_id": state_id, "body": body}
 
 
@@ -71,7 +71,7 @@ def _read(body: str) -> tuple[dict[str, Any], Game]:
     # Every socket of a table in this process gets the same update: it is read once, not once
     # a socket (a tenth of a move's cost at four seats). Keyed by the text itself, so a cached
     # reading is always of that very update.
-    data: dict[str, Any] = json.loads(body)
+    data: dict[str, Any] = jsontext.loads(body)
     return data, Game.from_dict(data["state"])
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from games import driver, hooks
+from games import driver, hooks, jsontext
 from games.broadcast import collecting_updates, table_group, update_body, update_game
 from games.engine import Game
 from games.errors import TableError
@@ -198,7 +197,7 @@ class TableConsumer(RealtimeConsumer):
             for seq, events in history:
                 for frame in event_frames(events, self.seat, info, self.lang):
                     frame.update(seq=seq, replay=True)
-                    await self.send(text_data=json.dumps(frame))
+                    await self.send(text_data=jsontext.dumps(frame))
 
     async def send_current_state(self) -> None:
         """Send the seat's view from the database and plan any server step that is due."""
@@ -213,7 +212,7 @@ class TableConsumer(RealtimeConsumer):
         with translation.override(self.lang):
             for frame in event_frames(events, self.seat, info, self.lang):
                 frame["state_id"] = state_id
-                await self.send(text_data=json.dumps(frame))
+                await self.send(text_data=jsontext.dumps(frame))
 
     def watched_group(self) -> tuple[str, int]:
         """Return the table's group and the last state number sent (for the layer watch)."""
@@ -246,7 +245,7 @@ class TableConsumer(RealtimeConsumer):
         self.missed = {n for n in self.missed if n > state_id - MISSED_WINDOW}
         self.last_state_id = max(self.last_state_id, state_id)
         frame = state_frame(game, self.seat, state_id, info, events)
-        await self.send(text_data=json.dumps(frame))
+        await self.send(text_data=jsontext.dumps(frame))
 
     def error_frame(self, exc: TableError) -> dict[str, Any]:
         """Build the table's `error` frame: a wrong fraction play carries an explanation."""

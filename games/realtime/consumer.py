@@ -7,7 +7,6 @@ tell "signed out" from "connection lost" retries for ever.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from games import jsontext
 from games.errors import TableError
 from games.realtime.asyncdb import in_thread
 from games.realtime.frames import TokenBucket, read_frame
@@ -152,7 +152,7 @@ class RealtimeConsumer(AsyncWebsocketConsumer):
 
     async def send_frame(self, frame: dict[str, Any]) -> None:
         """Send one JSON frame."""
-        await self.send(text_data=json.dumps(frame))
+        await self.send(text_data=jsontext.dumps(frame))
 
     async def send_error(self, exc: TableError) -> None:
         """Send an `error` frame in the socket's language."""
