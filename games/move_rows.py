@@ -21,7 +21,7 @@ get_db_prep_save) as Django's compilers send plain values.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.db import connections, router
@@ -165,6 +165,36 @@ def read_row(model: type[M], sql: str, params: Sequence[Any]) -> tuple[M, tuple[
         values[index] = value
     instance = model.from_db(alias, [field.attname for field in fields], values)
     return instance, tuple(row[len(fields) :])
+
+
+def first_row(
+    model: type[Model], build: Callable[..., QuerySet[Any]], *params: Any
+) -> tuple[Any, ...] | None:
+    """Return the first row of `build(*params)`, a `values_list` queryset of `model`, or None.
+
+    Its SQL is compiled once per `build` and database: `build` must put `params` into its
+    query as the query's only parameters. The first call with distinct values checks that (a
+    call that cannot check it runs the queryset as Django would). Only for columns that need
+    no converter (numbers, text): the row comes as the database driver gives it. A look-up on
+    a seat's first play spent most of its time building and compiling its queryset.
+    """
+    alias = router.db_for_read(model)
+    sql = _first_sql.get((build, alias))
+    if sql is None:
+        queryset = build(*params).using(alias)[:1]
+        compiled, compiled_params = queryset.query.get_compiler(alias).as_sql()
+        distinct = len({repr(p) for p in params}) == len(params)
+        if not distinct or list(compiled_params) != list(params):
+            return next(iter(queryset), None)
+        sql = _first_sql[(build, alias)] = compiled
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+        row: tuple[Any, ...] | None = cursor.fetchone()
+    return row
+
+
+# first_row's SQL by query builder and database alias.
+_first_sql: dict[tuple[Callable[..., Any], str], str] = {}
 
 
 @functools.cache

@@ -29,12 +29,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import hooks
 from games.engine.fractions import FractionValue, is_fraction_card, parse_fraction
 from games.models import TableEvent
-from games.move_rows import insert_one, update_then_insert
+from games.move_rows import first_row, insert_one, update_then_insert
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
     CLAIM_EQUAL,
@@ -95,26 +96,38 @@ def _student_of(user_id: int | None) -> tuple[int, int] | None:
     if user_id is None:
         return None
     # Two numbers, not a model: this runs in the move's transaction (first play of a seat).
-    found = Student.objects.filter(user_id=user_id, user__role="student").values_list(
+    found = first_row(Student, _student_query, user_id, "student")
+    return None if found is None else (int(found[0]), int(found[1]))
+
+
+def _student_query(user_id: int, role: str) -> QuerySet[Student, tuple[int, int]]:
+    return Student.objects.filter(user_id=user_id, user__role=role).values_list(
         "pk", "classroom_id"
-    )[:1]
-    return next(iter(found), None)
+    )
 
 
 def _session_id_of(table_id: int) -> int | None:
-    return (
-        SessionTable.objects.filter(table_id=table_id).values_list("session_id", flat=True).first()
-    )
+    found = first_row(SessionTable, _session_query, table_id)
+    return None if found is None else int(found[0])
+
+
+def _session_query(table_id: int) -> QuerySet[SessionTable, tuple[int]]:
+    return SessionTable.objects.filter(table_id=table_id).order_by("pk").values_list("session_id")
 
 
 def _last_attempt(student_id: int, table_id: int) -> list[Any] | None:
-    last = (
+    found = first_row(Attempt, _last_attempt_query, student_id, table_id)
+    return None if found is None else list(found)
+
+
+def _last_attempt_query(
+    student_id: int, table_id: int
+) -> QuerySet[Attempt, tuple[int | None, str]]:
+    return (
         Attempt.objects.filter(student_id=student_id, table_id=table_id)
         .order_by("-id")
         .values_list("turn", "outcome")
-        .first()
     )
-    return None if last is None else list(last)
 
 
 def open_turn(

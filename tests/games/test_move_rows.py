@@ -6,10 +6,13 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games import move_rows
 from games.models import Table, TableEvent
 from games.move_rows import (
+    first_row,
     insert_one,
     read_row,
     save_then_insert,
@@ -176,3 +179,44 @@ def test_read_row_builds_the_instance_a_queryset_builds(class_a: Any) -> None:
         assert getattr(read, field.attname) == getattr(expected, field.attname), field.name
     assert read.memo == {"note": "élève", "n": [1, 2]} and read.updated_at.tzinfo is not None
     assert read_row(Table, sql, [table.pk + 1000]) is None
+
+
+def _attempts_of(student_id: int, table_id: int) -> Any:
+    return (
+        Attempt.objects.filter(student_id=student_id, table_id=table_id)
+        .order_by("-id")
+        .values_list("turn", "outcome")
+    )
+
+
+def _attempts_swapped(table_id: int, student_id: int) -> Any:
+    # Its parameters reach the SQL in the other order (student first): it cannot be cached.
+    return _attempts_of(student_id, table_id)
+
+
+def test_first_row_answers_as_the_queryset_and_compiles_its_sql_once(class_a: Any) -> None:
+    table = make_table([class_a.student.user, None])
+    student = class_a.student.student.pk
+    assert first_row(Attempt, _attempts_of, student, table.pk) is None
+    for turn, outcome in ((3, "wrong"), (4, "equal")):
+        Attempt.objects.create(
+            **_attempt_values(class_a, table.pk) | {"turn": turn, "outcome": outcome}
+        )
+    with CaptureQueriesContext(connection) as queries:
+        found = first_row(Attempt, _attempts_of, student, table.pk)
+    assert found == _attempts_of(student, table.pk).first() == (4, "equal")
+    assert len(queries) == 1 and (_attempts_of, "default") in move_rows._first_sql
+    assert first_row(Attempt, _attempts_of, student, table.pk + 1000) is None
+
+
+def test_first_row_does_not_cache_sql_whose_parameters_it_cannot_place(class_a: Any) -> None:
+    table = make_table([class_a.student.user, None])
+    student = class_a.student.student.pk
+    Attempt.objects.create(**_attempt_values(class_a, table.pk))
+    # In the other order, and with equal values (which one went where?): run as the ORM runs.
+    assert first_row(Attempt, _attempts_swapped, table.pk, student) == (7, "wrong")
+    assert first_row(Attempt, _attempts_swapped, table.pk, student) == (7, "wrong")
+    assert first_row(Attempt, _attempts_swapped, table.pk + 1000, student) is None
+    assert (_attempts_swapped, "default") not in move_rows._first_sql
+    same = student
+    assert first_row(Attempt, _attempts_of, same, same) == _attempts_of(same, same).first()
