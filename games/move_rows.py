@@ -27,6 +27,9 @@ from typing import Any, TypeVar
 from django.db import connections, router
 from django.db.models import Model, QuerySet
 from django.db.models.sql import UpdateQuery
+from psycopg.types.json import Jsonb
+
+from games import jsontext
 
 M = TypeVar("M", bound=Model)
 
@@ -78,11 +81,22 @@ def _insert_statement(rows: Sequence[Model], alias: str) -> tuple[str, list[Any]
     connection = connections[alias]
     fields = _insert_fields(model)
     params = [
-        field.get_db_prep_save(field.pre_save(row, True), connection=connection)
-        for row in rows
-        for field in fields
+        _db_value(field, field.pre_save(row, True), connection) for row in rows for field in fields
     ]
     return _insert_sql(model, alias, len(rows)), params
+
+
+def _db_value(field: Any, value: Any, connection: Any) -> Any:
+    """Return `value` as the field sends it to the database (get_db_prep_save).
+
+    Django's JSONField hands psycopg the standard library's encoder; the same JSON is written
+    by orjson (games.jsontext) when the field has no encoder of its own: a move's state was
+    the largest value it sends.
+    """
+    prepared = field.get_db_prep_save(value, connection=connection)
+    if isinstance(prepared, Jsonb) and getattr(field, "encoder", None) is None:
+        return Jsonb(prepared.obj, dumps=jsontext.dumps)
+    return prepared
 
 
 def _concrete(model: type[Model]) -> dict[str, Any]:
@@ -119,10 +133,7 @@ def save_then_insert(obj: Model, fields: Sequence[str], new: Sequence[Model]) ->
     alias = router.db_for_write(model)
     connection = connections[alias]
     updated = [_concrete(model)[name] for name in fields]
-    params = [
-        field.get_db_prep_save(field.pre_save(obj, False), connection=connection)
-        for field in updated
-    ]
+    params = [_db_value(field, field.pre_save(obj, False), connection) for field in updated]
     params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
     update_sql = _update_sql(model, tuple(fields), alias)
     if not new:
