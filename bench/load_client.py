@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import orjson
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +102,7 @@ class GameTable:
             headers = {"Cookie": f"sessionid={seat['session']}", "Origin": seat["origin"]}
             url = f"{seat['ws']}/ws/table/{self.spec['table']}/"
             sock = await _connect(url, headers, self.stats)
-            frame = json.loads(await asyncio.wait_for(sock.recv(), READ_TIMEOUT))
+            frame = orjson.loads(await asyncio.wait_for(sock.recv(), READ_TIMEOUT))
             self.socks.append(sock)
             self.last.append(frame["state_id"])
             self.first.append(frame)
@@ -137,7 +138,7 @@ class GameTable:
                         self.stats.errors["socket_closed"] += 1
                     return
                 self.stats.frames += 1
-                frame = json.loads(raw)
+                frame = orjson.loads(raw)
             kind = frame["type"]
             if kind == "error":
                 self.stats.errors[frame.get("code", "?")] += 1
@@ -254,7 +255,7 @@ class BareRoom:
                     self.stats.errors["socket_closed"] += 1
                 return
             self.stats.frames += 1
-            number = json.loads(raw)["round"]
+            number = orjson.loads(raw)["round"]
             if number == last:
                 self.stats.duplicates += 1
             elif number > last + 1 and last >= 0:
