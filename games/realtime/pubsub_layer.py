@@ -8,6 +8,10 @@ performance.md). Here the group sends that queue while one batch is on its way l
 as the next batch, in one pipeline, in the order they were asked; each caller still waits for
 its own message to be sent, and gets the batch's error if it failed (games.realtime.delivery
 keeps and repairs it).
+
+It uses channels_redis 4's own pieces (a loop's layer, its shard connection with its lock and
+Redis client): the dependency is pinned below 5, and tests/games/realtime/test_pubsub_layer.py
+runs it against a real redis-server.
 """
 
 from __future__ import annotations
