@@ -239,6 +239,20 @@ async def _publish_every(seconds: float) -> None:
         await asyncio.sleep(seconds)
 
 
+def _run_until_answered(
+    loop: VirtualTimeLoop, layer: FakeLayer, count: int, publish_every: float | None = None
+) -> None:
+    """Run the loop until `count` probes are answered (publishing meanwhile, if asked)."""
+
+    async def scenario() -> None:
+        publisher = asyncio.ensure_future(_publish_every(publish_every)) if publish_every else None
+        await _until(lambda: len(layer.answers) >= count, 600, f"{count} probes answered")
+        if publisher is not None:
+            publisher.cancel()
+
+    loop.run_until_complete(scenario())
+
+
 def _no_repair(ledger: RecordingLedger, layer: FakeLayer, sock: Socket) -> None:
     assert ledger.downs == []
     assert ledger.outage_start() is None
@@ -265,11 +279,7 @@ def test_a_lagging_loop_is_no_outage(
     layer = FakeLayer(loop, turns=2)
     Busy(loop, lag=1.0)
     _, sock = _watch(loop, layer, monkeypatch)
-
-    async def scenario() -> None:
-        await _until(lambda: len(layer.answers) >= 10, 600, "ten probes answered")
-
-    loop.run_until_complete(scenario())
+    _run_until_answered(loop, layer, 10)
     assert min(layer.sends) > delivery.PROBE_TIMEOUT
     assert min(layer.answers) > delivery.PROBE_TIMEOUT
     _no_repair(ledger, layer, sock)
@@ -284,13 +294,7 @@ def test_a_busy_layer_is_no_outage(
     layer.send_delay = 4.0
     layer.answer_delay = 8.0
     _, sock = _watch(loop, layer, monkeypatch)
-
-    async def scenario() -> None:
-        publisher = asyncio.ensure_future(_publish_every(0.2))
-        await _until(lambda: len(layer.answers) >= 10, 600, "ten probes answered")
-        publisher.cancel()
-
-    loop.run_until_complete(scenario())
+    _run_until_answered(loop, layer, 10, publish_every=0.2)
     assert min(layer.answers) >= 4 + 8 - 0.01  # each one, late by 12 s
     _no_repair(ledger, layer, sock)
 
@@ -304,11 +308,7 @@ def test_a_layer_falling_behind_is_no_outage(
     layer.answer_delay = 10.0
     layer.answer_growth = 0.5
     _, sock = _watch(loop, layer, monkeypatch)
-
-    async def scenario() -> None:
-        await _until(lambda: len(layer.answers) >= 100, 600, "a hundred probes answered")
-
-    loop.run_until_complete(scenario())
+    _run_until_answered(loop, layer, 100)
     assert max(layer.answers) > 50  # and growing: slow, not silent
     _no_repair(ledger, layer, sock)
 
