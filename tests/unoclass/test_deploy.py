@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import urllib.error
 import urllib.request
@@ -46,3 +47,37 @@ def test_daphne_serves_home_and_static_css_with_make_run_settings(tmp_path: Path
         assert b".skip-link" in css
     finally:
         app.close()
+
+
+_PRINT_DB_OPTIONS = (
+    "import json; from django.conf import settings; "
+    "print(json.dumps(settings.DATABASES['default'].get('OPTIONS', {})))"
+)
+
+
+@pytest.mark.parametrize(
+    ("flag", "expected"),
+    [
+        (None, {"server_side_binding": True, "prepare_threshold": 5}),
+        ("1", {"server_side_binding": True, "prepare_threshold": 5}),
+        ("0", {}),
+    ],
+)
+def test_postgresql_connections_prepare_statements_unless_turned_off(
+    flag: str | None, expected: dict[str, object]
+) -> None:
+    # The real prepared statements are checked on PostgreSQL by tests/e2e/scale/postgres_probe.py.
+    extra = {"DB_PREPARED_STATEMENTS": flag} if flag is not None else {}
+    env = child_env(DEBUG="1", DATABASE_URL="postgres://unoclass@127.0.0.1:5432/unoclass", **extra)
+    if flag is None:
+        env.pop("DB_PREPARED_STATEMENTS", None)
+    result = manage("shell", "-c", _PRINT_DB_OPTIONS, env=env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == expected
+
+
+def test_sqlite_keeps_its_own_options_whatever_the_flag() -> None:
+    env = child_env(DEBUG="1", DB_PREPARED_STATEMENTS="1")
+    result = manage("shell", "-c", _PRINT_DB_OPTIONS, env=env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1])["transaction_mode"] == "IMMEDIATE"
