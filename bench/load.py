@@ -86,6 +86,11 @@ for user in users:
 print(json.dumps({"users": [u.pk for u in users], "sessions": sessions}))
 """
 
+# Rounds until a score no table reaches in a run: every table plays for the whole run, round
+# after round (the load stays steady), instead of stopping at its first winner (at 2 processes,
+# half the tables did within a 20 s window).
+TABLE_OPTIONS = {"target_score": 100_000}
+
 SEED_TABLES = """
 import json
 from games.services import SeatSpec, table_create
@@ -93,7 +98,9 @@ users = USERS[:COUNT]
 tables = []
 for first in range(0, len(users), 4):
     seats = [SeatSpec(name=f"Seat {i}", user_id=pk) for i, pk in enumerate(users[first:first + 4])]
-    tables.append(table_create(ruleset="fractions", seats=seats, seed=SEED + first).pk)
+    tables.append(
+        table_create(ruleset="fractions", seats=seats, seed=SEED + first, options=OPTIONS).pk
+    )
 print(json.dumps(tables))
 """
 
@@ -177,7 +184,11 @@ class Bench:
     def new_tables(self, clients: int) -> list[int]:
         """Create fresh tables of four for the first `clients` students."""
         self.table_seed += 10_000
-        code = SEED_TABLES.replace("USERS", json.dumps(self.users)).replace("COUNT", str(clients))
+        code = (
+            SEED_TABLES.replace("USERS", json.dumps(self.users))
+            .replace("COUNT", str(clients))
+            .replace("OPTIONS", json.dumps(TABLE_OPTIONS))
+        )
         return self.script(code.replace("SEED", str(self.table_seed)))  # type: ignore[no-any-return]
 
     def service_pids(self, name: str) -> list[int]:

@@ -178,7 +178,9 @@ class GameTable:
                 self.done = True
                 return
             action = choose_action(view, self.rng)
-            if action is None:
+            if action is None or (action["type"] == "next_round" and index != 0):
+                # Every seat may start the next round: the first seat alone does, or the three
+                # others would be refused as too late (stale_state).
                 continue
             if self.plan["pace"] > 0:
                 now = time.monotonic()
