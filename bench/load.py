@@ -94,7 +94,7 @@ TABLE_OPTIONS = {"target_score": 100_000}
 SEED_TABLES = """
 import json
 from games.services import SeatSpec, table_create
-users = USERS[:COUNT]
+users = USERS
 tables = []
 for first in range(0, len(users), 4):
     seats = [SeatSpec(name=f"Seat {i}", user_id=pk) for i, pk in enumerate(users[first:first + 4])]
@@ -119,7 +119,31 @@ class Scenario:
     patches: str = ""  # bench/patched_asgi.py proposals to apply, e.g. "dispatch,threads"
     clients: int = 0  # 0: --clients
     client_processes: int = 1  # the tables are dealt round-robin to this many client processes
-    result: dict[str, Any] = field(default_factory=dict)
+    # Scenarios run together seat different students (the first `clients` after this offset).
+    student_offset: int = 0
+
+
+@dataclass
+class Live:
+    """A scenario's servers and client processes, open across its windows."""
+
+    scenario: Scenario
+    started: float
+    tables_seconds: float
+    servers: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    clients: list[tuple[subprocess.Popen[str], Any]] = field(default_factory=list)
+    windows: list[dict[str, Any]] = field(default_factory=list)
+
+    def stop(self) -> None:
+        """Stop whatever still runs (after an error; a closed run's clients have ended)."""
+        for client, stderr in self.clients:
+            if client.poll() is None:
+                client.kill()
+                client.wait(timeout=10)
+            stderr.close()
+        for process in self.servers:
+            process.kill()
+            process.wait(timeout=10)
 
 
 class Bench:
@@ -181,13 +205,11 @@ class Bench:
     def script(self, code: str) -> Any:
         return json.loads(self.manage("shell", "-c", code).strip().splitlines()[-1])
 
-    def new_tables(self, clients: int) -> list[int]:
-        """Create fresh tables of four for the first `clients` students."""
+    def new_tables(self, users: list[int]) -> list[int]:
+        """Create fresh tables of four for these students."""
         self.table_seed += 10_000
-        code = (
-            SEED_TABLES.replace("USERS", json.dumps(self.users))
-            .replace("COUNT", str(clients))
-            .replace("OPTIONS", json.dumps(TABLE_OPTIONS))
+        code = SEED_TABLES.replace("USERS", json.dumps(users)).replace(
+            "OPTIONS", json.dumps(TABLE_OPTIONS)
         )
         return self.script(code.replace("SEED", str(self.table_seed)))  # type: ignore[no-any-return]
 
@@ -235,126 +257,150 @@ class Bench:
         return servers
 
     def run(self, scenario: Scenario) -> dict[str, Any]:
+        """Run one scenario: one window."""
+        return self.run_together([scenario], 1)[scenario.name][0]
+
+    def run_together(
+        self, scenarios: list[Scenario], windows: int
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Run the scenarios' windows in turn (A B, B A, A B, ...) on servers and sockets kept
+        open between them: the machine's speed drifts from one minute to the next, and a pair
+        of adjacent windows shares its moment. Return each scenario's window results."""
+        lives: list[Live] = []
+        try:
+            for scenario in scenarios:
+                lives.append(self.open(scenario))
+            for number in range(windows):
+                for live in lives if number % 2 == 0 else lives[::-1]:
+                    live.windows.append(self.window(live))
+            return {live.scenario.name: self.finish(live) for live in lives}
+        finally:
+            for live in lives:
+                live.stop()
+
+    def open(self, scenario: Scenario) -> Live:
+        """Make the scenario's tables, start its daphne and its client processes, and wait
+        until every socket holds its first state."""
         clients = scenario.clients or self.args.clients
         started = time.monotonic()
-        tables = self.new_tables(clients) if scenario.mode == "game" else list(range(clients // 4))
-        tables_seconds = time.monotonic() - started
-        servers = self.start_servers(scenario)
-        try:
-            specs = []
-            for number, table in enumerate(tables):
-                seats = []
-                for seat in range(4):
-                    server = servers[(number * 4 + seat) % len(servers)]
-                    origin = f"http://127.0.0.1:{server.port}"  # type: ignore[attr-defined]
-                    seats.append(
-                        {
-                            "ws": f"ws://127.0.0.1:{server.port}",  # type: ignore[attr-defined]
-                            "origin": origin,
-                            "session": self.sessions[number * 4 + seat],
-                        }
-                    )
-                specs.append({"table": table, "seats": seats})
-            memory = MemoryWatch([s.pid for s in servers])
-            memory.start()
-            shares = max(1, min(scenario.client_processes, len(specs)))
-            processes = []
-            for share in range(shares):
-                plan = {
-                    "mode": scenario.mode,
-                    "tables": specs[share::shares],
-                    "pace": scenario.pace,
-                    "warmup": self.args.warmup,
-                    "seconds": scenario.seconds,
-                    "seed": 7 + share,
-                    "raw": True,
-                }
-                stderr = open(  # noqa: SIM115
-                    os.path.join(self.dir, f"{scenario.name}-client{share}.err"), "w+"
+        first = scenario.student_offset
+        if scenario.mode == "game":
+            tables = self.new_tables(self.users[first : first + clients])
+        else:
+            tables = list(range(clients // 4))
+        live = Live(scenario, started, round(time.monotonic() - started, 1))
+        live.servers = self.start_servers(scenario)
+        specs = []
+        for number, table in enumerate(tables):
+            seats = []
+            for seat in range(4):
+                server = live.servers[(number * 4 + seat) % len(live.servers)]
+                origin = f"http://127.0.0.1:{server.port}"  # type: ignore[attr-defined]
+                seats.append(
+                    {
+                        "ws": f"ws://127.0.0.1:{server.port}",  # type: ignore[attr-defined]
+                        "origin": origin,
+                        "session": self.sessions[first + number * 4 + seat],
+                    }
                 )
-                client = subprocess.Popen(
-                    [PYTHON, str(ROOT / "bench" / "load_client.py")], cwd=ROOT, text=True,
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                )  # fmt: skip
-                assert client.stdin is not None
-                client.stdin.write(json.dumps(plan) + "\n")
-                client.stdin.flush()
-                processes.append((client, stderr))
-            for client, stderr in processes:
-                _expect_line(client, stderr, "READY")
-            # Every client process holds its sockets and their first states: play from now.
-            profiler = self.start_profiler(scenario, servers[0]) if scenario.profile else None
-            for client, _stderr in processes:
-                assert client.stdin is not None
-                client.stdin.write("GO\n")
-                client.stdin.flush()
-            # Count CPU over the clients' measured window: after the warm-up, until the first
-            # client ends its window (they end within a few ms of each other).
-            time.sleep(self.args.warmup)
-            memory.restart_cpu()
-            services = {
-                name: MemoryWatch(functools.partial(self.service_pids, name))
-                for name in ("postgres", "redis")
+            specs.append({"table": table, "seats": seats})
+        shares = max(1, min(scenario.client_processes, len(specs)))
+        for share in range(shares):
+            plan = {
+                "mode": scenario.mode,
+                "tables": specs[share::shares],
+                "pace": scenario.pace,
+                "seed": 7 + share,
+                "raw": True,
             }
-            for watch in services.values():
-                watch.start()
-            for client, stderr in processes:
-                _expect_line(client, stderr, "WINDOW-END")
-                if client is processes[0][0]:
-                    memory.stop()
-                    for watch in services.values():
-                        watch.stop()
-            # The server logs up to here are of the connections and the play (the clients'
-            # readers end within 0.1 s of the window); after, of the closing (all at once).
-            time.sleep(1.0)
-            played = [self.log_text(scenario, n) for n in range(len(servers))]
-            for client, _stderr in processes:
-                assert client.stdin is not None
-                client.stdin.write("CLOSE\n")
-                client.stdin.close()
-            results = []
-            for client, stderr in processes:
-                assert client.stdout is not None
-                out = client.stdout.read()  # one process after the other: each ends alone
-                client.wait(timeout=scenario.seconds + 900)
-                if client.returncode != 0:
-                    stderr.seek(0)
-                    raise RuntimeError(stderr.read()[-3000:])
-                results.append(json.loads(out.strip().splitlines()[-1]))
-                stderr.close()
-            result = merge_results(results)
-            result["client_processes"] = shares
-            result["tables_seconds"] = round(tables_seconds, 1)
-            result["server_peak_mb"] = memory.peak_mb()
-            result["server_cpu"] = memory.cpu_share()
-            result["machine_idle"] = memory.machine_idle
-            result["services"] = {
-                name: {"cpu": watch.cpu_share(), "peak_mb": watch.peak_mb()}
-                for name, watch in services.items()
-            }
-            if profiler is not None:
-                profiler.wait(timeout=scenario.seconds + 120)
-                result["profile"] = self.profile_file(scenario)
-            # Let the servers log the closing: daphne kills a socket's application that is
-            # still running 10 s after the socket closed (its application close timeout), and
-            # logs it; the other scenarios have fewer sockets and do not wait so long.
-            time.sleep(12.0 if scenario.name.startswith("scale") else 1.0)
-            logs = [self.log_text(scenario, n) for n in range(len(servers))]
-            result["server_tracebacks"] = sum(log.count("Traceback") for log in played)
-            result["layer_outages"] = sum(log.count("channel layer unreachable") for log in played)
-            result["close_tracebacks"] = sum(log.count("Traceback") for log in logs) - sum(
-                log.count("Traceback") for log in played
+            stderr = open(  # noqa: SIM115
+                os.path.join(self.dir, f"{scenario.name}-client{share}.err"), "w+"
             )
-            result["close_outages"] = sum(
-                log.count("channel layer unreachable") for log in logs
-            ) - sum(log.count("channel layer unreachable") for log in played)
-            result["logs"] = self.dir
-            result["wall_seconds"] = round(time.monotonic() - started)
-            return result
-        finally:
-            for process in servers:
-                process.kill()
-                process.wait(timeout=10)
+            client = subprocess.Popen(
+                [PYTHON, str(ROOT / "bench" / "load_client.py")], cwd=ROOT, text=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+            )  # fmt: skip
+            live.clients.append((client, stderr))
+            _say(client, json.dumps(plan))
+        for client, stderr in live.clients:
+            _expect_line(client, stderr, "READY")
+        return live
+
+    def window(self, live: Live) -> dict[str, Any]:
+        """Play one window of the scenario; return its figures (CPU over the measured part)."""
+        scenario = live.scenario
+        memory = MemoryWatch([s.pid for s in live.servers])
+        memory.start()
+        profiler = None
+        if scenario.profile and not live.windows:
+            profiler = self.start_profiler(scenario, live.servers[0])
+        for client, _stderr in live.clients:
+            _say(client, f"PLAY {self.args.warmup} {scenario.seconds}")
+        # Count CPU over the clients' measured window: after the warm-up, until the first
+        # client ends its window (they end within a few ms of each other).
+        time.sleep(self.args.warmup)
+        memory.restart_cpu()
+        services = {
+            name: MemoryWatch(functools.partial(self.service_pids, name))
+            for name in ("postgres", "redis")
+        }
+        for watch in services.values():
+            watch.start()
+        for client, stderr in live.clients:
+            _expect_line(client, stderr, "WINDOW-END")
+            if client is live.clients[0][0]:
+                memory.stop()
+                for watch in services.values():
+                    watch.stop()
+        parts = [json.loads(_read_line(client, stderr)) for client, stderr in live.clients]
+        result = merge_results(parts)
+        result["server_peak_mb"] = memory.peak_mb()
+        result["server_cpu"] = memory.cpu_share()
+        result["machine_idle"] = memory.machine_idle
+        result["services"] = {
+            name: {"cpu": watch.cpu_share(), "peak_mb": watch.peak_mb()}
+            for name, watch in services.items()
+        }
+        if profiler is not None:
+            profiler.wait(timeout=scenario.seconds + 120)
+            result["profile"] = self.profile_file(scenario)
+        return result
+
+    def finish(self, live: Live) -> list[dict[str, Any]]:
+        """Close every socket at once; add the run's counts and log findings to each window."""
+        scenario = live.scenario
+        # The server logs up to here are of the connections and the play (the clients stop
+        # making moves at each window's end); after, of the closing (all at once).
+        time.sleep(1.0)
+        played = [self.log_text(scenario, n) for n in range(len(live.servers))]
+        for client, _stderr in live.clients:
+            _say(client, "CLOSE")
+        finals = []
+        for client, stderr in live.clients:
+            finals.append(json.loads(_read_line(client, stderr)))
+            client.wait(timeout=900)
+        counts = merge_results(finals)
+        # Let the servers log the closing: daphne kills a socket's application that is
+        # still running 10 s after the socket closed (its application close timeout), and
+        # logs it; the other scenarios have fewer sockets and do not wait so long.
+        time.sleep(12.0 if scenario.name.startswith("scale") else 1.0)
+        logs = [self.log_text(scenario, n) for n in range(len(live.servers))]
+        played_tracebacks = sum(log.count("Traceback") for log in played)
+        played_outages = sum(log.count("channel layer unreachable") for log in played)
+        found = {
+            "server_tracebacks": played_tracebacks,
+            "layer_outages": played_outages,
+            "close_tracebacks": sum(log.count("Traceback") for log in logs) - played_tracebacks,
+            "close_outages": sum(log.count("channel layer unreachable") for log in logs)
+            - played_outages,
+            "client_processes": len(live.clients),
+            "tables_seconds": live.tables_seconds,
+            "logs": self.dir,
+            "wall_seconds": round(time.monotonic() - live.started),
+        }
+        return [
+            window | {key: counts[key] for key in RUN_COUNTS} | found for window in live.windows
+        ]
 
     def log_text(self, scenario: Scenario, number: int) -> str:
         """Return what daphne process `number` of the scenario logged so far."""
@@ -373,10 +419,27 @@ class Bench:
         )  # fmt: skip
 
 
-def _expect_line(client: subprocess.Popen[str], stderr: Any, expected: str) -> None:
-    """Read the client's next line; raise with its error output if it is not `expected`."""
+def _say(client: subprocess.Popen[str], line: str) -> None:
+    """Send the client process a line (its plan, PLAY, CLOSE)."""
+    assert client.stdin is not None
+    client.stdin.write(line + "\n")
+    client.stdin.flush()
+
+
+def _read_line(client: subprocess.Popen[str], stderr: Any) -> str:
+    """Read the client's next line; raise with its error output if it ended instead."""
     assert client.stdout is not None
     line = client.stdout.readline().strip()
+    if not line:
+        client.wait(timeout=30)
+        stderr.seek(0)
+        raise RuntimeError(f"client failed: {stderr.read()[-3000:]}")
+    return line
+
+
+def _expect_line(client: subprocess.Popen[str], stderr: Any, expected: str) -> None:
+    """Read the client's next line; raise with its error output if it is not `expected`."""
+    line = _read_line(client, stderr)
     if line != expected:
         client.wait(timeout=30)
         stderr.seek(0)
@@ -475,20 +538,28 @@ class MemoryWatch:
 # The client results that add up over client processes (each has its share of the tables).
 SUMMED = (
     "clients", "tables", "moves", "frames", "lost", "reordered", "older", "duplicates",
-    "finished_tables", "connect_retries", "rate", "client_cpu",
+    "finished_tables", "connect_retries", "rate", "client_cpu", "unsettled",
+)  # fmt: skip
+
+
+# What a client process reports once for the whole run, at CLOSE (the rest is per window).
+RUN_COUNTS = (
+    "mode", "clients", "tables", "frames", "lost", "reordered", "older", "duplicates",
+    "finished_tables", "connect_retries", "connect_seconds", "loadavg", "errors",
 )  # fmt: skip
 
 
 def merge_results(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Merge the results of the client processes of one run (their windows start together)."""
-    merged: dict[str, Any] = {"mode": results[0]["mode"]}
+    """Merge what the client processes of one run reported for a window, or at CLOSE (their
+    windows start together)."""
+    merged: dict[str, Any] = {"mode": results[0].get("mode")}
     for key in SUMMED:
         merged[key] = sum(r.get(key, 0) for r in results)
     for key in ("connect_seconds", "seconds", "loadavg"):
-        merged[key] = max(r[key] for r in results)
+        merged[key] = max((r[key] for r in results if key in r), default=0.0)
     errors: collections.Counter[str] = collections.Counter()
     for r in results:
-        errors.update(r["errors"])
+        errors.update(r.get("errors", {}))
     merged["errors"] = dict(errors)
     latencies = sorted(x for r in results for x in r.get("latencies_ms", []))
     for name, share in (("p50_ms", 0.50), ("p95_ms", 0.95), ("p99_ms", 0.99)):
@@ -529,6 +600,8 @@ def summarize_profile(path: str, top: int = 25) -> list[str]:
 
 def describe(name: str, r: dict[str, Any]) -> str:
     """Format one scenario's figures on one line."""
+    unsettled = r.get("unsettled", 0)
+    late = f"still in flight 15 s after the window {unsettled}; " if unsettled else ""
     return (
         f"{name}: {r['clients']} clients, {r['tables']} tables, {r['moves']} "
         f"{'rounds' if r['mode'] == 'bare' else 'moves'} in {r['seconds']} s = {r['rate']:.1f}/s; "
@@ -536,6 +609,7 @@ def describe(name: str, r: dict[str, Any]) -> str:
         f"errors {sum(r['errors'].values())} {r['errors'] or ''}, lost {r['lost']}, "
         f"duplicated {r['duplicates']}, reordered {r['reordered']}, older {r['older']}; "
         f"finished tables {r['finished_tables']}; "
+        f"{late}"
         f"server peak {r['server_peak_mb']} MB, server CPU {r['server_cpu']} cores, "
         f"client CPU {r['client_cpu']:.2f} cores"
         f"{' in ' + str(r['client_processes']) + ' processes' if r['client_processes'] > 1 else ''}"
@@ -620,8 +694,9 @@ def main() -> int:
         "--pairs",
         type=int,
         default=3,
-        help="run full-1proc and bare-1proc N times, one after the other (goals 7 and 9 take "
-        "the median: the machine's own speed drifts between runs)",
+        help="windows of full-1proc and bare-1proc (and of one and two processes), in turn on "
+        "servers kept running: goals 7, 9 and 10 take the median pair of adjacent windows (the "
+        "machine's own speed drifts from one minute to the next)",
     )
     parser.add_argument(
         "--no-scale",
@@ -661,70 +736,77 @@ def main() -> int:
         parser.error("--scale-clients must be a multiple of 4 between 4 and 16000")
 
     n = args.clients
-    scenarios = [
-        Scenario("pace-1proc", "game", 1, args.pace, args.pace_seconds),
-        Scenario("full-1proc", "game", 1, 0, args.full_seconds, profile=args.profile),
-        Scenario("bare-1proc", "bare", 1, 0, args.full_seconds),
-        *[
-            Scenario(name, kind, 1, 0, args.full_seconds)
-            for _ in range(args.pairs - 1)
-            for name, kind in (("full-1proc", "game"), ("bare-1proc", "bare"))
-        ],
+    seconds = args.full_seconds
+    # What runs, in order: scenarios run together take their windows in turn (`windows` each).
+    groups: list[tuple[list[Scenario], int]] = [
+        ([Scenario("pace-1proc", "game", 1, args.pace, args.pace_seconds)], 1),
+        # Goals 7 and 9: full speed and the bare broadcast, --pairs windows of each in turn.
+        (
+            [
+                Scenario("full-1proc", "game", 1, 0, seconds, profile=args.profile),
+                Scenario("bare-1proc", "bare", 1, 0, seconds),
+            ],
+            args.pairs,
+        ),
         # The same bare app on the app's own one-process layer: goal 7 is measured against
         # Channels' in-memory layer (the issue's baseline); this says how much of the margin
         # comes from the app's layer (printed, not a goal).
-        Scenario("bare-1proc-app-layer", "bare", 1, 0, args.full_seconds, "process"),
+        ([Scenario("bare-1proc-app-layer", "bare", 1, 0, seconds, "process")], 1),
     ]
     for index, layer in enumerate(args.layers.split(",")):
-        # The first layer (the app's default) in pairs too: goal 10 takes its median pair.
-        for _ in range(args.pairs if index == 0 else 1):
-            for processes in (1, 2):
-                scenarios.append(
-                    Scenario(
-                        f"full-{processes}proc-{layer}", "game", processes, 0,
-                        args.full_seconds, layer,
-                    )
-                )  # fmt: skip
+        # Goal 10: one and two processes in turn; the app's default layer (the first) in
+        # --pairs windows, the others in one each. The two processes seat other students.
+        one = Scenario(f"full-1proc-{layer}", "game", 1, 0, seconds, layer)
+        two = Scenario(f"full-2proc-{layer}", "game", 2, 0, seconds, layer, student_offset=n)
+        groups.append(([one, two], args.pairs if index == 0 else 1))
     if args.proposals:
         # P1 and P2 (no per-message hop, thread pool) are in games/consumers.py since 1e010c8.
-        scenarios.append(
-            Scenario("full-1proc+compact", "game", 1, 0, args.full_seconds, patches="compact")
-        )
+        proposal = Scenario("full-1proc+compact", "game", 1, 0, seconds, patches="compact")
+        groups.append(([proposal], 1))
     scale_run = Scenario(
         f"scale-{args.scale_processes}proc", "game", args.scale_processes, args.scale_pace,
         args.scale_seconds, args.scale_layer, clients=args.scale_clients,
         client_processes=args.scale_client_processes,
     )  # fmt: skip
     if not args.no_scale:
-        scenarios.append(scale_run)
+        groups.append(([scale_run], 1))
     if args.only:
         wanted = args.only.split(",")
-        scenarios = [s for s in scenarios if s.name in wanted]
-    # Seed enough students for the largest scenario (each takes the first N).
-    args.students = max(s.clients or n for s in scenarios) if scenarios else n
-    scenarios = [dataclasses.replace(s) for _ in range(args.repeat) for s in scenarios]
+        groups = [([s for s in group if s.name in wanted], w) for group, w in groups]
+        groups = [(group, w) for group, w in groups if group]
+    # Seed enough students for the largest scenario (each takes `clients` from its offset).
+    args.students = max(
+        (s.student_offset + (s.clients or n) for group, _ in groups for s in group), default=n
+    )
+    groups = [
+        ([dataclasses.replace(s) for s in group], windows)
+        for _ in range(args.repeat)
+        for group, windows in groups
+    ]
     bench = Bench(args)
     print(f"machine: {machine()}", flush=True)
     print(
-        f"database: {args.db}; client: one separate process (bench/load_client.py), "
-        f"{args.scale_client_processes} in the scale scenario",
+        f"database: {args.db}; client: one separate process per scenario "
+        f"(bench/load_client.py), {args.scale_client_processes} in the scale scenario",
         flush=True,
     )
     print(f"started {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}", flush=True)
+    runs: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
     try:
         bench.setup()
-        for scenario in scenarios:
-            scenario.result = bench.run(scenario)
-            print(describe(scenario.name, scenario.result), flush=True)
-            if scenario.profile:
-                print("\n".join(summarize_profile(scenario.result["profile"])), flush=True)
+        for group, windows in groups:
+            results = bench.run_together(group, windows)
+            for number in range(windows):
+                for scenario in group:
+                    result = results[scenario.name][number]
+                    runs[scenario.name].append(result)
+                    print(describe(scenario.name, result), flush=True)
+                    if "profile" in result:
+                        print("\n".join(summarize_profile(result["profile"])), flush=True)
     finally:
         bench.close()
 
-    r = {s.name: s.result for s in scenarios}
-    runs: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
-    for s in scenarios:
-        runs[s.name].append(s.result)
+    r = {name: done[-1] for name, done in runs.items()}
     if args.repeat > 1:
         return 0  # the goal lines need one run of each scenario
     print()

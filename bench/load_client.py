@@ -1,10 +1,13 @@
 """The load benchmark's client process: many WebSocket seats, one asyncio loop, loopback only.
 
 Run by bench/load.py (never by the test suite): reads a JSON plan (one line) on stdin, opens
-every socket, prints READY, waits for a GO line on stdin (so that several client processes,
-each with its share of the tables, start their measured windows together), plays, prints
-WINDOW-END, waits for a CLOSE line (so that bench/load.py tells the server's log lines of the
-play from those of the closing), closes every socket and prints one JSON result line. Two modes:
+every socket and prints READY. Then each `PLAY <warm-up> <seconds>` line plays one window: the
+seats make moves for the warm-up, then for the measured window, print WINDOW-END, stop making
+moves, wait until the moves in flight are held by every seat, and print the window's figures
+(one JSON line). The sockets stay open between windows, so bench/load.py can run two scenarios'
+windows in turn on the same tables (one machine's speed drifts from one minute to the next). A
+CLOSE line closes every socket at once and prints the run's counts (errors, lost, duplicated).
+Two modes:
 
 - `game`: tables of four seats on unoclass's /ws/table/<id>/; the seat whose move is due picks
   a legal move from its own state frame (tests/e2e/scale/client.py's shadow engine) and sends it,
@@ -15,8 +18,8 @@ play from those of the closing), closes every socket and prints one JSON result 
   take turns sending a small message that the consumer relays to the room; the next seat sends
   when all four have it (a round).
 
-Every count is bounded: the run stops at `seconds` (the socket readers still waiting are
-cancelled then), and each socket's first read has a timeout.
+Every wait is bounded: each socket's first read and the wait for the moves in flight after a
+window have time limits, and bench/load.py bounds the whole process.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +43,12 @@ sys.path.insert(0, str(ROOT))
 
 CONNECT_BATCH = 50
 READ_TIMEOUT = 30.0
+# After a window: how long the moves still in flight may take to reach every seat.
+SETTLE_SECONDS = 15.0
 
 
 class Stats:
-    """Counters of one run."""
+    """Counters of one run; `moves` and `latencies` start again with each window."""
 
     def __init__(self) -> None:
         self.moves = 0
@@ -57,7 +62,11 @@ class Stats:
         self.finished_tables = 0
         self.frames = 0
         self.connect_retries = 0
+        # Seats make moves while `playing` (until `play_until`); moves count while `measuring`.
+        self.playing = False
+        self.play_until = 0.0
         self.measuring = False
+        self.closing = False
 
 
 async def _connect(url: str, headers: dict[str, str], stats: Stats) -> Any:
@@ -76,18 +85,22 @@ async def _connect(url: str, headers: dict[str, str], stats: Stats) -> Any:
     raise AssertionError("unreachable")
 
 
-async def _until(stop_at: float, readers: list[Coroutine[Any, Any, None]]) -> None:
-    """Run a unit's socket readers until they end or `stop_at`, then cancel those still reading.
+async def _frames(sock: Any, stats: Stats) -> AsyncIterator[Any]:
+    """Yield a socket's frames, parsed, until it closes (a close before CLOSE is an error).
 
-    The run is bounded as a whole rather than read by read: a timer and a task around each
-    read (asyncio.wait_for) cost the client about as much CPU as the frame's parsing, and the
-    client shares the machine's cores with the servers it measures.
+    No timer around each read: the driver bounds the process, and a timer and a task a frame
+    (asyncio.wait_for) cost the client about as much CPU as parsing the frame, CPU taken from
+    the servers it measures on the same cores.
     """
-    tasks = [asyncio.create_task(reader) for reader in readers]
-    await asyncio.wait(tasks, timeout=max(0.0, stop_at - time.monotonic()))
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    while True:
+        try:
+            raw = await sock.recv(decode=False)
+        except websockets.ConnectionClosed:
+            if not stats.closing:
+                stats.errors["socket_closed"] += 1
+            return
+        stats.frames += 1
+        yield orjson.loads(raw)
 
 
 # --------------------------------------------------------------------------------- game mode
@@ -103,6 +116,8 @@ class GameTable:
         self.rng = rng
         self.socks: list[Any] = []
         self.last: list[int] = []
+        # Each seat's newest view, to move on when a window starts.
+        self.views: list[dict[str, Any]] = []
         # The moves sent and not yet held by every seat: state answered -> (sent at, holders).
         self.in_flight: dict[int, tuple[float, set[int]]] = {}
         self.next_slot = 0.0
@@ -110,11 +125,11 @@ class GameTable:
         # Per seat: the state numbers it skipped, and those whose `event` frames it received.
         self.skipped: list[set[int]] = []
         self.evented: list[set[int]] = []
+        self.kicks: set[asyncio.Task[None]] = set()
 
     async def open(self) -> None:
         """Connect the four seats and read their first state (the server's connect work is
         done when it arrives, so the measured window starts from a steady state)."""
-        self.first: list[dict[str, Any]] = []
         for seat in self.spec["seats"]:
             headers = {"Cookie": f"sessionid={seat['session']}", "Origin": seat["origin"]}
             url = f"{seat['ws']}/ws/table/{self.spec['table']}/"
@@ -122,34 +137,27 @@ class GameTable:
             frame = orjson.loads(await asyncio.wait_for(sock.recv(), READ_TIMEOUT))
             self.socks.append(sock)
             self.last.append(frame["state_id"])
-            self.first.append(frame)
+            self.views.append(frame["view"])
             self.skipped.append(set())
             self.evented.append(set())
 
-    async def run(self, stop_at: float) -> None:
-        await _until(
-            stop_at, [self._read(i, stop_at, self.first[i]) for i in range(len(self.socks))]
-        )
+    async def read(self) -> None:
+        """Read every seat's frames until the sockets close."""
+        await asyncio.gather(*(self._read(i) for i in range(len(self.socks))))
 
-    async def _read(self, index: int, stop_at: float, first: dict[str, Any]) -> None:
-        from tests.e2e.scale.client import choose_action
+    def kick(self) -> None:
+        """Start a window: the seat whose move is due makes it on its newest view."""
+        for index, view in enumerate(self.views):
+            task = asyncio.create_task(self._act(index, view, self.last[index]))
+            self.kicks.add(task)
+            task.add_done_callback(self.kicks.discard)
 
-        sock = self.socks[index]
+    def settled(self) -> bool:
+        return not self.in_flight
+
+    async def _read(self, index: int) -> None:
         after_error = False
-        pending: dict[str, Any] | None = first  # the first state, already read in open()
-        while time.monotonic() < stop_at and not self.done:
-            if pending is not None:
-                frame, pending = pending, None
-                self.last[index] = -1
-            else:
-                try:
-                    raw = await sock.recv(decode=False)
-                except websockets.ConnectionClosed:
-                    if time.monotonic() < stop_at:
-                        self.stats.errors["socket_closed"] += 1
-                    return
-                self.stats.frames += 1
-                frame = orjson.loads(raw)
+        async for frame in _frames(self.socks[index], self.stats):
             kind = frame["type"]
             if kind == "error":
                 self.stats.errors[frame.get("code", "?")] += 1
@@ -161,45 +169,48 @@ class GameTable:
                 continue
             state_id = frame["state_id"]
             previous = self.last[index]
-            if previous >= 0:
-                if state_id == previous and not after_error:
-                    self.stats.duplicates += 1
-                elif state_id > previous + 1:
-                    self.skipped[index].update(range(previous + 1, state_id))
-                elif state_id < previous:
-                    self.stats.older += 1
+            if state_id == previous and not after_error:
+                self.stats.duplicates += 1
+            elif state_id > previous + 1:
+                self.skipped[index].update(range(previous + 1, state_id))
+            elif state_id < previous:
+                self.stats.older += 1
             after_error = False
             self.last[index] = max(previous, state_id)
+            self.views[index] = frame["view"]
             self._arrived(index, state_id)
-            view = frame["view"]
-            if view.get("winner") is not None:
-                if not self.done:
-                    self.stats.finished_tables += 1
+            if frame["view"].get("winner") is not None and not self.done:
+                self.stats.finished_tables += 1
                 self.done = True
+            if self.stats.playing:
+                await self._act(index, frame["view"], state_id)
+
+    async def _act(self, index: int, view: dict[str, Any], state_id: int) -> None:
+        """Send the seat's move on `view` if one is due (at the table's next slot when paced)."""
+        from tests.e2e.scale.client import choose_action
+
+        action = choose_action(view, self.rng)
+        if action is None or (action["type"] == "next_round" and index != 0):
+            # Every seat may start the next round: the first seat alone does, or the three
+            # others would be refused as too late (stale_state).
+            return
+        if self.plan["pace"] > 0:
+            now = time.monotonic()
+            if self.next_slot < now:
+                self.next_slot = now
+            wait = self.next_slot - now
+            self.next_slot += self.plan["pace"]
+            if wait > 0:
+                await asyncio.sleep(min(wait, max(0.0, self.stats.play_until - now)))
+            if not self.stats.playing or self.last[index] != state_id:
                 return
-            action = choose_action(view, self.rng)
-            if action is None or (action["type"] == "next_round" and index != 0):
-                # Every seat may start the next round: the first seat alone does, or the three
-                # others would be refused as too late (stale_state).
-                continue
-            if self.plan["pace"] > 0:
-                now = time.monotonic()
-                if self.next_slot < now:
-                    self.next_slot = now
-                wait = self.next_slot - now
-                self.next_slot += self.plan["pace"]
-                if wait > 0:
-                    await asyncio.sleep(min(wait, max(0.0, stop_at - now)))
-                if time.monotonic() >= stop_at or self.last[index] != state_id:
-                    continue
-            self.in_flight[state_id] = (time.monotonic(), set())
-            try:
-                await sock.send(
-                    json.dumps({"type": "action", "action": action, "state_id": state_id})
-                )
-            except websockets.ConnectionClosed:
-                self.stats.errors["socket_closed"] += 1
-                return
+        self.in_flight[state_id] = (time.monotonic(), set())
+        try:
+            await self.socks[index].send(
+                json.dumps({"type": "action", "action": action, "state_id": state_id})
+            )
+        except websockets.ConnectionClosed:
+            self.stats.errors["socket_closed"] += 1
 
     def count_skipped(self) -> None:
         """Count each skipped state as reordered (its events came, before or after the newer
@@ -235,35 +246,38 @@ class BareRoom:
         self.round = 0
         self.got: set[int] = set()
         self.sent_at = 0.0
-        self.next_round = asyncio.Event()
+        self.idle = True  # no round on its way: the next window sends one
+        self.kicked: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         for seat in self.spec["seats"]:
             url = f"{seat['ws']}/room/{self.spec['table']}/"
             self.socks.append(await _connect(url, {"Origin": seat["origin"]}, self.stats))
 
-    async def run(self, stop_at: float) -> None:
-        await self._send()
-        await _until(stop_at, [self._read(i, stop_at) for i in range(len(self.socks))])
+    async def read(self) -> None:
+        await asyncio.gather(*(self._read(i) for i in range(len(self.socks))))
+
+    def kick(self) -> None:
+        if self.idle:
+            self.idle = False
+            self.kicked = asyncio.create_task(self._send())
+
+    def settled(self) -> bool:
+        return self.idle
 
     async def _send(self) -> None:
         self.sent_at = time.monotonic()
         self.got = set()
         sender = self.socks[self.round % len(self.socks)]
-        await sender.send(json.dumps({"round": self.round, "text": "x" * 40}))
+        try:
+            await sender.send(json.dumps({"round": self.round, "text": "x" * 40}))
+        except websockets.ConnectionClosed:
+            self.stats.errors["socket_closed"] += 1
 
-    async def _read(self, index: int, stop_at: float) -> None:
-        sock = self.socks[index]
+    async def _read(self, index: int) -> None:
         last = -1
-        while time.monotonic() < stop_at:
-            try:
-                raw = await sock.recv(decode=False)
-            except websockets.ConnectionClosed:
-                if time.monotonic() < stop_at:
-                    self.stats.errors["socket_closed"] += 1
-                return
-            self.stats.frames += 1
-            number = orjson.loads(raw)["round"]
+        async for frame in _frames(self.socks[index], self.stats):
+            number = frame["round"]
             if number == last:
                 self.stats.duplicates += 1
             elif number > last + 1 and last >= 0:
@@ -277,8 +291,10 @@ class BareRoom:
                     self.stats.moves += 1
                     self.stats.latencies.append(time.monotonic() - self.sent_at)
                 self.round += 1
-                if time.monotonic() < stop_at:
+                if self.stats.playing:
                     await self._send()
+                else:
+                    self.idle = True
 
 
 # --------------------------------------------------------------------------------- the run
@@ -291,15 +307,55 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-async def _wait_for(word: str) -> None:
-    """Wait for a line from bench/load.py: GO (every client process is connected), CLOSE."""
-    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    if line.strip() != word:
-        raise SystemExit(f"expected {word} on stdin, got {line!r}")
+async def _next_line() -> str:
+    """Read bench/load.py's next command (PLAY, CLOSE) from stdin."""
+    return (await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)).strip()
+
+
+async def play(
+    units: list[Any], stats: Stats, plan: dict[str, Any], warmup: float, seconds: float
+) -> dict[str, Any]:
+    """Play one window: the warm-up, the measured seconds, then let the moves in flight land."""
+    stats.moves, stats.latencies = 0, []
+    begin = time.monotonic()
+    stats.playing, stats.play_until = True, begin + warmup + seconds
+    for index, unit in enumerate(units):
+        if isinstance(unit, GameTable) and plan["pace"] > 0:
+            # Spread the tables' slots over one pace interval.
+            unit.next_slot = begin + plan["pace"] * index / len(units)
+        unit.kick()
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    cpu_start, wall_start = time.process_time(), time.monotonic()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    cpu = time.process_time() - cpu_start
+    wall = time.monotonic() - wall_start
+    stats.playing = False
+    print("WINDOW-END", flush=True)  # bench/load.py stops its CPU count now
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while not all(unit.settled() for unit in units) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    return {
+        "seconds": round(wall, 2),
+        "moves": stats.moves,
+        "rate": stats.moves / wall,
+        "p50_ms": _percentile(stats.latencies, 0.50) * 1000,
+        "p95_ms": _percentile(stats.latencies, 0.95) * 1000,
+        "p99_ms": _percentile(stats.latencies, 0.99) * 1000,
+        "client_cpu": cpu / wall,
+        "unsettled": sum(not unit.settled() for unit in units),
+        # Raw latencies (ms) when asked: bench/load.py merges several client processes.
+        **(
+            {"latencies_ms": [round(x * 1000, 2) for x in stats.latencies]}
+            if plan.get("raw")
+            else {}
+        ),
+    }
 
 
 async def run(plan: dict[str, Any]) -> dict[str, Any]:
-    """Open every socket, play for the warm-up then the measured window, report."""
+    """Open every socket, play the windows bench/load.py asks for, close, report the counts."""
     stats = Stats()
     rng = random.Random(plan.get("seed", 1))
     if plan["mode"] == "game":
@@ -311,33 +367,24 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
     for first in range(0, len(units), step):
         await asyncio.gather(*(u.open() for u in units[first : first + step]))
     connect_seconds = time.monotonic() - started
+    readers = [asyncio.create_task(unit.read()) for unit in units]
     print("READY", flush=True)
-    await _wait_for("GO")  # bench/load.py starts its profiler now, its CPU count after warm-up
-    for index, unit in enumerate(units):
-        if isinstance(unit, GameTable) and plan["pace"] > 0:
-            # Spread the tables' slots over one pace interval.
-            unit.next_slot = time.monotonic() + plan["pace"] * index / len(units)
-    warmup, seconds = plan["warmup"], plan["seconds"]
-    begin = time.monotonic()
-    stop_at = begin + warmup + seconds
-    tasks = [asyncio.create_task(u.run(stop_at)) for u in units]
-    await asyncio.sleep(warmup)
-    stats.measuring = True
-    cpu_start, wall_start = time.process_time(), time.monotonic()
-    await asyncio.sleep(seconds)
-    stats.measuring = False
-    cpu = time.process_time() - cpu_start
-    wall = time.monotonic() - wall_start
-    print("WINDOW-END", flush=True)  # bench/load.py stops its CPU count now
-    await asyncio.gather(*tasks, return_exceptions=True)
+    while (line := await _next_line()).startswith("PLAY "):
+        warmup, seconds = (float(x) for x in line.split()[1:3])
+        print(json.dumps(await play(units, stats, plan, warmup, seconds)), flush=True)
+    if line != "CLOSE":
+        raise SystemExit(f"expected PLAY or CLOSE on stdin, got {line!r}")
+    stats.closing = True
     for unit in units:
         if isinstance(unit, GameTable):
             unit.count_skipped()
-    await _wait_for("CLOSE")
     # Close every socket at once: one after the other took a close handshake each.
     await asyncio.gather(
         *(sock.close() for unit in units for sock in unit.socks), return_exceptions=True
     )
+    for task in readers:
+        task.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
     with open("/proc/loadavg") as loadavg:
         load = loadavg.read().split()[0]
     return {
@@ -346,12 +393,6 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
         "clients": sum(len(u.socks) for u in units),
         "tables": len(units),
         "connect_seconds": round(connect_seconds, 1),
-        "seconds": round(wall, 2),
-        "moves": stats.moves,
-        "rate": stats.moves / wall,
-        "p50_ms": _percentile(stats.latencies, 0.50) * 1000,
-        "p95_ms": _percentile(stats.latencies, 0.95) * 1000,
-        "p99_ms": _percentile(stats.latencies, 0.99) * 1000,
         "errors": dict(stats.errors),
         "lost": stats.lost,
         "reordered": stats.reordered,
@@ -359,14 +400,7 @@ async def run(plan: dict[str, Any]) -> dict[str, Any]:
         "duplicates": stats.duplicates,
         "finished_tables": stats.finished_tables,
         "frames": stats.frames,
-        "client_cpu": cpu / wall,
         "connect_retries": stats.connect_retries,
-        # Raw latencies (ms) when asked: bench/load.py merges several client processes.
-        **(
-            {"latencies_ms": [round(x * 1000, 2) for x in stats.latencies]}
-            if plan.get("raw")
-            else {}
-        ),
     }
 
 
