@@ -1,17 +1,19 @@
 """Load benchmark of the table socket: real daphne processes, real PostgreSQL and Redis, loopback.
 
-    .venv/bin/python bench/load.py                 # the goals: about 11 minutes
+    .venv/bin/python bench/load.py                 # the goals: about 14 minutes
     .venv/bin/python bench/load.py --clients 200 --pace-seconds 20 --full-seconds 10  # quicker
     .venv/bin/python bench/load.py --profile       # also samples the server with py-spy
     .venv/bin/python bench/load.py --only scale-4proc   # goal 11 alone: about 3 minutes
-    .venv/bin/python bench/load.py --no-scale      # goals 7-10 only (1,000 clients), 8 minutes
+    .venv/bin/python bench/load.py --no-scale      # goals 7-10 only (1,000 clients), 12 minutes
 
 Starts a throwaway PostgreSQL cluster and redis-server (tests/support/servers.py), creates N
 students with their session keys and tables of four directly in the database, then runs each
 scenario with the client in a separate process (bench/load_client.py): one move per table every
 `--pace` seconds, full speed on one process, the bare broadcast app (bench/bare_asgi.py) at the
 same client count, and full speed through Redis with one and two daphne processes (both
-channels_redis layers). Prints figures and the goal lines (PASS/FAIL). Not part of the tests.
+channels_redis layers). The scenarios a goal compares run together, their windows in turn on
+servers and sockets kept open (`--pairs` windows each). Prints figures and the goal lines
+(PASS/FAIL). Not part of the tests.
 
 The scale scenario (goal 11, `scale-4proc`) runs last in the default run; `--only scale-4proc`
 runs it alone, `--no-scale` leaves it out. It plays paced with `--scale-clients` (5,000) on
