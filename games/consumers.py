@@ -169,8 +169,8 @@ class TableConsumer(RealtimeConsumer):
             # seat may have changed too, and the server may now have a move of its own to make.
             await self._refresh_access()
             return
-        # Older states are dropped, and so is a state the socket already sent from the database;
-        # an update it skipped (published again after an outage) still brings its events.
+        # Older states are dropped; an update this socket skipped (published again after an
+        # outage), or whose state it sent from the database first, still brings its events.
         if state_id <= self.last_state_id:
             if state_id in self.missed:
                 self.missed.discard(state_id)
@@ -238,10 +238,12 @@ class TableConsumer(RealtimeConsumer):
         info: dict[str, Any],
         events: list[dict[str, Any]] | None = None,
     ) -> None:
-        if self.last_state_id >= 0 and state_id > self.last_state_id + 1:
-            self.missed.update(
-                range(max(self.last_state_id + 1, state_id - MISSED_WINDOW), state_id)
-            )
+        # The states this one skips may still come (published again after an outage), and so
+        # may this state's own update when it was read from the database (no events): either
+        # then brings its events as `event` frames instead of being dropped as old.
+        newest = state_id if events is not None else state_id + 1
+        if self.last_state_id >= 0 and newest > self.last_state_id + 1:
+            self.missed.update(range(max(self.last_state_id + 1, state_id - MISSED_WINDOW), newest))
         self.missed = {n for n in self.missed if n > state_id - MISSED_WINDOW}
         self.last_state_id = max(self.last_state_id, state_id)
         frame = state_frame(game, self.seat, state_id, info, events)

@@ -8,13 +8,16 @@ from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from games import driver
+from games.broadcast import collecting_updates, table_group
 from games.models import Table, TableEvent
 from games.realtime.frames import TokenBucket
 from games.realtime.language import language_of
 from games.realtime.signin import still_signed_in
+from games.services import table_act
 from tests.games.helpers import (
     FRACTIONS_SETUP,
     make_table,
@@ -502,3 +505,41 @@ async def test_an_idle_socket_gets_one_burst_not_its_idle_time_in_frames(  # typ
     codes = [(await receive_until(comm, "error"))["code"] for _ in range(2)]
     assert codes == ["unknown_type", "rate_limited"]
     await comm.disconnect()
+
+
+async def test_a_state_read_from_the_database_first_still_gets_its_events_from_its_update(
+    pair,
+):  # type: ignore[no-untyped-def]
+    """The update of a move may reach a socket after the socket sent the same state from the
+    database (a sync, or the layer watch's catch-up under load: seen in the busy CI run, where
+    the other page never logged the move). Its events then come as `event` frames, once."""
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+    watcher = await socket(table.pk, pair[0])
+    await watcher.connect()
+    await receive_until(watcher, "state")
+    updates: list[dict[str, object]] = []
+
+    def play() -> None:
+        with collecting_updates(updates):  # committed, not published yet
+            table_act(
+                table_id=table.pk, user=pair[1], action={"type": "play", "card": "4/12j"},
+                state_id=0,
+            )  # fmt: skip
+
+    await database_sync_to_async(play)()
+    await watcher.send_to(text_data=json.dumps({"type": "sync"}))
+    synced = await receive_until(watcher, "state")
+    assert synced["state_id"] == 1 and not synced.get("events")
+    (update,) = updates
+    layer = get_channel_layer()
+    assert layer is not None
+    await layer.group_send(table_group(table.pk), update)
+    late = await receive_until(watcher, "event")
+    assert late["state_id"] == 1 and late["event"]["type"] == "played"
+    assert "4/12" in late["text"]
+    # Published once more (a layer's retry): the events are not logged twice.
+    await layer.group_send(table_group(table.pk), update)
+    await watcher.send_to(text_data=json.dumps({"type": "sync"}))
+    assert (await receive_until(watcher, "state"))["state_id"] == 1
+    assert await watcher.receive_nothing(timeout=0.2)
+    await watcher.disconnect()
