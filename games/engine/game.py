@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from .aim import trap_cards
 from .cards import (
@@ -36,12 +37,55 @@ _ACTION_KEYS = {
     "next_round": frozenset({"type"}),
 }
 _CLAIMS = (None, "equal", "denominator")
+
+
+class _Params(NamedTuple):
+    """A play's checked parameters: named colour and denominator, claim, target, effect."""
+
+    colour: str | None
+    named: int | None
+    claim: str | None
+    target: int | None
+    effect: str
+
+
+_NO_PARAMS = _Params(None, None, None, None, "")
 _COLOUR_SET = frozenset(COLOURS)
 
 
 def _bad_action(fr: str, en: str) -> IllegalAction:
     """Return a ``bad_action`` error with its reason in French and English."""
     return IllegalAction("bad_action", why=(fr, en))
+
+
+def _action_kind(action: object) -> str:
+    """Return an action's type, or raise ``bad_action`` for a shape no action has."""
+    if not isinstance(action, dict):
+        raise _bad_action("une action est un dictionnaire", "an action is a dict")
+    kind = action.get("type")
+    keys = _ACTION_KEYS.get(kind) if type(kind) is str else None
+    if keys is None:
+        raise _bad_action(f"type d'action inconnu {kind!r}", f"unknown action type {kind!r}")
+    if not keys.issuperset(action):
+        extra = sorted(str(k) for k in action if k not in keys)
+        raise _bad_action(f"clés inconnues {extra}", f"unknown keys {extra}")
+    return str(kind)
+
+
+def _named_parameters(a: Action) -> tuple[Any, Any, Any]:
+    """Return a play's named colour, denominator and claim, or raise the first that is wrong."""
+    colour = a.get("colour")
+    if colour is not None and (type(colour) is not str or colour not in _COLOUR_SET):
+        raise IllegalAction("bad_colour", {"colour": colour})
+    named = a.get("denominator")
+    if named is not None and (type(named) is not int or named not in DENOMINATORS):
+        raise IllegalAction("bad_denominator", {"denominator": named})
+    claim = a.get("claim")
+    if claim is not None and claim not in _CLAIMS:
+        raise _bad_action(
+            "« claim » vaut equal ou denominator", "'claim' must be equal or denominator"
+        )
+    return colour, named, claim
 
 
 class Game(Legal):
@@ -157,17 +201,8 @@ class Game(Legal):
         The one exception: in fractions with ``wrong_attempt_penalty``, a wrong fraction
         returns a ``wrong_attempt`` event and the penalty draw instead of raising.
         """
-        if type(seat) is not int or not 0 <= seat < self.n:
-            raise IllegalAction("bad_seat", {"seat": seat})
-        if not isinstance(action, dict):
-            raise _bad_action("une action est un dictionnaire", "an action is a dict")
-        kind = action.get("type")
-        keys = _ACTION_KEYS.get(kind) if type(kind) is str else None
-        if keys is None:
-            raise _bad_action(f"type d'action inconnu {kind!r}", f"unknown action type {kind!r}")
-        if not keys.issuperset(action):
-            extra = sorted(str(k) for k in action if k not in keys)
-            raise _bad_action(f"clés inconnues {extra}", f"unknown keys {extra}")
+        self._check_seat(seat)
+        kind = _action_kind(action)
         if self.over:
             raise IllegalAction("game_over")
         if kind == "next_round":
@@ -181,19 +216,9 @@ class Game(Legal):
             raise IllegalAction("not_your_turn")
         if kind == "play":
             return self._play(seat, action)
-        if kind == "draw":
-            return self._draw_action(seat)
-        if kind == "pass":
-            return self._pass(seat)
-        if kind == "uno":
-            return self._uno(seat)
         if kind == "catch":
             return self._catch(seat, action.get("target"))
-        if kind == "challenge":
-            return self._challenge(seat)
-        if kind == "accept":
-            return self._accept(seat)
-        return self._quickos(seat)
+        return _SEAT_ACTIONS[kind](self, seat)
 
     def _must_answer(self, seat: int) -> IllegalAction:
         """Return the error for a turn action while a reply is awaited."""
@@ -215,98 +240,52 @@ class Game(Legal):
         if type(card) is not str or card not in cards:
             raise IllegalAction("unknown_card", {"card": card})
         kind, card_colour, sym = cards[card]
-        aw, hand = self.aw, self.hands[seat]
-        stack = jump = False
-        if aw is None and self.turn == seat:
-            if card not in hand:
-                raise IllegalAction("card_not_in_hand", {"card": card}, card=card)
-            if self.drawn is not None and card != self.drawn:
-                raise IllegalAction("must_play_drawn", {"card": card, "drawn": self.drawn})
-        else:
-            stack, jump = self._out_of_turn_mode(seat, card, kind)
-            if card not in hand:
-                raise IllegalAction("card_not_in_hand", {"card": card}, card=card)
-
+        hand = self.hands[seat]
+        stack, jump = self._play_slot(seat, card, kind, hand)
         # Parameters (a bare {"type", "card"} has none).
-        colour = named = claim = target = None
-        effect = kind
+        params = _NO_PARAMS._replace(effect=kind)
         if len(a) > 2 or kind == "fq" or sym == "7":
-            colour, named, claim, target, effect = self._parameters(seat, a, kind, sym, hand)
-
-        # Legality.
-        fractions = self.ruleset == "fractions"
+            params = self._parameters(seat, a, kind, sym, hand)
         rule: str | None = None
         if not stack and not jump:
             if kind == "frac":
                 try:
-                    rule = self._judge_fraction(card, claim)
+                    rule = self._judge_fraction(card, params.claim)
                 except IllegalAction as err:
                     penalty = self.opts["wrong_attempt_penalty"]
                     if not penalty:
                         raise
                     return self._wrong_attempt(seat, card, err, penalty)
-            elif not (
-                card in MATCHING[self.colour, SYMBOL[self.discard[-1]]]
-                or (self._fits(card) if fractions else self._matches(card))
-            ):
-                top = self.discard[-1]
-                raise IllegalAction("no_match", {"card": card, "top": top}, card=card, top=top)
-        bluff = False
-        if kind == "+4":
-            bluff = self._is_bluff(hand)
-            if bluff and not self.opts.get("plus4_bluffing", True):
-                raise IllegalAction("plus4_not_allowed", {"card": card})
-        if fractions and len(hand) == 1:
-            finish_error = self._finish_error(card, hand)
-            if finish_error is not None:
-                raise finish_error
+            else:
+                self._check_match(card)
+        bluff = self._check_laying(card, kind, hand)
 
         # Every check passed: change the state.
         called = self.uno_flag == seat
-        self.uno_flag = self.uno_win = -1
-        prev_colour = self.colour
-        hand.remove(card)
-        self.discard.append(card)
-        self.lp = seat
-        self.drawn = None
-        self.dp = 0
-        played: Event = {"type": "played", "seat": seat, "card": card}
-        events = [played]
-        if card_colour is not None:
-            self.colour = card_colour
-        elif fractions:
-            pass  # a Joker or +4 keeps the colour of the last coloured card
-        else:
-            if colour is not None:
-                self.colour = colour
-            played["colour"] = self.colour
-        if fractions:
-            prev_ref, prev_den = self.ref, self.den
-            if kind == "frac":
-                self.ref, self.den = FRACTION[card], DEN[card]
-                played["rule"] = rule
-                if claim is not None:
-                    played["claim"] = claim
-            elif named is not None and kind != "rev":
-                self.ref, self.den = None, named
-                played["denominator"] = named
-        if kind == "fq":
-            played["function"] = effect
+        before = (self.colour, self.ref, self.den)
+        played = self._lay(seat, card, kind, card_colour, params, rule)
         if jump:
             played["jump_in"] = True
-        total = 0
-        if aw is not None:
-            if stack:
-                total = aw["t"]
-            self.aw = None  # a stack takes the total over; a jump-in voids the covered penalty
+        events = [played]
+        total = self._take_awaited(stack)
         if not hand:
-            self.turn = -1
-            if effect == "+2" or effect == "+4":
-                total += 2 if effect == "+2" else self._plus4_draws()
-                reason = "plus2" if effect == "+2" else "plus4"
-                events += self._draw(self._nxt(seat), total, reason)
-            events += self._end_round(seat)
-            return events
+            return events + self._last_card_played(seat, params.effect, total)
+        self._pass_turn(seat, sym, params, total, (bluff, before), events)
+        if len(self.hands[seat]) == 1 and not called:  # after a swap: the hand now held
+            self.uno_win = seat
+        return events
+
+    def _pass_turn(
+        self,
+        seat: int,
+        sym: str,
+        params: _Params,
+        total: int,
+        plus4: tuple[bool, tuple[Any, ...]],
+        events: list[Event],
+    ) -> None:
+        """Give the turn on after a play, or make a seat answer the card's effect."""
+        effect = params.effect
         if (effect == "n" and sym != "7" and sym != "0") or effect == "frac" or effect == "wild":
             # The common case, kept short.
             if self.n_active == self.n:
@@ -314,18 +293,116 @@ class Game(Legal):
             else:
                 self.turn = self._nxt(seat)
         elif effect == "+4" and self.opts.get("plus4_challenge"):
-            victim = self._nxt(seat)
-            total += self._plus4_draws()
-            self.aw = {"s": victim, "k": "challenge", "t": total, "b": seat, "f": bluff}
-            self.aw["pc"] = prev_colour
-            self.aw["pr"], self.aw["pd"] = (prev_ref, prev_den) if fractions else (None, 0)
-            self.turn = -1
-            events.append({"type": "awaiting", "seat": victim, "kind": "challenge", "total": total})
+            self._await_challenge(seat, total, *plus4, events)
         else:
-            self._effect(seat, effect, sym, total, target, events)
-        if len(self.hands[seat]) == 1 and not called:
-            self.uno_win = seat
-        return events
+            self._effect(seat, effect, sym, total, params.target, events)
+
+    def _play_slot(self, seat: int, card: str, kind: str, hand: list[str]) -> tuple[bool, bool]:
+        """Return (stack, jump_in) for a play, or raise why ``seat`` may not lay ``card`` now."""
+        if self.aw is None and self.turn == seat:
+            if card not in hand:
+                raise IllegalAction("card_not_in_hand", {"card": card}, card=card)
+            if self.drawn is not None and card != self.drawn:
+                raise IllegalAction("must_play_drawn", {"card": card, "drawn": self.drawn})
+            return False, False
+        stack, jump = self._out_of_turn_mode(seat, card, kind)
+        if card not in hand:
+            raise IllegalAction("card_not_in_hand", {"card": card}, card=card)
+        return stack, jump
+
+    def _check_match(self, card: str) -> None:
+        """Raise ``no_match`` unless a card other than a fraction fits the top card."""
+        fits = card in MATCHING[self.colour, SYMBOL[self.discard[-1]]] or (
+            self._fits(card) if self.ruleset == "fractions" else self._matches(card)
+        )
+        if not fits:
+            top = self.discard[-1]
+            raise IllegalAction("no_match", {"card": card, "top": top}, card=card, top=top)
+
+    def _check_laying(self, card: str, kind: str, hand: list[str]) -> bool:
+        """Raise if a +4 or a last fraction card may not be laid; return whether a +4 bluffs."""
+        bluff = False
+        if kind == "+4":
+            bluff = self._is_bluff(hand)
+            if bluff and not self.opts.get("plus4_bluffing", True):
+                raise IllegalAction("plus4_not_allowed", {"card": card})
+        if self.ruleset == "fractions" and len(hand) == 1:
+            finish_error = self._finish_error(card, hand)
+            if finish_error is not None:
+                raise finish_error
+        return bluff
+
+    def _lay(
+        self,
+        seat: int,
+        card: str,
+        kind: str,
+        card_colour: str | None,
+        params: _Params,
+        rule: str | None,
+    ) -> Event:
+        """Lay ``card`` from the hand on the pile, set colour and fraction; return the event."""
+        self.uno_flag = self.uno_win = -1
+        self.hands[seat].remove(card)
+        self.discard.append(card)
+        self.lp = seat
+        self.drawn = None
+        self.dp = 0
+        played: Event = {"type": "played", "seat": seat, "card": card}
+        fractions = self.ruleset == "fractions"
+        if card_colour is not None:
+            self.colour = card_colour
+        elif not fractions:  # in fractions a Joker or +4 keeps the last coloured card's colour
+            if params.colour is not None:
+                self.colour = params.colour
+            played["colour"] = self.colour
+        if fractions:
+            if kind == "frac":
+                self.ref, self.den = FRACTION[card], DEN[card]
+                played["rule"] = rule
+                if params.claim is not None:
+                    played["claim"] = params.claim
+            elif params.named is not None and kind != "rev":
+                self.ref, self.den = None, params.named
+                played["denominator"] = params.named
+        if kind == "fq":
+            played["function"] = params.effect
+        return played
+
+    def _take_awaited(self, stack: bool) -> int:
+        """Clear what was awaited; return the total a stack takes over (a jump-in voids it)."""
+        aw = self.aw
+        if aw is None:
+            return 0
+        self.aw = None
+        return int(aw["t"]) if stack else 0
+
+    def _last_card_played(self, seat: int, effect: str, total: int) -> list[Event]:
+        """End the round of a seat that laid its last card (its +2/+4 still draws first)."""
+        self.turn = -1
+        events: list[Event] = []
+        if effect == "+2" or effect == "+4":
+            total += 2 if effect == "+2" else self._plus4_draws()
+            reason = "plus2" if effect == "+2" else "plus4"
+            events += self._draw(self._nxt(seat), total, reason)
+        return events + self._end_round(seat)
+
+    def _await_challenge(
+        self,
+        seat: int,
+        total: int,
+        bluff: bool,
+        before: tuple[Any, ...],
+        events: list[Event],
+    ) -> None:
+        """Make the next seat answer a challengeable +4 (the state before it kept for a bluff)."""
+        victim = self._nxt(seat)
+        total += self._plus4_draws()
+        self.aw = {"s": victim, "k": "challenge", "t": total, "b": seat, "f": bluff}
+        self.aw["pc"] = before[0]
+        self.aw["pr"], self.aw["pd"] = before[1:] if self.ruleset == "fractions" else (None, 0)
+        self.turn = -1
+        events.append({"type": "awaiting", "seat": victim, "kind": "challenge", "total": total})
 
     def _out_of_turn_mode(self, seat: int, card: str, kind: str) -> tuple[bool, bool]:
         """Return (stack, jump_in) for a play off one's turn, or raise why it is refused."""
@@ -347,21 +424,9 @@ class Game(Legal):
             raise self._must_answer(seat)
         raise IllegalAction("not_your_turn")
 
-    def _parameters(
-        self, seat: int, a: Action, kind: str, sym: str, hand: list[str]
-    ) -> tuple[Any, Any, Any, Any, str]:
+    def _parameters(self, seat: int, a: Action, kind: str, sym: str, hand: list[str]) -> _Params:
         """Check a play's colour, denominator, claim, target and function."""
-        colour = a.get("colour")
-        if colour is not None and (type(colour) is not str or colour not in _COLOUR_SET):
-            raise IllegalAction("bad_colour", {"colour": colour})
-        named = a.get("denominator")
-        if named is not None and (type(named) is not int or named not in DENOMINATORS):
-            raise IllegalAction("bad_denominator", {"denominator": named})
-        claim = a.get("claim")
-        if claim is not None and claim not in _CLAIMS:
-            raise _bad_action(
-                "« claim » vaut equal ou denominator", "'claim' must be equal or denominator"
-            )
+        colour, named, claim = _named_parameters(a)
         effect = kind
         opts = self.opts
         if kind == "fq":
@@ -373,14 +438,15 @@ class Game(Legal):
         needs_target = len(hand) > 1 and (
             effect == "swap" or (kind == "n" and sym == "7" and opts.get("seven_o"))
         )
-        if needs_target and (
-            type(target) is not int
-            or not 0 <= target < self.n
-            or target == seat
-            or self.out[target]
-        ):
+        if needs_target and not self._may_target(seat, target):
             raise IllegalAction("bad_target", {"target": target})
-        return colour, named, claim, target, effect
+        return _Params(colour, named, claim, target, effect)
+
+    def _may_target(self, seat: int, target: object) -> bool:
+        """Return whether ``seat`` may name ``target`` (another seat still in the round)."""
+        return (
+            type(target) is int and 0 <= target < self.n and target != seat and not self.out[target]
+        )
 
     def _plus4_draws(self) -> int:
         """Return the cards a +4 gives in this ruleset."""
@@ -597,3 +663,14 @@ class Game(Legal):
         if len(hand) == 1:
             self.uno_win = seat
         return events
+
+
+# The actions that take nothing but the seat (a play and a catch take more).
+_SEAT_ACTIONS: dict[str, Callable[[Game, int], list[Event]]] = {
+    "draw": Game._draw_action,
+    "pass": Game._pass,
+    "uno": Game._uno,
+    "challenge": Game._challenge,
+    "accept": Game._accept,
+    "quickos": Game._quickos,
+}
