@@ -56,71 +56,21 @@ class Scoring(Dealing):
         self.uno_flag = self.uno_win = -1
         points_of = POINTS[self.ruleset]
         pts = [sum(points_of[c] for c in h) for h in self.hands]
-        opts, scores, n = self.opts, self.scores, self.n
-        target, scoring = opts["target_score"], opts["scoring"]
-        active = [s for s in range(n) if not self.out[s]]
         teams = self.teams()
         events: list[Event] = []
-        game_winner: int | list[int] | None = None
-        if teams is not None:
-            ti = next(i for i, t in enumerate(teams) if winner in t)
-            self.round_winner = list(teams[ti])
-            others = sum(pts[s] for s in range(n) if s not in teams[ti])
-            if opts.get("rotating_partners"):
-                for s in teams[ti]:
-                    scores[s] += others
-                if self.round >= 3:
-                    best = max(scores)
-                    game_winner = [s for s in range(n) if scores[s] == best]
-            else:
-                ts = self.team_scores
-                assert ts is not None
-                if scoring == "winner_takes":
-                    ts[ti] += others
-                else:
-                    for i, t in enumerate(teams):
-                        ts[i] += sum(pts[s] for s in t)
-                for i, t in enumerate(teams):
-                    for s in t:
-                        scores[s] = ts[i]
-                if target == 0 or max(ts) >= target:
-                    if scoring == "winner_takes" or target == 0:
-                        game_winner = list(teams[ti])
-                    else:
-                        low = min(ts)
-                        best_i = ti if ts[ti] == low else ts.index(low)
-                        game_winner = list(teams[best_i])
-        else:
+        game_winner: int | list[int] | None
+        if teams is None:
             self.round_winner = winner
-            if scoring == "winner_takes":
-                scores[winner] += sum(pts) - pts[winner]  # the winner's hand: empty but blocked
-            else:
-                for s in active:
-                    if s != winner or scoring == "lowest_wins":
-                        scores[s] += pts[s]
-            if target == 0:
-                game_winner = winner
-            elif scoring == "winner_takes":
-                if scores[winner] >= target:
-                    game_winner = winner
-            elif scoring == "lowest_wins":
-                if max(scores[s] for s in active) >= target:
-                    low = min(scores[s] for s in active)
-                    game_winner = winner if scores[winner] == low else scores.index(low)
-            else:
-                gone = [s for s in active if s != winner and scores[s] >= target]
-                for s in gone:
-                    self.out[s] = True
-                self.n_active -= len(gone)
-                if gone:
-                    events.append({"type": "eliminated", "seats": gone})
-                if self.n_active == 1:
-                    game_winner = winner
+            game_winner = self._score_seats(winner, pts, events)
+        elif self.opts.get("rotating_partners"):
+            game_winner = self._score_partners(winner, pts, teams)
+        else:
+            game_winner = self._score_teams(winner, pts, teams)
         round_over: Event = {
             "type": "round_over",
             "winner": _copy(self.round_winner),
             "points": pts,
-            "scores": list(scores),
+            "scores": list(self.scores),
         }
         if self.team_scores is not None:
             round_over["team_scores"] = list(self.team_scores)
@@ -130,6 +80,76 @@ class Scoring(Dealing):
             self.winner = game_winner
             events.append({"type": "game_over", "winner": _copy(game_winner)})
         return events
+
+    def _score_partners(
+        self, winner: int, pts: list[int], teams: list[list[int]]
+    ) -> list[int] | None:
+        """Score a rotating-partners round; after the third, the best seats win the game."""
+        scores, n = self.scores, self.n
+        won = next(t for t in teams if winner in t)
+        self.round_winner = list(won)
+        others = sum(pts[s] for s in range(n) if s not in won)
+        for s in won:
+            scores[s] += others
+        if self.round < 3:
+            return None
+        best = max(scores)
+        return [s for s in range(n) if scores[s] == best]
+
+    def _score_teams(self, winner: int, pts: list[int], teams: list[list[int]]) -> list[int] | None:
+        """Score a fixed-teams round; return the winning team once the game is over."""
+        target, scoring = self.opts["target_score"], self.opts["scoring"]
+        ti = next(i for i, t in enumerate(teams) if winner in t)
+        self.round_winner = list(teams[ti])
+        ts = self.team_scores
+        assert ts is not None
+        if scoring == "winner_takes":
+            ts[ti] += sum(pts[s] for s in range(self.n) if s not in teams[ti])
+        else:
+            for i, t in enumerate(teams):
+                ts[i] += sum(pts[s] for s in t)
+        for i, t in enumerate(teams):
+            for s in t:
+                self.scores[s] = ts[i]
+        if target != 0 and max(ts) < target:
+            return None
+        if scoring == "winner_takes" or target == 0:
+            return list(teams[ti])
+        low = min(ts)
+        return list(teams[ti if ts[ti] == low else ts.index(low)])
+
+    def _score_seats(self, winner: int, pts: list[int], events: list[Event]) -> int | None:
+        """Score a round without teams; return the game's winner once the game is over."""
+        scores, scoring = self.scores, self.opts["scoring"]
+        active = [s for s in range(self.n) if not self.out[s]]
+        if scoring == "winner_takes":
+            scores[winner] += sum(pts) - pts[winner]  # the winner's hand: empty but blocked
+        else:
+            for s in active:
+                if s != winner or scoring == "lowest_wins":
+                    scores[s] += pts[s]
+        target = self.opts["target_score"]
+        if target == 0:
+            return winner
+        if scoring == "winner_takes":
+            return winner if scores[winner] >= target else None
+        if scoring == "lowest_wins":
+            if max(scores[s] for s in active) < target:
+                return None
+            low = min(scores[s] for s in active)
+            return winner if scores[winner] == low else scores.index(low)
+        return self._eliminate(winner, active, events)
+
+    def _eliminate(self, winner: int, active: list[int], events: list[Event]) -> int | None:
+        """Put out the seats at the target (elimination); the last seat left wins the game."""
+        target = self.opts["target_score"]
+        gone = [s for s in active if s != winner and self.scores[s] >= target]
+        for s in gone:
+            self.out[s] = True
+        self.n_active -= len(gone)
+        if gone:
+            events.append({"type": "eliminated", "seats": gone})
+        return winner if self.n_active == 1 else None
 
 
 def _copy(w: int | list[int] | None) -> int | list[int] | None:
