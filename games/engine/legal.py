@@ -26,36 +26,13 @@ class Legal(Scoring):
         acts: list[Action] = []
         hand = self.hands[seat]
         aw = self.aw
-        opts = self.opts
         if aw is not None:
-            kind = aw["k"]
-            if aw["s"] == seat:
-                if kind == "challenge":
-                    acts.append({"type": "challenge"})
-                acts.append({"type": "accept"})
-                if opts.get("stacking") and kind != "quickos":
-                    top_kind = KIND[self.discard[-1]]
-                    for card in dict.fromkeys(hand):
-                        if KIND[card] == top_kind and self._plus4_ok(card, hand):
-                            self._variants(card, seat, hand, acts)
-                if self._may_stack(seat) and len(hand) == 2 and self.uno_flag != seat:
-                    acts.append({"type": "uno"})
-            if kind == "quickos" and seat != aw["b"] and "quickos" in hand:
-                acts.append({"type": "quickos"})
+            self._replies(seat, hand, acts)
         elif self.turn == seat:
-            drawn = self.drawn
-            if drawn is not None:
-                if self._playable(drawn, hand):
-                    self._variants(drawn, seat, hand, acts)
-                acts.append({"type": "pass"})
-            else:
-                self._turn_plays(seat, hand, acts)
-                acts.append({"type": "draw"})
-            if len(hand) == 2 and self.uno_flag != seat:
-                acts.append({"type": "uno"})
-        if opts.get("jump_in") and seat != self.turn and seat != self.lp:
+            self._turn_actions(seat, hand, acts)
+        if self.opts.get("jump_in") and seat != self.turn and seat != self.lp:
             top = self.discard[-1]
-            stacking_reply = aw is not None and aw["s"] == seat and opts["stacking"]
+            stacking_reply = aw is not None and aw["s"] == seat and self.opts["stacking"]
             if top in hand and not stacking_reply and self._plus4_ok(top, hand):
                 self._variants(top, seat, hand, acts)
         if self.uno_win >= 0:
@@ -64,6 +41,38 @@ class Legal(Scoring):
             else:
                 acts.append({"type": "catch", "target": self.uno_win})
         return acts
+
+    def _replies(self, seat: int, hand: list[str], acts: list[Action]) -> None:
+        """Append the answers ``seat`` may give to what is awaited (a +4, a +2, Quickos)."""
+        aw = self.aw
+        assert aw is not None
+        kind = aw["k"]
+        if aw["s"] == seat:
+            if kind == "challenge":
+                acts.append({"type": "challenge"})
+            acts.append({"type": "accept"})
+            if self.opts.get("stacking") and kind != "quickos":
+                top_kind = KIND[self.discard[-1]]
+                for card in dict.fromkeys(hand):
+                    if KIND[card] == top_kind and self._plus4_ok(card, hand):
+                        self._variants(card, seat, hand, acts)
+            if self._may_stack(seat) and len(hand) == 2 and self.uno_flag != seat:
+                acts.append({"type": "uno"})
+        if kind == "quickos" and seat != aw["b"] and "quickos" in hand:
+            acts.append({"type": "quickos"})
+
+    def _turn_actions(self, seat: int, hand: list[str], acts: list[Action]) -> None:
+        """Append what the turn player may do: play, draw, pass after a draw, call UNO."""
+        drawn = self.drawn
+        if drawn is not None:
+            if self._playable(drawn, hand):
+                self._variants(drawn, seat, hand, acts)
+            acts.append({"type": "pass"})
+        else:
+            self._turn_plays(seat, hand, acts)
+            acts.append({"type": "draw"})
+        if len(hand) == 2 and self.uno_flag != seat:
+            acts.append({"type": "uno"})
 
     def _turn_plays(self, seat: int, hand: list[str], acts: list[Action]) -> None:
         """Append the plays open to the turn player (before any draw)."""
