@@ -169,47 +169,59 @@ def _bring(
 def aim_draw(g: Dealing, seat: int) -> None:
     """Move the first card of the draw pile that ``seat`` needs to the top (before a draw)."""
     aimed = aimed_seat(g)
-    pile = g.pile
-    if aimed is None or not pile:
+    if aimed is None or not g.pile:
         return
-    pairs = aim_pairs(g)
     if seat == aimed:
-        hand = g.hands[seat]
-        # A trap for the reference on the pile that is a legal card itself (M3: same bottom),
-        # so the seat meets the choice of claims at once with the card it draws.
-        now = [p for p in pairs if p[0] == g.ref]
-        if now and _to_top(
-            pile, lambda c: any(FRACTION.get(c) == p[1] and _is_right(p[2], c) for p in now)
-        ):
-            return
-        held = [p for p in pairs if any(FRACTION.get(c) == p[1] for c in hand)]
-        lacking = [p[2] for p in held if not set_up(hand, p)]
-        # A right card for a trap held alone first, else the trap of another pair.
-        if lacking and _to_top(
-            pile, lambda c: c in FRACTION and any(_right_rank(r, c) == 2 for r in lacking)
-        ):
-            return
-        traps = {p[1] for p in pairs} - {p[1] for p in held}
-        # The trap of a pair whose reference the seat before holds first: it can lay it next.
-        before = seat_before(g, seat)
-        layable = {FRACTION.get(c) for c in g.hands[before]} if before != seat else set()
-        soon = {p[1] for p in pairs if p[0] in layable} & traps
-        if soon and _to_top(pile, lambda c: FRACTION.get(c) in soon):
-            return
-        wanted = lambda c: FRACTION.get(c) in traps  # noqa: E731
+        _aim_for_aimed(g, seat)
     elif seat == seat_before(g, aimed):
-        ready = {p[0] for p in pairs if set_up(g.hands[aimed], p)}
-        if not ready:
-            return
-        # A reference that may go down at once first (a drawn card may be played).
-        if _to_top(pile, lambda c: FRACTION.get(c) in ready and g._fits(c)):
-            return
-        if any(FRACTION.get(c) in ready for c in g.hands[seat]):
-            return
-        wanted = lambda c: FRACTION.get(c) in ready  # noqa: E731
-    else:
+        _aim_for_setter(g, seat, aimed)
+
+
+def _aim_for_aimed(g: Dealing, seat: int) -> None:
+    """Bring the aimed seat a trap, or the right card for a trap it holds alone."""
+    pile, pairs, hand = g.pile, aim_pairs(g), g.hands[seat]
+    if _trap_for_the_top(g, pairs):
         return
-    _to_top(pile, wanted)
+    held = [p for p in pairs if any(FRACTION.get(c) == p[1] for c in hand)]
+    lacking = [p[2] for p in held if not set_up(hand, p)]
+    # A right card for a trap held alone first, else the trap of another pair.
+    if lacking and _to_top(
+        pile, lambda c: c in FRACTION and any(_right_rank(r, c) == 2 for r in lacking)
+    ):
+        return
+    traps = {p[1] for p in pairs} - {p[1] for p in held}
+    # The trap of a pair whose reference the seat before holds first: it can lay it next.
+    before = seat_before(g, seat)
+    layable = {FRACTION.get(c) for c in g.hands[before]} if before != seat else set()
+    soon = {p[1] for p in pairs if p[0] in layable} & traps
+    if soon and _to_top(pile, lambda c: FRACTION.get(c) in soon):
+        return
+    _to_top(pile, lambda c: FRACTION.get(c) in traps)
+
+
+def _trap_for_the_top(g: Dealing, pairs: tuple[Pair, ...]) -> bool:
+    """Bring a trap for the reference on the pile that is a legal card itself (M3: same bottom).
+
+    So the seat meets the choice of claims at once with the card it draws.
+    """
+    now = [p for p in pairs if p[0] == g.ref]
+    return bool(now) and _to_top(
+        g.pile, lambda c: any(FRACTION.get(c) == p[1] and _is_right(p[2], c) for p in now)
+    )
+
+
+def _aim_for_setter(g: Dealing, seat: int, aimed: int) -> None:
+    """Bring the seat before the aimed one a reference whose trap the aimed seat holds."""
+    pile = g.pile
+    ready = {p[0] for p in aim_pairs(g) if set_up(g.hands[aimed], p)}
+    if not ready:
+        return
+    # A reference that may go down at once first (a drawn card may be played).
+    if _to_top(pile, lambda c: FRACTION.get(c) in ready and g._fits(c)):
+        return
+    if any(FRACTION.get(c) in ready for c in g.hands[seat]):
+        return
+    _to_top(pile, lambda c: FRACTION.get(c) in ready)
 
 
 def _to_top(pile: list[str], wanted: Wanted) -> bool:
