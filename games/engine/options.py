@@ -113,41 +113,50 @@ def validate_options(ruleset: str, players: int, options: object) -> dict[str, A
             raise _bad(
                 f"« {key} » n'existe pas pour ce jeu", f"'{key}' does not exist for this game"
             )
-        default = defaults[key]
-        if isinstance(default, bool):
-            if type(value) is not bool:
-                raise _bad(f"« {key} » vaut vrai ou faux", f"'{key}' must be true or false")
-        elif isinstance(default, int):
-            allowed = INT_VALUES[key]
-            if type(value) is not int or value not in allowed:
-                raise _int_error(key, allowed)
-        elif key == "scoring":
-            if value not in SCORINGS:
-                raise _bad(
-                    "« scoring » vaut winner_takes, lowest_wins ou elimination",
-                    "'scoring' must be winner_takes, lowest_wins or elimination",
-                )
-        elif key == "family_quick_functions":
-            if (
-                not isinstance(value, list)
-                or not value
-                or len(set(value)) != len(value)
-                or not all(isinstance(f, str) and f in FQ_FUNCTIONS for f in value)
-            ):
-                raise _bad(
-                    "« family_quick_functions » est une liste non vide parmi rev, stop, +2, swap",
-                    "'family_quick_functions' must be a non-empty list from rev, stop, +2, swap",
-                )
-            value = list(value)
-        elif key == "deck":
-            if type(value) is not str or value not in FRACTION_DECK_LEVELS:
-                levels = ", ".join(FRACTION_DECK_LEVELS)
-                raise _bad(f"« deck » vaut {levels}", f"'deck' must be one of {levels}")
-        elif key == "aim_pairs":
-            value = _aim_pairs(value)
-        opts[key] = value
+        opts[key] = _option_value(key, value, defaults[key])
     _check_combinations(ruleset, players, opts)
     return opts
+
+
+def _option_value(key: str, value: Any, default: Any) -> Any:
+    """Return one option's value as kept, or raise why it is not one of its values."""
+    if isinstance(default, bool):
+        if type(value) is not bool:
+            raise _bad(f"« {key} » vaut vrai ou faux", f"'{key}' must be true or false")
+    elif isinstance(default, int):
+        allowed = INT_VALUES[key]
+        if type(value) is not int or value not in allowed:
+            raise _int_error(key, allowed)
+    elif key == "scoring":
+        if value not in SCORINGS:
+            raise _bad(
+                "« scoring » vaut winner_takes, lowest_wins ou elimination",
+                "'scoring' must be winner_takes, lowest_wins or elimination",
+            )
+    elif key == "family_quick_functions":
+        return _family_quick_functions(value)
+    elif key == "deck":
+        if type(value) is not str or value not in FRACTION_DECK_LEVELS:
+            levels = ", ".join(FRACTION_DECK_LEVELS)
+            raise _bad(f"« deck » vaut {levels}", f"'deck' must be one of {levels}")
+    elif key == "aim_pairs":
+        return _aim_pairs(value)
+    return value
+
+
+def _family_quick_functions(value: object) -> list[str]:
+    """Return Family Quick's functions: a non-empty list of distinct known functions."""
+    if (
+        not isinstance(value, list)
+        or not value
+        or len(set(value)) != len(value)
+        or not all(isinstance(f, str) and f in FQ_FUNCTIONS for f in value)
+    ):
+        raise _bad(
+            "« family_quick_functions » est une liste non vide parmi rev, stop, +2, swap",
+            "'family_quick_functions' must be a non-empty list from rev, stop, +2, swap",
+        )
+    return list(value)
 
 
 def _aim_pairs(value: object) -> list[list[str]]:

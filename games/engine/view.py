@@ -10,15 +10,6 @@ if TYPE_CHECKING:
 
 def build_view(g: Game, seat: int | None) -> dict[str, Any]:
     """Return the view of ``seat``; ``None`` is a spectator (the teacher) and sees no hand."""
-    aw = g.aw
-    if aw is not None:
-        awaiting: dict[str, Any] | None = {"seat": aw["s"], "kind": aw["k"]}
-        if aw["k"] in ("stack", "penalty"):
-            awaiting["total"] = aw["t"]  # type: ignore[index]
-    elif g.uno_win >= 0:
-        awaiting = {"seat": g.uno_win, "kind": "uno"}
-    else:
-        awaiting = None
     turn = g.turn
     base = g.view_base
     if base is None:  # what stays the same for a whole round (reset by deal and scoring)
@@ -36,7 +27,7 @@ def build_view(g: Game, seat: int | None) -> dict[str, Any]:
     view["hand_sizes"] = list(map(len, g.hands))
     view["turn"] = turn if turn >= 0 else None
     view["acting"] = g.acting_seat()
-    view["awaiting"] = awaiting
+    view["awaiting"] = _awaiting(g)
     view["uno_window"] = g.uno_win if g.uno_win >= 0 else None
     view["direction"] = g.direction
     view["top"] = g.discard[-1] if g.discard else None
@@ -53,15 +44,32 @@ def build_view(g: Game, seat: int | None) -> dict[str, Any]:
     view["options"] = dict(g.opts)
     if "aim_pairs" in g.opts:  # what a practice aims at is for the teacher's records only
         del view["options"]["aim_pairs"], view["options"]["aim_seat"]
-    if g.ruleset != "classic":
-        if g.ruleset == "fractions":
-            view["reference"] = g.ref
-        else:
-            view["options"]["family_quick_functions"] = list(g.opts["family_quick_functions"])
+    _add_ruleset_facts(g, view)
+    return view
+
+
+def _awaiting(g: Game) -> dict[str, Any] | None:
+    """Return who must answer what (a +4, a +2 to stack, Quickos, an open UNO window)."""
+    aw = g.aw
+    if aw is not None:
+        awaiting: dict[str, Any] = {"seat": aw["s"], "kind": aw["k"]}
+        if aw["k"] in ("stack", "penalty"):
+            awaiting["total"] = aw["t"]
+        return awaiting
+    if g.uno_win >= 0:
+        return {"seat": g.uno_win, "kind": "uno"}
+    return None
+
+
+def _add_ruleset_facts(g: Game, view: dict[str, Any]) -> None:
+    """Add what only one ruleset shows: the reference fraction, the functions, the teams."""
+    if g.ruleset == "fractions":
+        view["reference"] = g.ref
+    elif g.ruleset != "classic":
+        view["options"]["family_quick_functions"] = list(g.opts["family_quick_functions"])
     elif g.opts["teams"] or g.opts["rotating_partners"]:
         view["teams"] = g.teams()
         view["team_scores"] = list(g.team_scores) if g.team_scores is not None else None
-    return view
 
 
 def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
