@@ -34,8 +34,8 @@ def check_conservation(ruleset: str, view: dict[str, Any]) -> list[str]:
 
 def check_actor(game: Game, view: dict[str, Any]) -> list[str]:
     """Check that one seat owns the turn or is awaited (and may act), or the round is over."""
-    turn, awaiting, n = view["turn"], view["awaiting"], view["players"]
-    legal = [game.legal_actions(s) for s in range(n)]
+    turn, awaiting = view["turn"], view["awaiting"]
+    legal = [game.legal_actions(s) for s in range(view["players"])]
     if view["winner"] is not None:
         if turn is not None or awaiting is not None or view["acting"] is not None or any(legal):
             return [f"game over (winner {view['winner']}) yet turn {turn}, awaiting {awaiting}"]
@@ -46,13 +46,24 @@ def check_actor(game: Game, view: dict[str, Any]) -> list[str]:
         if turn is not None or acting is not None or not only_next:
             return [f"round over yet turn {turn}, acting {acting} or actions besides next_round"]
         return []
-    problems = []
+    return _turn_or_reply_problems(view) + _actor_problems(view, legal)
+
+
+def _turn_or_reply_problems(view: dict[str, Any]) -> list[str]:
+    """Check that a round in play has a turn owner or an awaited reply, never both."""
+    turn, awaiting = view["turn"], view["awaiting"]
     if turn is not None:
         if awaiting is not None and awaiting["kind"] != "uno":
-            problems.append(f"turn {turn} and a reply awaited at once: {awaiting}")
+            return [f"turn {turn} and a reply awaited at once: {awaiting}"]
     elif awaiting is None or awaiting["kind"] not in REPLY_KINDS:
-        problems.append(f"no turn owner and no reply awaited: awaiting {awaiting}")
-    actor = view["acting"]
+        return [f"no turn owner and no reply awaited: awaiting {awaiting}"]
+    return []
+
+
+def _actor_problems(view: dict[str, Any], legal: list[list[dict[str, Any]]]) -> list[str]:
+    """Check that the acting seat is the turn owner or the awaited seat, in play, with a move."""
+    turn, awaiting, actor = view["turn"], view["awaiting"], view["acting"]
+    problems = []
     # The engine's answer to "who must act now": the turn owner, else the seat that must answer.
     expected = turn
     if turn is None and awaiting is not None and awaiting["kind"] in REPLY_KINDS:
@@ -60,7 +71,7 @@ def check_actor(game: Game, view: dict[str, Any]) -> list[str]:
     if actor != expected:
         problems.append(f"acting {actor} is neither turn {turn} nor the reply awaited {awaiting}")
     if actor is not None:
-        if not 0 <= actor < n or actor in view["eliminated"]:
+        if not 0 <= actor < view["players"] or actor in view["eliminated"]:
             problems.append(f"actor {actor} is not a seat in play")
         elif not legal[actor]:
             problems.append(f"actor {actor} has no legal action")
