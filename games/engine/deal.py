@@ -27,9 +27,9 @@ class Dealing(Rules):
         deck = list(full)
         rng = self._rng()
         events: list[Event] = []
-        self.direction, self.aw, self.drawn = 1, None, None
-        self.uno_flag = self.uno_win = self.lp = -1
-        self.dp = 0
+        self.direction, self.awaiting, self.drawn = 1, None, None
+        self.uno_flag = self.uno_win = self.last_player = -1
+        self.dead_passes = 0
         self.round_over, self.round_winner = False, None
         self.colour, self.ref, self.den = None, None, 0
         s = _check_setup(setup, full, n) if setup is not None else {}
@@ -134,7 +134,7 @@ class Dealing(Rules):
                     break
                 got.append(self.pile.pop())
         if got:
-            self.dp = 0  # a card moved: the round is not blocked
+            self.dead_passes = 0  # a card moved: the round is not blocked
         self.hands[seat].extend(got)
         events.append(
             {
@@ -151,7 +151,7 @@ class Dealing(Rules):
     def _reshuffle(self, events: list[Event]) -> bool:
         """Shuffle the discards (less the top, and the card under a challengeable +4) into
         a new pile; return False when there is nothing to shuffle."""
-        keep = 2 if self.aw is not None and self.aw["k"] == "challenge" else 1
+        keep = 2 if self.awaiting is not None and self.awaiting["kind"] == "challenge" else 1
         if len(self.discard) <= keep:
             return False
         kept = self.discard[-keep:]

@@ -119,7 +119,7 @@ class Game(Legal):
                 "bad_option", why=("la graine est un entier", "seed must be an int")
             )
         g = cls.__new__(cls)
-        g.ruleset, g.n, g.opts, g.seed, g.rc = ruleset, n, opts, seed, 0
+        g.ruleset, g.n, g.opts, g.seed, g.shuffles = ruleset, n, opts, seed, 0
         g.scores = [0] * n
         g.out = [False] * n
         g.n_active = n
@@ -158,8 +158,8 @@ class Game(Legal):
         """
         if self.turn >= 0:
             return self.turn
-        aw = self.aw
-        return int(aw["s"]) if aw is not None else None
+        aw = self.awaiting
+        return int(aw["seat"]) if aw is not None else None
 
     def timeout_action(self, seat: int) -> Action:
         """Return what the server plays for ``seat`` when its turn timer runs out.
@@ -222,14 +222,14 @@ class Game(Legal):
 
     def _must_answer(self, seat: int) -> IllegalAction:
         """Return the error for a turn action while a reply is awaited."""
-        aw = self.aw
-        if aw is not None and aw["s"] == seat:
+        aw = self.awaiting
+        if aw is not None and aw["seat"] == seat:
             answers = {
                 "challenge": ("contester ou accepter", "challenge or accept"),
                 "stack": ("cumuler ou accepter", "stack or accept"),
                 "penalty": ("accepter", "accept"),
                 "quickos": ("accepter", "accept"),
-            }[aw["k"]]
+            }[aw["kind"]]
             return IllegalAction("must_answer", answers=answers)
         return IllegalAction("not_your_turn")
 
@@ -299,7 +299,7 @@ class Game(Legal):
 
     def _play_slot(self, seat: int, card: str, kind: str, hand: list[str]) -> tuple[bool, bool]:
         """Return (stack, jump_in) for a play, or raise why ``seat`` may not lay ``card`` now."""
-        if self.aw is None and self.turn == seat:
+        if self.awaiting is None and self.turn == seat:
             if card not in hand:
                 raise IllegalAction("card_not_in_hand", {"card": card}, card=card)
             if self.drawn is not None and card != self.drawn:
@@ -345,9 +345,9 @@ class Game(Legal):
         self.uno_flag = self.uno_win = -1
         self.hands[seat].remove(card)
         self.discard.append(card)
-        self.lp = seat
+        self.last_player = seat
         self.drawn = None
-        self.dp = 0
+        self.dead_passes = 0
         played: Event = {"type": "played", "seat": seat, "card": card}
         fractions = self.ruleset == "fractions"
         if card_colour is not None:
@@ -371,11 +371,11 @@ class Game(Legal):
 
     def _take_awaited(self, stack: bool) -> int:
         """Clear what was awaited; return the total a stack takes over (a jump-in voids it)."""
-        aw = self.aw
+        aw = self.awaiting
         if aw is None:
             return 0
-        self.aw = None
-        return int(aw["t"]) if stack else 0
+        self.awaiting = None
+        return int(aw["total"]) if stack else 0
 
     def _last_card_played(self, seat: int, effect: str, total: int) -> list[Event]:
         """End the round of a seat that laid its last card (its +2/+4 still draws first)."""
@@ -398,29 +398,37 @@ class Game(Legal):
         """Make the next seat answer a challengeable +4 (the state before it kept for a bluff)."""
         victim = self._nxt(seat)
         total += self._plus4_draws()
-        self.aw = {"s": victim, "k": "challenge", "t": total, "b": seat, "f": bluff}
-        self.aw["pc"] = before[0]
-        self.aw["pr"], self.aw["pd"] = before[1:] if self.ruleset == "fractions" else (None, 0)
+        fractions = self.ruleset == "fractions"
+        self.awaiting = {
+            "seat": victim,
+            "kind": "challenge",
+            "total": total,
+            "by": seat,
+            "bluff": bluff,
+            "prev_colour": before[0],
+            "prev_reference": before[1] if fractions else None,
+            "prev_denominator": before[2] if fractions else 0,
+        }
         self.turn = -1
         events.append({"type": "awaiting", "seat": victim, "kind": "challenge", "total": total})
 
     def _out_of_turn_mode(self, seat: int, card: str, kind: str) -> tuple[bool, bool]:
         """Return (stack, jump_in) for a play off one's turn, or raise why it is refused."""
-        aw, opts = self.aw, self.opts
+        aw, opts = self.awaiting, self.opts
         top = self.discard[-1]
         if (
             aw is not None
-            and aw["s"] == seat
+            and aw["seat"] == seat
             and opts.get("stacking")
-            and aw["k"] != "quickos"
+            and aw["kind"] != "quickos"
             and kind == KIND[top]
         ):
             return True, False
         # Jumping in on a card one laid oneself is not "out of turn": it would let a player
         # chain identical cards (a +4 on their own challengeable +4, for ever).
-        if opts.get("jump_in") and card == top and seat != self.turn and seat != self.lp:
+        if opts.get("jump_in") and card == top and seat != self.turn and seat != self.last_player:
             return False, True
-        if aw is not None and aw["s"] == seat:
+        if aw is not None and aw["seat"] == seat:
             raise self._must_answer(seat)
         raise IllegalAction("not_your_turn")
 
@@ -492,7 +500,7 @@ class Game(Legal):
                 events.append({"type": "skipped", "seat": victim})
                 self.turn = self._nxt(victim)
                 return
-            self.aw = {"s": victim, "k": kind, "t": total, "b": seat}
+            self.awaiting = {"seat": victim, "kind": kind, "total": total, "by": seat}
             self.turn = -1
             events.append({"type": "awaiting", "seat": victim, "kind": kind, "total": total})
 
@@ -528,7 +536,7 @@ class Game(Legal):
 
     def _draw_action(self, seat: int) -> list[Event]:
         """Draw one card; keep the turn if it may be played, else pass."""
-        if self.aw is not None or self.turn != seat:
+        if self.awaiting is not None or self.turn != seat:
             raise self._must_answer(seat)
         if self.drawn is not None:
             raise IllegalAction("already_drew")
@@ -546,14 +554,14 @@ class Game(Legal):
             # Nothing to draw and nothing to reshuffle: once every seat still in the round has
             # passed like this in a row, no card can move again unless someone plays, and
             # nobody did: the round is blocked (docs/engine.md "Blocked round").
-            self.dp += 1
-            if self.dp >= self.n_active:
+            self.dead_passes += 1
+            if self.dead_passes >= self.n_active:
                 events += self._end_blocked_round(seat)
         return events
 
     def _pass(self, seat: int) -> list[Event]:
         """Keep the card just drawn and end the turn."""
-        if self.aw is not None or self.turn != seat:
+        if self.awaiting is not None or self.turn != seat:
             raise self._must_answer(seat)
         if self.drawn is None:
             raise _bad_action(
@@ -569,7 +577,7 @@ class Game(Legal):
         if self.uno_win == seat:
             self.uno_win = -1
         else:
-            aw = self.aw
+            aw = self.awaiting
             on_turn = (aw is None and self.turn == seat) or self._may_stack(seat)
             if not on_turn or len(self.hands[seat]) != 2 or self.uno_flag == seat:
                 raise _bad_action(
@@ -594,31 +602,35 @@ class Game(Legal):
 
     def _challenge(self, seat: int) -> list[Event]:
         """Challenge the pending +4: the bluffer or the challenger pays."""
-        aw = self.aw
-        if aw is None or aw["s"] != seat or aw["k"] != "challenge":
+        aw = self.awaiting
+        if aw is None or aw["seat"] != seat or aw["kind"] != "challenge":
             raise _bad_action("aucun +4 à contester", "there is no +4 to challenge")
-        self.aw = None
+        self.awaiting = None
         self.uno_flag = self.uno_win = -1
-        bluffer = aw["b"]
+        bluffer = aw["by"]
         events: list[Event] = [
             {
                 "type": "challenged",
                 "seat": seat,
                 "target": bluffer,
-                "bluff": aw["f"],
+                "bluff": aw["bluff"],
                 "cards": list(self.hands[bluffer]),  # the challenger sees the hand checked
                 "visible_to": [seat],
             }
         ]
-        if aw["f"]:
+        if aw["bluff"]:
             self.hands[bluffer].append(self.discard.pop())
-            self.lp = -1  # who laid the card below is not kept
-            self.colour, self.ref, self.den = aw["pc"], aw["pr"], aw["pd"]
-            count = 1 if self.ruleset == "fractions" else aw["t"]
+            self.last_player = -1  # who laid the card below is not kept
+            self.colour, self.ref, self.den = (
+                aw["prev_colour"],
+                aw["prev_reference"],
+                aw["prev_denominator"],
+            )
+            count = 1 if self.ruleset == "fractions" else aw["total"]
             events += self._draw(bluffer, count, "challenge")
             self.turn = seat  # the challenger plays on the card below
         else:
-            count = aw["t"] + (1 if self.ruleset == "fractions" else 2)
+            count = aw["total"] + (1 if self.ruleset == "fractions" else 2)
             events += self._draw(seat, count, "challenge")
             events.append({"type": "skipped", "seat": seat})
             self.turn = self._nxt(seat)
@@ -626,40 +638,40 @@ class Game(Legal):
 
     def _accept(self, seat: int) -> list[Event]:
         """Take the pending +2/+4 (or stacked total) and lose the turn."""
-        aw = self.aw
-        if aw is None or aw["s"] != seat:
+        aw = self.awaiting
+        if aw is None or aw["seat"] != seat:
             raise _bad_action("rien à accepter", "there is nothing to accept")
-        self.aw = None
+        self.awaiting = None
         self.uno_flag = self.uno_win = -1
         reason = "plus4" if KIND[self.discard[-1]] == "+4" else "plus2"
-        events: list[Event] = [{"type": "accepted", "seat": seat, "count": aw["t"]}]
-        events += self._draw(seat, aw["t"], reason)
+        events: list[Event] = [{"type": "accepted", "seat": seat, "count": aw["total"]}]
+        events += self._draw(seat, aw["total"], reason)
         events.append({"type": "skipped", "seat": seat})
         self.turn = self._nxt(seat)
         return events
 
     def _quickos(self, seat: int) -> list[Event]:
         """Turn a pending +4 back on its player with Quickos (Family Quick)."""
-        aw = self.aw
+        aw = self.awaiting
         hand = self.hands[seat]
-        if aw is None or aw["k"] != "quickos" or seat == aw["b"] or "quickos" not in hand:
+        if aw is None or aw["kind"] != "quickos" or seat == aw["by"] or "quickos" not in hand:
             raise _bad_action(
                 "Quickos se joue, par qui le tient, juste après le +4 d'un autre",
                 "Quickos is played by its holder right after someone else's +4",
             )
-        self.aw = None
+        self.awaiting = None
         self.uno_flag = self.uno_win = -1
         hand.remove("quickos")
         self.discard.append("quickos")
-        self.lp = seat
-        self.dp = 0
-        events: list[Event] = [{"type": "quickos", "seat": seat, "target": aw["b"]}]
-        events += self._draw(aw["b"], aw["t"], "quickos")
+        self.last_player = seat
+        self.dead_passes = 0
+        events: list[Event] = [{"type": "quickos", "seat": seat, "target": aw["by"]}]
+        events += self._draw(aw["by"], aw["total"], "quickos")
         if not hand:
             self.turn = -1
             events += self._end_round(seat)
             return events
-        self.turn = aw["s"]  # the +4's victim plays next, in the colour named with the +4
+        self.turn = aw["seat"]  # the +4's victim plays next, in the colour named with the +4
         if len(hand) == 1:
             self.uno_win = seat
         return events

@@ -25,14 +25,14 @@ class Legal(Scoring):
             return []
         acts: list[Action] = []
         hand = self.hands[seat]
-        aw = self.aw
+        aw = self.awaiting
         if aw is not None:
             self._replies(seat, hand, acts)
         elif self.turn == seat:
             self._turn_actions(seat, hand, acts)
-        if self.opts.get("jump_in") and seat != self.turn and seat != self.lp:
+        if self.opts.get("jump_in") and seat != self.turn and seat != self.last_player:
             top = self.discard[-1]
-            stacking_reply = aw is not None and aw["s"] == seat and self.opts["stacking"]
+            stacking_reply = aw is not None and aw["seat"] == seat and self.opts["stacking"]
             if top in hand and not stacking_reply and self._plus4_ok(top, hand):
                 self._variants(top, seat, hand, acts)
         if self.uno_win >= 0:
@@ -44,10 +44,10 @@ class Legal(Scoring):
 
     def _replies(self, seat: int, hand: list[str], acts: list[Action]) -> None:
         """Append the answers ``seat`` may give to what is awaited (a +4, a +2, Quickos)."""
-        aw = self.aw
+        aw = self.awaiting
         assert aw is not None
-        kind = aw["k"]
-        if aw["s"] == seat:
+        kind = aw["kind"]
+        if aw["seat"] == seat:
             if kind == "challenge":
                 acts.append({"type": "challenge"})
             acts.append({"type": "accept"})
@@ -58,7 +58,7 @@ class Legal(Scoring):
                         self._variants(card, seat, hand, acts)
             if self._may_stack(seat) and len(hand) == 2 and self.uno_flag != seat:
                 acts.append({"type": "uno"})
-        if kind == "quickos" and seat != aw["b"] and "quickos" in hand:
+        if kind == "quickos" and seat != aw["by"] and "quickos" in hand:
             acts.append({"type": "quickos"})
 
     def _turn_actions(self, seat: int, hand: list[str], acts: list[Action]) -> None:
@@ -107,8 +107,8 @@ class Legal(Scoring):
 
     def _may_stack(self, seat: int) -> bool:
         """Tell whether ``seat`` is awaited and may answer by stacking a card."""
-        aw = self.aw
-        return aw is not None and aw["s"] == seat and bool(self.opts.get("stacking"))
+        aw = self.awaiting
+        return aw is not None and aw["seat"] == seat and bool(self.opts.get("stacking"))
 
     def _plus4_ok(self, card: str, hand: list[str]) -> bool:
         """Tell whether a +4 may be played under the bluffing option (other cards: True)."""

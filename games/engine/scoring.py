@@ -52,7 +52,7 @@ class Scoring(Dealing):
         self.round_over = True
         self.view_base = None
         self.turn = -1
-        self.aw, self.drawn = None, None
+        self.awaiting, self.drawn = None, None
         self.uno_flag = self.uno_win = -1
         points_of = POINTS[self.ruleset]
         pts = [sum(points_of[c] for c in h) for h in self.hands]

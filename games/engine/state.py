@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from .cards import RULESETS, deck_for
 from .errors import IllegalAction
 
-STATE_VERSION = 1
+# Version 2 names every field in words; version 1 (short keys) is still read (_from_v1).
+STATE_VERSION = 2
 
-# Internal "awaiting" record (key: meaning), stored as is in to_dict():
-#   s: seat that must answer; k: "challenge" | "stack" | "penalty" | "quickos";
-#   t: cards the answer "accept" draws; b: seat that played the pending +2/+4;
-#   f: that +4 was a bluff; pc, pr, pd: colour, reference, denominator before that +4.
-Awaiting = dict[str, Any]
+
+class Awaiting(TypedDict):
+    """The answer a seat owes: to a +4 (challenge), a +2/+4 (stack, penalty) or Quickos."""
+
+    seat: int  # the seat that must answer
+    kind: str  # "challenge" | "stack" | "penalty" | "quickos"
+    total: int  # the cards the answer "accept" draws
+    by: int  # the seat that played the pending +2/+4
+    # A challengeable +4 only: whether it was a bluff, and the top's facts before it.
+    bluff: NotRequired[bool]
+    prev_colour: NotRequired[str | None]
+    prev_reference: NotRequired[str | None]
+    prev_denominator: NotRequired[int]
+
+
 Event = dict[str, Any]
 Action = dict[str, Any]
 
@@ -27,7 +38,7 @@ class State:
         "n",
         "opts",
         "seed",
-        "rc",
+        "shuffles",
         "hands",
         "pile",
         "discard",
@@ -37,12 +48,12 @@ class State:
         "colour",
         "ref",
         "den",
-        "aw",
+        "awaiting",
         "drawn",
         "uno_flag",
         "uno_win",
-        "lp",
-        "dp",
+        "last_player",
+        "dead_passes",
         "round",
         "round_over",
         "round_winner",
@@ -59,8 +70,8 @@ class State:
     ruleset: str
     n: int
     opts: dict[str, Any]
-    seed: int  # the game's seed; each shuffle uses Random(seed, rc) so no RNG state is stored
-    rc: int  # how many random draws (shuffles) the game made so far
+    seed: int  # the game's seed; each shuffle uses Random(seed, shuffles): no RNG state is stored
+    shuffles: int  # how many random draws (shuffles) the game made so far
     hands: list[list[str]]
     pile: list[str]  # draw pile, top card last
     discard: list[str]  # discard pile, top card last
@@ -70,14 +81,14 @@ class State:
     colour: str | None
     ref: str | None  # fractions: the reference fraction ("1/3"), None after a named denominator
     den: int  # fractions: the denominator a next fraction may match by, 0 = none
-    aw: Awaiting | None
+    awaiting: Awaiting | None
     drawn: str | None  # card the turn player drew and may still play
     uno_flag: int  # seat that called UNO with two cards on its turn, or -1
     uno_win: int  # seat holding one uncalled card that may be caught, or -1
-    lp: int  # seat that laid the top card (-1: the start card, or not known)
-    # Dead passes: turns in a row that found nothing to draw and ended in a pass, since a card
-    # last moved (played or drawn). At n_active the round is blocked and ends (scoring.py).
-    dp: int
+    last_player: int  # seat that laid the top card (-1: the start card, or not known)
+    # Turns in a row that found nothing to draw and ended in a pass, since a card last moved
+    # (played or drawn). At n_active the round is blocked and ends (scoring.py).
+    dead_passes: int
     round: int
     round_over: bool
     round_winner: int | list[int] | None
@@ -92,75 +103,79 @@ class State:
 
     def _rng(self) -> random.Random:
         """Return a fresh generator for the next random step (deterministic from the seed)."""
-        self.rc += 1
-        return random.Random(self.seed * 1_000_003 + self.rc)
+        self.shuffles += 1
+        return random.Random(self.seed * 1_000_003 + self.shuffles)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the whole state as a compact JSON-safe dict (an exact round trip)."""
+        """Return the whole state as a JSON-safe dict, every field named (an exact round trip)."""
         return {
-            "v": STATE_VERSION,
+            "version": STATE_VERSION,
             "ruleset": self.ruleset,
-            "n": self.n,
-            "opts": {k: (list(v) if isinstance(v, list) else v) for k, v in self.opts.items()},
+            "players": self.n,
+            "options": {k: (list(v) if isinstance(v, list) else v) for k, v in self.opts.items()},
             "seed": self.seed,
-            "rc": self.rc,
+            "shuffles": self.shuffles,
             "hands": [list(h) for h in self.hands],
             "pile": list(self.pile),
             "discard": list(self.discard),
             "dealer": self.dealer,
             "turn": self.turn,
-            "dir": self.direction,
+            "direction": self.direction,
             "colour": self.colour,
-            "ref": self.ref,
-            "den": self.den,
-            "aw": dict(self.aw) if self.aw is not None else None,
+            "reference": self.ref,
+            "denominator": self.den,
+            "awaiting": dict(self.awaiting) if self.awaiting is not None else None,
             "drawn": self.drawn,
-            "uf": self.uno_flag,
-            "uw": self.uno_win,
-            "lp": self.lp,
-            "dp": self.dp,
+            "uno_called": self.uno_flag,
+            "uno_open": self.uno_win,
+            "last_player": self.last_player,
+            "dead_passes": self.dead_passes,
             "round": self.round,
-            "ro": self.round_over,
-            "rw": _copy_winner(self.round_winner),
-            "w": _copy_winner(self.winner),
+            "round_over": self.round_over,
+            "round_winner": _copy_winner(self.round_winner),
+            "winner": _copy_winner(self.winner),
             "over": self.over,
             "scores": list(self.scores),
-            "ts": list(self.team_scores) if self.team_scores is not None else None,
+            "team_scores": list(self.team_scores) if self.team_scores is not None else None,
             "out": [s for s, o in enumerate(self.out) if o],
         }
 
-    def _load(self, d: dict[str, Any]) -> None:
+    def _load(self, stored: dict[str, Any]) -> None:
         """Fill the fields from a to_dict() result; raise ``bad_state`` when it is not one."""
         try:
-            if d["v"] != STATE_VERSION or d["ruleset"] not in RULESETS:
+            d = _from_v1(stored) if stored.get("v") == 1 else stored
+            if d["version"] != STATE_VERSION or d["ruleset"] not in RULESETS:
                 raise ValueError("version or ruleset")
             self.ruleset = d["ruleset"]
-            self.n = int(d["n"])
-            self.opts = {k: (list(v) if isinstance(v, list) else v) for k, v in d["opts"].items()}
+            self.n = int(d["players"])
+            self.opts = {
+                k: (list(v) if isinstance(v, list) else v) for k, v in d["options"].items()
+            }
             self.seed = int(d["seed"])
-            self.rc = int(d["rc"])
+            self.shuffles = int(d["shuffles"])
             self.hands = [list(h) for h in d["hands"]]
             self.pile = list(d["pile"])
             self.discard = list(d["discard"])
             self.dealer = int(d["dealer"])
             self.turn = int(d["turn"])
-            self.direction = int(d["dir"])
+            self.direction = int(d["direction"])
             self.colour = d["colour"]
-            self.ref = d["ref"]
-            self.den = int(d["den"])
-            self.aw = dict(d["aw"]) if d["aw"] is not None else None
+            self.ref = d["reference"]
+            self.den = int(d["denominator"])
+            awaiting = d["awaiting"]
+            self.awaiting = cast(Awaiting, dict(awaiting)) if awaiting is not None else None
             self.drawn = d["drawn"]
-            self.uno_flag = int(d["uf"])
-            self.uno_win = int(d["uw"])
-            self.lp = int(d.get("lp", -1))
-            self.dp = int(d.get("dp", 0))  # absent from states stored before blocked rounds
+            self.uno_flag = int(d["uno_called"])
+            self.uno_win = int(d["uno_open"])
+            self.last_player = int(d["last_player"])
+            self.dead_passes = int(d["dead_passes"])
             self.round = int(d["round"])
-            self.round_over = bool(d["ro"])
-            self.round_winner = _copy_winner(d["rw"])
-            self.winner = _copy_winner(d["w"])
+            self.round_over = bool(d["round_over"])
+            self.round_winner = _copy_winner(d["round_winner"])
+            self.winner = _copy_winner(d["winner"])
             self.over = bool(d["over"])
             self.scores = list(d["scores"])
-            self.team_scores = list(d["ts"]) if d["ts"] is not None else None
+            self.team_scores = list(d["team_scores"]) if d["team_scores"] is not None else None
             out = set(d["out"])
             self.out = [s in out for s in range(self.n)]
             self.n_active = self.n - len(out)
@@ -173,6 +188,48 @@ class State:
                 raise ValueError("cards do not make up the deck")
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise IllegalAction("bad_state", why=str(exc)) from exc
+
+
+# Version 1's short keys, and the keys of its awaiting record, by their version 2 names.
+_V1_KEYS = {
+    "n": "players",
+    "opts": "options",
+    "rc": "shuffles",
+    "dir": "direction",
+    "ref": "reference",
+    "den": "denominator",
+    "aw": "awaiting",
+    "uf": "uno_called",
+    "uw": "uno_open",
+    "lp": "last_player",
+    "dp": "dead_passes",
+    "ro": "round_over",
+    "rw": "round_winner",
+    "w": "winner",
+    "ts": "team_scores",
+}
+_V1_AWAITING_KEYS = {
+    "s": "seat",
+    "k": "kind",
+    "t": "total",
+    "b": "by",
+    "f": "bluff",
+    "pc": "prev_colour",
+    "pr": "prev_reference",
+    "pd": "prev_denominator",
+}
+
+
+def _from_v1(d: dict[str, Any]) -> dict[str, Any]:
+    """Return a version 1 state (short keys, as games stored before 2026-11-26) in version 2."""
+    new = {_V1_KEYS.get(k, k): v for k, v in d.items() if k != "v"}
+    new["version"] = STATE_VERSION
+    new.setdefault("last_player", -1)
+    new.setdefault("dead_passes", 0)  # absent from states stored before blocked rounds
+    awaiting = new.get("awaiting")
+    if isinstance(awaiting, dict):
+        new["awaiting"] = {_V1_AWAITING_KEYS.get(k, k): v for k, v in awaiting.items()}
+    return new
 
 
 def shuffle(rng: random.Random, cards: list[str]) -> None:

@@ -50,11 +50,11 @@ def build_view(g: Game, seat: int | None) -> dict[str, Any]:
 
 def _awaiting(g: Game) -> dict[str, Any] | None:
     """Return who must answer what (a +4, a +2 to stack, Quickos, an open UNO window)."""
-    aw = g.aw
+    aw = g.awaiting
     if aw is not None:
-        awaiting: dict[str, Any] = {"seat": aw["s"], "kind": aw["k"]}
-        if aw["k"] in ("stack", "penalty"):
-            awaiting["total"] = aw["t"]
+        awaiting: dict[str, Any] = {"seat": aw["seat"], "kind": aw["kind"]}
+        if aw["kind"] in ("stack", "penalty"):
+            awaiting["total"] = aw["total"]
         return awaiting
     if g.uno_win >= 0:
         return {"seat": g.uno_win, "kind": "uno"}

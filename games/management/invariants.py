@@ -122,7 +122,7 @@ def check_views_hide(game: Game, rng: random.Random) -> list[str]:
     """Check that no view changes when the cards its seat cannot see are redealt."""
     state = game.to_dict()
     problems = []
-    for seat in [None, *range(state["n"])]:
+    for seat in [None, *range(state["players"])]:
         other = Game.from_dict(shuffle_hidden(state, seat, rng))
         if other.view(seat) != game.view(seat):
             problems.append(f"view({seat}) depends on cards that seat cannot see")

@@ -219,7 +219,7 @@ def test_the_same_seed_and_aim_replay_the_same_game() -> None:
 def test_a_state_stored_before_the_deck_and_aim_options_still_loads() -> None:
     state = Game.new("fractions", 3, seed=2).to_dict()
     for key in ("deck", "aim_pairs", "aim_seat"):
-        del state["opts"][key]
+        del state["options"][key]
     g = Game.from_dict(state)
     assert g.trap_cards(0) == frozenset()
     g.apply(g.turn, {"type": "draw"})

@@ -142,7 +142,7 @@ def test_improper_cards_are_judged_and_scored_by_their_values() -> None:
 
 def test_a_state_of_one_level_does_not_load_as_another() -> None:
     state = Game.new("fractions", 3, options={"deck": "sixths"}, seed=1).to_dict()
-    state["opts"]["deck"] = "full"
+    state["options"]["deck"] = "full"
     with pytest.raises(IllegalAction) as info:
         Game.from_dict(state)
     assert info.value.code == "bad_state"

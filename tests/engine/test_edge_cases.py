@@ -87,7 +87,7 @@ def test_elimination_duel_uses_two_player_rules() -> None:
         d["hands"][seat][0] = rev
     g = Game.from_dict(d)
     g.apply(seat, {"type": "play", "card": rev})
-    assert g.view(None)["turn"] == seat and g.view(None)["direction"] == d["dir"]
+    assert g.view(None)["turn"] == seat and g.view(None)["direction"] == d["direction"]
 
 
 def test_setup_without_hands_deals_seven_each() -> None:

@@ -65,36 +65,46 @@ def shadow_game(view: dict[str, Any]) -> Game:
     awaiting = view.get("awaiting")
     aw = None
     if awaiting and awaiting.get("kind") != "uno":
-        aw = {"s": awaiting["seat"], "k": awaiting["kind"], "t": awaiting.get("total", 0)}
-        aw.update({"b": -1, "f": False, "pc": view["colour"], "pr": None, "pd": 0})
+        aw = {
+            "seat": awaiting["seat"],
+            "kind": awaiting["kind"],
+            "total": awaiting.get("total", 0),
+            "by": -1,
+            "bluff": False,
+            "prev_colour": view["colour"],
+            "prev_reference": None,
+            "prev_denominator": 0,
+        }
     uno_window = view.get("uno_window")
     state = {
-        "v": STATE_VERSION,
+        "version": STATE_VERSION,
         "ruleset": ruleset,
-        "n": view["players"],
-        "opts": view["options"],
+        "players": view["players"],
+        "options": view["options"],
         "seed": 0,
-        "rc": 0,
+        "shuffles": 0,
         "hands": hands,
         "pile": pool,
         "discard": discard,
         "dealer": view["dealer"],
         "turn": view["turn"] if view["turn"] is not None else -1,
-        "dir": view["direction"],
+        "direction": view["direction"],
         "colour": view["colour"],
-        "ref": view.get("reference"),
-        "den": view["denominator"] or 0,
-        "aw": aw,
+        "reference": view.get("reference"),
+        "denominator": view["denominator"] or 0,
+        "awaiting": aw,
         "drawn": view.get("drawn"),
-        "uf": -1,
-        "uw": uno_window if uno_window is not None else -1,
+        "uno_called": -1,
+        "uno_open": uno_window if uno_window is not None else -1,
+        "last_player": -1,
+        "dead_passes": 0,
         "round": view["round"],
-        "ro": view["round_over"],
-        "rw": view["round_winner"],
-        "w": view["winner"],
+        "round_over": view["round_over"],
+        "round_winner": view["round_winner"],
+        "winner": view["winner"],
         "over": view["game_over"],
         "scores": view["scores"],
-        "ts": view.get("team_scores"),
+        "team_scores": view.get("team_scores"),
         "out": view.get("eliminated", []),
     }
     return Game.from_dict(state)

@@ -28,7 +28,7 @@ events = list(t.events.order_by("seq").values_list("seq", flat=True))
 print(json.dumps({
     "state_id": t.state_id, "moves": t.moves, "status": t.status,
     "seqs": events, "replay_matches": table_replay(t).to_dict() == t.state,
-    "winner": t.state["w"],
+    "winner": t.state["winner"],
 }))
 """
 
