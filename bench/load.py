@@ -54,6 +54,9 @@ from tests.support.servers import (  # noqa: E402
     wait_for_port,
 )
 
+# Goal 9: a move may cost at most this many times the bare broadcast's CPU per round (the
+# 5 ms first set, over the bare broadcast's 2.5-2.7 ms per round in the runs that met it).
+CPU_RATIO_GOAL = 2.0
 PYTHON = sys.executable
 DAPHNE = str(Path(sys.executable).with_name("daphne"))
 PY_SPY = str(Path(sys.executable).with_name("py-spy"))
@@ -877,13 +880,18 @@ def print_goals(
             f"  the bare broadcast on the app's own one-process layer: {same['rate']:.1f} "
             f"rounds/s; full speed is {100 * full['rate'] / same['rate']:.0f}% of that"
         )
-    # Server CPU per move at full speed on one process: cores used / moves per second.
+    # Server CPU per move at full speed on one process (cores used / moves per second), as a
+    # ratio to the bare broadcast's CPU per round in the same pair: an absolute figure moves
+    # with the machine (docs/performance.md, "Goal 9 as a ratio").
     per_move = 1000 * full["server_cpu"] / full["rate"] if full["rate"] else float("inf")
+    per_round = 1000 * bare["server_cpu"] / bare["rate"] if bare["rate"] else float("inf")
+    cpu_ratio = per_move / per_round if per_round else float("inf")
     print(
         goal(
-            per_move <= 5.0,
+            cpu_ratio <= CPU_RATIO_GOAL,
             f"(9) server CPU per move at full speed: {per_move:.1f} ms ({full['server_cpu']} "
-            f"cores / {full['rate']:.1f} moves/s; goal <= 5 ms)",
+            f"cores / {full['rate']:.1f} moves/s) = {cpu_ratio:.2f}x the bare broadcast's "
+            f"{per_round:.1f} ms per round in the same pair (goal <= {CPU_RATIO_GOAL:g}x)",
         )
     )
     best = None
