@@ -11,6 +11,7 @@ from fractions import Fraction
 from math import lcm
 from typing import Any, Final
 
+from .cards import DENOMINATORS
 from .fractions import (
     FractionLike,
     FractionValue,
@@ -19,7 +20,6 @@ from .fractions import (
     parse_fraction,
 )
 
-DECK_DENOMINATORS: Final[tuple[int, ...]] = (2, 3, 6, 12, 24, 48)
 LANGS: Final[tuple[str, ...]] = ("fr", "en")
 CLAIMS: Final[tuple[str, ...]] = ("equal", "denominator")
 # Above this, a common denominator would confuse more than it helps.
@@ -58,7 +58,7 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
 
 
 def equal_forms(
-    fraction: FractionLike, denominators: tuple[int, ...] = DECK_DENOMINATORS
+    fraction: FractionLike, denominators: tuple[int, ...] = DENOMINATORS
 ) -> list[str]:
     """List the fraction's equal forms over the deck's denominators, smallest denominator first.
 
@@ -117,10 +117,10 @@ def _unequal_lines(texts: dict[str, str], ref: FractionValue, card: FractionValu
     if common <= _MAX_COMMON_DENOMINATOR:
         if b != common and d != common:
             lines = [texts["both"].format(r=r, p=p, r2=r2, p2=p2)]
-            shown_ref_form = common in DECK_DENOMINATORS
+            shown_ref_form = common in DENOMINATORS
         elif b != common:
             lines = [texts["ref_only"].format(r=r, p=p, r2=r2)]
-            shown_ref_form = common in DECK_DENOMINATORS
+            shown_ref_form = common in DENOMINATORS
         else:
             lines = [texts["played_only"].format(r=r, p=p, p2=p2)]
     else:
