@@ -196,8 +196,8 @@ class TableConsumer(RealtimeConsumer):
     async def _deliver(self, updates: list[dict[str, Any]]) -> None:
         """Send the mover's own result on this socket, then publish it for the other seats.
 
-        The mover never waits on the channel layer: when it fails, the update is kept and
-        published again later (games.realtime.delivery); this socket drops its own echo.
+        The mover never waits on the channel layer: when it fails, the other sockets catch up
+        from the log once it is back (games.realtime.delivery); this socket drops its own echo.
         """
         for message in updates:
             await self.table_update(message)
@@ -207,8 +207,8 @@ class TableConsumer(RealtimeConsumer):
     async def table_update(self, message: dict[str, Any]) -> None:
         """Forward a committed change: this seat's new view with the events that led to it.
 
-        A state this socket sent already is dropped (its own echo, an update published again,
-        a state sent from the log first). When states were skipped (lost in the layer, or
+        A state this socket sent already is dropped (its own echo, a layer's retry, a state
+        sent from the log first). When states were skipped (lost in the layer, or
         published out of order by two processes), their events come from the log first: the
         socket never leaves a gap.
         """

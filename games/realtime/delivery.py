@@ -89,7 +89,7 @@ class Watched(Protocol):
         ...
 
     async def catch_up(self) -> None:
-        """Send the stored state if the socket is behind it."""
+        """Send the stored events and state (from the log) if the socket is behind them."""
         ...
 
 
@@ -125,8 +125,7 @@ class Ledger:
     def mark_down(self, error: BaseException | str, since: float | None = None) -> None:
         """Note that the layer does not answer; the first time of an outage logs one line.
 
-        `since`: when the outage began, if it was noticed later (a lost probe); what was
-        published from then on is published again.
+        `since`: when the outage began, if it was noticed later (a lost probe).
         """
         began = self.clock() if since is None else since
         with self.lock:
@@ -158,7 +157,7 @@ class Ledger:
             return self.down_since
 
     def has_kept(self) -> bool:
-        """Tell whether failed publishes wait to be published again."""
+        """Tell whether tables whose publish failed wait to be told to catch up."""
         with self.lock:
             return bool(self.kept)
 
