@@ -309,3 +309,30 @@ def test_the_migration_numbers_old_rows_by_their_commits() -> None:
         row("player", 0, "played"),
     ]
     assert migration._commits(rows) == [1, 2, 2, 3, 4, 5]
+
+
+async def test_a_table_whose_publish_failed_is_told_to_catch_up_from_the_log(world: Any) -> None:
+    """The layer watch's repair for a failed publish (games.realtime.delivery.REPAIR): each
+    socket of the table checks its seat and sends what it missed, from the log."""
+    from games.realtime.delivery import REPAIR
+
+    table_id = world.table.pk
+    comm = await socket(table_id, world.teacher)
+    await comm.connect()
+    await receive_until(comm, "state")
+    updates: list[dict[str, Any]] = []
+
+    def play_unpublished() -> int:
+        with collecting_updates(updates):  # committed; the publish "failed"
+            return _play(table_id, world.students, 2)
+
+    reached = await database_sync_to_async(play_unpublished)()
+    layer = get_channel_layer()
+    assert layer is not None
+    await layer.group_send(table_group(table_id), dict(REPAIR))
+    events, state = await _frames_until_state(comm)
+    assert [(f["state_id"], f["event"]) for f in events] == await database_sync_to_async(_expected)(
+        table_id, None, 0
+    )
+    assert state["state_id"] == reached and state["view"]["hand"] == []
+    await comm.disconnect()

@@ -123,3 +123,70 @@ def test_a_page_away_for_100_moves_logs_each_once_in_order(
         assert page.evaluate("window.unoclassPlay.state().logged") == final
     finally:
         context.close()
+
+
+def test_a_page_that_misses_a_state_asks_since_and_logs_each_move_once(
+    server: Server, browser: Browser
+) -> None:
+    """A state frame lost on the way (the page sees state numbers that do not follow): the
+    page asks "since" its last logged state and its log has every move once, in order."""
+    world = server.world(
+        students=["Alice"], bots=3, ruleset="classic", options={"target_score": 100_000}
+    )
+    table = world["table"]
+    server.app.script(
+        "from games.models import Seat\n"
+        f"Seat.objects.filter(table_id={table}, index=0)"
+        ".update(bot_takeover=True, bot='heuristic')\n"
+        "print('{}')\n"
+    )
+    context = signed_in(browser, server, world["sessions"][0], viewport=DESKTOP)
+    dropped: list[int] = []
+    first: list[int] = []  # the state of the socket's opening (after the recent history)
+    asked: list[dict[str, Any]] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            frame = json.loads(message) if isinstance(message, str) else {}
+            if frame.get("type") == "state" and not first:
+                first.append(frame["state_id"])
+            live = frame.get("type") == "state" and bool(frame.get("events"))
+            if live and not dropped and frame["state_id"] >= first[0] + 3:
+                dropped.append(frame["state_id"])  # lost: the page never sees it
+                return
+            ws.send(message)
+
+        def to_server(message: str | bytes) -> None:
+            if isinstance(message, str) and json.loads(message).get("type") == "since":
+                asked.append(json.loads(message))
+            upstream.send(message)
+
+        upstream.on_message(to_page)
+        ws.on_message(to_server)
+
+    try:
+        page = context.new_page()
+        page.route_web_socket(re.compile(r"/ws/table/"), route)
+        page.goto(f"{server.url}/tables/{table}/")
+        player = PlayPage(page)
+        server.wait_state_after(table, 12, timeout=60)
+        server.app.script(
+            "from games.services import table_set_paused\n"
+            f"table_set_paused(table_id={table}, paused=True)\n"
+            "print('{}')\n"
+        )
+        final = server.table_state(table)[1]
+        player.wait_state(final)
+        assert dropped, "no state frame was dropped"
+        assert asked and asked[0] == {"type": "since", "state_id": dropped[0] - 1}
+        expected = _expected(server, table, first[0])
+        texts = [text for _state_id, _event, text in expected["events"] if text]
+        # After the recent history (up to the opening state), each move once, in order.
+        shown = min(len(texts), MAX_LOG)
+        log = page.locator("#play-log li").all_text_contents()
+        assert log[-shown:] == texts[-shown:]
+        assert page.evaluate("window.unoclassPlay.state().logged") == final
+    finally:
+        context.close()
