@@ -74,7 +74,7 @@ def since_query(query_string: bytes) -> int | None:
     return None
 
 
-def catch_up(*, table_id: int, seat: int | None, since: int, lang: str) -> CatchUp:
+def frames_since(*, table_id: int, seat: int | None, since: int, lang: str) -> CatchUp:
     """Return the frames that bring a client showing state `since` up to the stored state.
 
     Every stored action after `since` (at most MAX_STATES states back) as `event` frames in

@@ -13,13 +13,11 @@ from games import driver, hooks, jsontext
 from games.broadcast import collecting_updates, table_group, update_body, update_game
 from games.catch_up import (
     MAX_STATES,
+    frames_since,
     history_frames,
     log_frames,
     read_since,
     since_query,
-)
-from games.catch_up import (
-    catch_up as catch_up_from_log,
 )
 from games.engine import Game
 from games.errors import TableError
@@ -282,7 +280,7 @@ class TableConsumer(RealtimeConsumer):
 
         Raise TableError `bad_since` when the table has not reached `since`.
         """
-        found = await in_thread(catch_up_from_log)(
+        found = await in_thread(frames_since)(
             table_id=self.table_id, seat=self.seat, since=since, lang=self.lang
         )
         *events, state = found.frames

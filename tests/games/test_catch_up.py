@@ -23,7 +23,7 @@ from channels.testing import WebsocketCommunicator
 from games import driver
 from games.announce import visible_event
 from games.broadcast import collecting_updates, table_group
-from games.catch_up import MAX_STATES, catch_up
+from games.catch_up import MAX_STATES, frames_since
 from games.engine import Game
 from games.models import Table, TableEvent
 from games.services import SeatSpec, table_act, table_create, table_step
@@ -281,7 +281,7 @@ async def test_a_socket_that_skipped_states_gets_their_events_from_the_log_first
 
 def test_catch_up_reads_at_most_max_states_back(world: Any) -> None:
     reached = _play(world.table.pk, world.students, 5)
-    found = catch_up(table_id=world.table.pk, seat=0, since=0, lang="en")
+    found = frames_since(table_id=world.table.pk, seat=0, since=0, lang="en")
     assert found.state_id == reached
     assert {f["state_id"] for f in found.frames[:-1]} == set(range(1, reached + 1))
     assert MAX_STATES >= 1000  # a page away for a whole lesson still gets every move

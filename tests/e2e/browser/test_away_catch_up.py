@@ -28,8 +28,8 @@ def _expected(server: Server, table: int, since: int) -> dict[str, Any]:
     """Ask the server's own catch-up for seat 0, in French (what the page should log)."""
     code = (
         "import json\n"
-        "from games.catch_up import catch_up\n"
-        f"found = catch_up(table_id={table}, seat=0, since={since}, lang='fr')\n"
+        "from games.catch_up import frames_since\n"
+        f"found = frames_since(table_id={table}, seat=0, since={since}, lang='fr')\n"
         "frames = found.frames[:-1]\n"
         "print(json.dumps({'state_id': found.state_id,"
         " 'events': [[f['state_id'], f['event'], f['text']] for f in frames]}))\n"

@@ -57,7 +57,7 @@ def stored(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         return CatchUp(frames, last, SimpleNamespace(), SimpleNamespace())  # type: ignore[arg-type]
 
     monkeypatch.setattr(consumers, "_stored_state_id", lambda table_id: table["state_id"])
-    monkeypatch.setattr(consumers, "catch_up_from_log", from_log)
+    monkeypatch.setattr(consumers, "frames_since", from_log)
     monkeypatch.setattr(consumers, "next_step_for", lambda table, game: None)
     monkeypatch.setattr(consumers.driver, "schedule", lambda step: None)
     return table
