@@ -53,7 +53,8 @@ def world(class_a):  # type: ignore[no-untyped-def]
         seats=[
             SeatSpec(name="Anaïs", user_id=students[0].pk),
             SeatSpec(name="Basile", user_id=students[1].pk),
-            SeatSpec(name="Robot 1", bot="student"),
+            # Errs often: its penalised wrong tries are stored with its move, in one commit.
+            SeatSpec(name="Robot 1", bot="student", bot_profile={"M1": 0.3, "M2": 0.3, "M3": 0.3}),
         ],
         options={"target_score": 100_000, "wrong_attempt_penalty": 1},
         seed=11,
@@ -288,10 +289,13 @@ def test_catch_up_reads_at_most_max_states_back(world: Any) -> None:
 
 
 def test_each_stored_action_knows_the_state_it_led_to(world: Any) -> None:
-    reached = _play(world.table.pk, world.students, 40)
+    reached = _play(world.table.pk, world.students, AWAY_MOVES)
     rows = list(TableEvent.objects.filter(table=world.table).order_by("seq"))
     assert [r.state_id for r in rows] == sorted(r.state_id for r in rows)
     assert {r.state_id for r in rows} == set(range(1, reached + 1))
+    # Some commits stored two actions (the robot's penalised wrong try, then its move): the
+    # 100 moves replayed above include them, under one state number.
+    assert len(rows) > reached
 
 
 def test_the_migration_numbers_old_rows_by_their_commits() -> None:
@@ -336,3 +340,23 @@ async def test_a_table_whose_publish_failed_is_told_to_catch_up_from_the_log(wor
     )
     assert state["state_id"] == reached and state["view"]["hand"] == []
     await comm.disconnect()
+
+
+def test_the_migration_fills_the_state_numbers_of_older_rows(world: Any) -> None:
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0003_tableevent_state_id")
+    reached = _play(world.table.pk, world.students, AWAY_MOVES)
+    stored = list(TableEvent.objects.filter(table=world.table).values_list("seq", "state_id"))
+    assert len(stored) > reached  # with commits of two actions (the robot's wrong try)
+    TableEvent.objects.filter(table=world.table).update(state_id=None)
+    # A table whose actions cannot be told apart by commit keeps None (never wrong numbers).
+    odd = table_create(ruleset="classic", seats=[SeatSpec(name="A"), SeatSpec(name="B")], seed=1)
+    TableEvent.objects.create(table=odd, seq=1, seat=0, actor="player", action={}, result=[])
+
+    migration.number_rows(apps, None)
+
+    assert list(TableEvent.objects.filter(table=world.table).values_list("seq", "state_id")) == (
+        stored
+    )
+    assert TableEvent.objects.get(table=odd).state_id is None
