@@ -33,6 +33,7 @@ const fmt = (text, values) =>
 const game = {
   stateId: -1,
   logged: -1, // the state whose events the log holds last (every earlier one's too)
+  unheard: [], // the sentences of the last caught-up state, read out with its state
   view: null,
   table: null,
   playable: null,
@@ -214,9 +215,13 @@ function onFrame(frame) {
       return;
     }
     // The events of states this page missed (from the server's log), in order: each once.
+    // Logged silently (a page back after 100 moves must not read out 100 sentences); the
+    // last state's are read out when the catch-up's state arrives.
     if (typeof frame.state_id !== "number" || frame.state_id < game.logged) return;
     if (frame.state_id === game.logged && game.batch !== frame.state_id) return;
-    showEvent(event, frame.text, frame.state_id);
+    showEvent(event, frame.text, frame.state_id, true);
+    if (game.batch !== frame.state_id) game.unheard = [];
+    if (frame.text) game.unheard.push(frame.text);
     game.logged = frame.state_id;
     game.batch = frame.state_id;
     if (frame.state_id > game.stateId) expectState(frame.state_id, 2000);
@@ -244,17 +249,19 @@ function logState(frame) {
     // The state that ends a catch-up (or the first one, after the recent history).
     catchingUp = false;
     game.logged = Math.max(game.logged, frame.state_id);
+    for (const text of game.unheard) announce(text);
   } else if (frame.state_id > game.logged) {
     catchUp(); // a newer state without its events: ask for them
   }
+  game.unheard = [];
 }
 
 // ------------------------------------------------------------------ log and errors
 
 /** Log one live event; its sentence is also read through the live region. */
-function showEvent(event, text, stateId) {
+function showEvent(event, text, stateId, silent = false) {
   if (event.type === "uno" && event.seat === SEAT) game.unoSaidAt = stateId;
-  if (text) logLine(text, event.type);
+  if (text) logLine(text, event.type, silent);
 }
 
 function logLine(text, kind, silent = false) {

@@ -22,6 +22,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 AWAY_MOVES = 100
 MAX_LOG = 60  # the play page keeps the last 60 lines (static/js/play.js)
+# Note every sentence put in the page's live region from now on (it keeps only the last 5).
+WATCH_ANNOUNCER = """() => {
+  window.heard = [];
+  new MutationObserver((changes) => changes.forEach((change) =>
+    change.addedNodes.forEach((node) => window.heard.push(node.textContent))
+  )).observe(document.getElementById("play-announcer"), { childList: true });
+}"""
 
 
 def _expected(server: Server, table: int, since: int) -> dict[str, Any]:
@@ -92,6 +99,7 @@ def test_a_page_away_for_100_moves_logs_each_once_in_order(
         final = server.table_state(table)[1]
         assert final >= logged + AWAY_MOVES
         received.clear()
+        page.evaluate(WATCH_ANNOUNCER)
         away["on"] = False
 
         expect(page.locator("#play-connection")).to_have_attribute(
@@ -121,6 +129,11 @@ def test_a_page_away_for_100_moves_logs_each_once_in_order(
         log = page.locator("#play-log li").all_text_contents()
         assert log == texts[-MAX_LOG:]
         assert page.evaluate("window.unoclassPlay.state().logged") == final
+        # A screen reader hears the last move, not a hundred sentences.
+        last = [text for state_id, _event, text in events if state_id == final and text]
+        heard = page.evaluate("window.heard")
+        assert heard[: len(last)] == last
+        assert len(heard) <= len(last) + 1  # and at most "your turn" from the new state
     finally:
         context.close()
 
