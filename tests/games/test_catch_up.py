@@ -360,3 +360,29 @@ def test_the_migration_fills_the_state_numbers_of_older_rows(world: Any) -> None
         stored
     )
     assert TableEvent.objects.get(table=odd).state_id is None
+
+
+async def test_a_since_from_a_signed_out_session_closes_without_the_log(
+    world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log is checked like a sync: a session signed out meanwhile gets 4401, no event."""
+    from django.contrib.sessions.models import Session
+
+    from games.realtime import consumer
+
+    now = [1000.0]
+    monkeypatch.setattr(consumer.time, "monotonic", lambda: now[0])
+    table_id = world.table.pk
+    comm = await socket(table_id, world.students[0])
+    await comm.connect()
+    await receive_until(comm, "state")
+    await database_sync_to_async(_play)(table_id, world.students, 3)
+    await database_sync_to_async(lambda: Session.objects.all().delete())()
+    now[0] += consumer.SIGNIN_CHECK_SECONDS + 0.1
+    await comm.send_to(text_data=json.dumps({"type": "since", "state_id": 0}))
+    while True:
+        output = await comm.receive_output(timeout=3)
+        if output["type"] == "websocket.close":
+            break
+        assert json.loads(output["text"])["type"] == "state"  # live moves only, no replay
+    assert output["code"] == 4401
