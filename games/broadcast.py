@@ -1,8 +1,9 @@
 """Send a table's new state to its Channels group, after the transaction has committed.
 
-A failed publish never fails the action (it is stored): games.realtime.delivery keeps it and
-publishes it again when the layer is back. A table socket that acts collects its own updates
-(`collecting_updates`) so that it sends them to its player first, then publishes them.
+A failed publish never fails the action (it is stored): games.realtime.delivery marks the
+table, whose sockets catch up from the stored log when the layer is back (games.catch_up).
+A table socket that acts collects its own updates (`collecting_updates`) so that it sends them
+to its player first, then publishes them.
 """
 
 from __future__ import annotations

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import driver, hooks, jsontext
 from games.broadcast import collecting_updates, table_group, update_body, update_game
+from games.catch_up import (
+    MAX_STATES,
+    frames_since,
+    history_frames,
+    log_frames,
+    read_since,
+    since_query,
+)
 from games.engine import Game
 from games.errors import TableError
 from games.protocol import (
@@ -16,7 +26,6 @@ from games.protocol import (
     RATE_BURST,
     RATE_PER_SECOND,
     error_frame,
-    event_frames,
     event_items,
     refusal_example,
     state_frame,
@@ -28,9 +37,6 @@ from games.realtime.signin import socket_user, still_signed_in
 from games.selectors import table_access
 from games.services import JUDGED_ERROR_CODES, Outcome, next_step_for, table_act
 
-# How many skipped state numbers a socket remembers, to send their events if they come late.
-MISSED_WINDOW = 64
-
 
 class TableConsumer(RealtimeConsumer):
     """One player's (or a watching teacher's) socket on one table."""
@@ -41,13 +47,28 @@ class TableConsumer(RealtimeConsumer):
 
     table_id: int
     seat: int | None
+    # The last state this socket sent: every event up to it has been sent too, once, in order
+    # (from the live updates or from the log), since the socket opened or its `since`.
     last_state_id: int
-    # State numbers this socket skipped (it sent a later state): their events may come late,
-    # published again after a layer outage (games.realtime.delivery).
-    missed: set[int]
+    # The layer watch's catch-up runs beside the socket's own messages: one at a time.
+    turn: asyncio.Lock
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.turn = asyncio.Lock()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle one message at a time, the layer watch's catch-up included."""
+        async with self.turn:
+            await super().dispatch(message)
 
     async def connect(self) -> None:
-        """Accept a signed-in user who is seated at the table or may watch it."""
+        """Accept a signed-in user who is seated at the table or may watch it.
+
+        With `?since=N` the socket starts with the events after state N (a page that
+        reconnects); without it, with the last few events marked `replay` (a page opened
+        afresh). Then the current state.
+        """
         user = socket_user(self.scope)
         if user is None:
             await self.refuse(CLOSE_SIGNED_OUT)
@@ -60,10 +81,16 @@ class TableConsumer(RealtimeConsumer):
             return
         self.seat = access.seat
         self.last_state_id = -1
-        self.missed = set()
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
         delivery.attach(self)
+        try:
+            since = since_query(self.scope.get("query_string", b""))
+            if since is not None:
+                await self._send_catch_up(since)
+                return
+        except TableError as exc:
+            await self.send_error(exc)  # then as a socket opened without `since`
         await self._send_history()
         await self.send_current_state()
 
@@ -81,16 +108,32 @@ class TableConsumer(RealtimeConsumer):
         kind = content.get("type")
         # An action asks in its own thread hop (`_action`); signed out in another tab: the
         # socket closes with 4401 and nothing is applied.
-        if kind in ("sync", "reason") and not await self.check_signed_in():
+        if kind in ("sync", "since", "reason") and not await self.check_signed_in():
             return
         if kind == "action":
             await self._action(content)
         elif kind == "sync":
-            await self.send_current_state()
+            await self._send_missing()
+        elif kind == "since":
+            await self._since(content)
         elif kind == "reason":
             await self._reason(content)
         else:
             await self.send_error(TableError("unknown_type", _("Unknown message type.")))
+
+    async def _send_missing(self) -> None:
+        """Send what this socket has not sent yet (events from the log), then the state."""
+        if self.last_state_id < 0:
+            await self.send_current_state()
+        else:
+            await self._send_catch_up(self.last_state_id)
+
+    async def _since(self, content: dict[str, Any]) -> None:
+        """Answer "since state N": the stored events after N, then the state (or `bad_since`)."""
+        try:
+            await self._send_catch_up(read_since(content.get("state_id")))
+        except TableError as exc:
+            await self.send_error(exc)
 
     async def _action(self, content: dict[str, Any]) -> None:
         if self.seat is None:
@@ -111,7 +154,7 @@ class TableConsumer(RealtimeConsumer):
             await self._deliver(updates)
             await self._send_refusal(exc)
             if exc.code == "stale_state" or exc.code in JUDGED_ERROR_CODES:
-                await self.send_current_state()
+                await self._send_missing()
             return
         if signed_in is not None and not await self.signin_checked(signed_in):
             return
@@ -151,8 +194,8 @@ class TableConsumer(RealtimeConsumer):
     async def _deliver(self, updates: list[dict[str, Any]]) -> None:
         """Send the mover's own result on this socket, then publish it for the other seats.
 
-        The mover never waits on the channel layer: when it fails, the update is kept and
-        published again later (games.realtime.delivery); this socket drops its own echo.
+        The mover never waits on the channel layer: when it fails, the other sockets catch up
+        from the log once it is back (games.realtime.delivery); this socket drops its own echo.
         """
         for message in updates:
             await self.table_update(message)
@@ -160,7 +203,13 @@ class TableConsumer(RealtimeConsumer):
             delivery.publish_soon(table_group(self.table_id), message, skip=self.channel_name)
 
     async def table_update(self, message: dict[str, Any]) -> None:
-        """Forward a committed change: this seat's new view with the events that led to it."""
+        """Forward a committed change: this seat's new view with the events that led to it.
+
+        A state this socket sent already is dropped (its own echo, a layer's retry, a state
+        sent from the log first). When states were skipped (lost in the layer, or
+        published out of order by two processes), their events come from the log first: the
+        socket never leaves a gap.
+        """
         state_id = message["state_id"]
         body = update_body(message)
         events, info = body["events"], body["info"]
@@ -169,35 +218,55 @@ class TableConsumer(RealtimeConsumer):
             # seat may have changed too, and the server may now have a move of its own to make.
             await self._refresh_access()
             return
-        # Older states are dropped; an update this socket skipped (published again after an
-        # outage), or whose state it sent from the database first, still brings its events.
         if state_id <= self.last_state_id:
-            if state_id in self.missed:
-                self.missed.discard(state_id)
-                await self._send_events(events, state_id, info)
             return
+        if 0 <= self.last_state_id < state_id - 1:
+            await self._fill_gap(state_id - 1, info)
         with translation.override(self.lang):
             items = event_items(events, self.seat, info, self.lang)
         await self._send_state(update_game(message), state_id, info, items)
 
+    async def table_repair(self, message: dict[str, Any]) -> None:
+        """Catch up after an update of this table failed to publish (games.realtime.delivery)."""
+        await self._refresh_access()
+
+    async def _fill_gap(self, upto: int, info: dict[str, Any]) -> None:
+        """Send the events of the states after the last one sent, up to `upto`, from the log.
+
+        Without the database the state is sent all the same: the page sees the gap in the
+        state numbers and asks "since" once the database answers.
+        """
+        try:
+            frames = await in_thread(log_frames)(
+                table_id=self.table_id,
+                seat=self.seat,
+                info=info,
+                lang=self.lang,
+                after=max(self.last_state_id, upto - MAX_STATES),
+                upto=upto,
+            )
+        except (OperationalError, InterfaceError):
+            return
+        for frame in frames:
+            await self.send_frame(frame)
+
     async def _refresh_access(self) -> None:
-        """Check the seat again, then send the current state (or close when access is gone)."""
+        """Check the seat again, then catch up (or close when access is gone)."""
         try:
             access = await in_thread(table_access)(table_id=self.table_id, user=self.scope["user"])
         except TableError:
             await self.close(code=CLOSE_NO_ACCESS)
             return
         self.seat = access.seat
-        await self.send_current_state()
+        await self._send_missing()
 
     async def _send_history(self) -> None:
         """Send the last few events (marked `replay`) so a reloaded page has its log back."""
-        history, info = await in_thread(_recent_events)(self.table_id)
-        with translation.override(self.lang):
-            for seq, events in history:
-                for frame in event_frames(events, self.seat, info, self.lang):
-                    frame.update(seq=seq, replay=True)
-                    await self.send(text_data=jsontext.dumps(frame))
+        frames, _table = await in_thread(history_frames)(
+            table_id=self.table_id, seat=self.seat, lang=self.lang
+        )
+        for frame in frames:
+            await self.send_frame(frame)
 
     async def send_current_state(self) -> None:
         """Send the seat's view from the database and plan any server step that is due."""
@@ -206,30 +275,34 @@ class TableConsumer(RealtimeConsumer):
         await self._send_state(game, table.state_id, info)
         driver.schedule(await in_thread(next_step_for)(table, game))
 
-    async def _send_events(
-        self, events: list[dict[str, Any]], state_id: int, info: dict[str, Any]
-    ) -> None:
-        with translation.override(self.lang):
-            for frame in event_frames(events, self.seat, info, self.lang):
-                frame["state_id"] = state_id
-                await self.send(text_data=jsontext.dumps(frame))
+    async def _send_catch_up(self, since: int) -> None:
+        """Send the stored events after state `since`, then the stored state (games.catch_up).
+
+        Raise TableError `bad_since` when the table has not reached `since`.
+        """
+        found = await in_thread(frames_since)(
+            table_id=self.table_id, seat=self.seat, since=since, lang=self.lang
+        )
+        *events, state = found.frames
+        for frame in events:
+            await self.send_frame(frame)
+        if found.state_id >= self.last_state_id:  # never a state older than one sent
+            self.last_state_id = found.state_id
+            await self.send_frame(state)
+        driver.schedule(await in_thread(next_step_for)(found.table, found.game))
 
     def watched_group(self) -> tuple[str, int]:
         """Return the table's group and the last state number sent (for the layer watch)."""
         return table_group(self.table_id), self.last_state_id
 
     async def catch_up(self) -> None:
-        """Send the stored state if this socket is behind it (after a layer outage)."""
-        if await in_thread(_stored_state_id)(self.table_id) <= self.last_state_id:
-            return
-        table, info = await in_thread(_load)(self.table_id)
-        # The watch runs beside this socket's own messages: a newer update may have been sent
-        # while the state was read, and a socket never sends a state older than it sent.
-        if table.state_id < self.last_state_id:
-            return
-        game = Game.from_dict(table.state)
-        await self._send_state(game, table.state_id, info)
-        driver.schedule(await in_thread(next_step_for)(table, game))
+        """Send the stored events and state if this socket is behind them (the layer watch)."""
+        async with self.turn:
+            if self.last_state_id < 0:
+                return  # still opening: its first state comes from the database anyway
+            if await in_thread(_stored_state_id)(self.table_id) <= self.last_state_id:
+                return
+            await self._send_catch_up(self.last_state_id)
 
     async def _send_state(
         self,
@@ -238,13 +311,6 @@ class TableConsumer(RealtimeConsumer):
         info: dict[str, Any],
         events: list[dict[str, Any]] | None = None,
     ) -> None:
-        # The states this one skips may still come (published again after an outage), and so
-        # may this state's own update when it was read from the database (no events): either
-        # then brings its events as `event` frames instead of being dropped as old.
-        newest = state_id if events is not None else state_id + 1
-        if self.last_state_id >= 0 and newest > self.last_state_id + 1:
-            self.missed.update(range(max(self.last_state_id + 1, state_id - MISSED_WINDOW), newest))
-        self.missed = {n for n in self.missed if n > state_id - MISSED_WINDOW}
         self.last_state_id = max(self.last_state_id, state_id)
         frame = state_frame(game, self.seat, state_id, info, events)
         await self.send(text_data=jsontext.dumps(frame))
@@ -282,20 +348,3 @@ def _load(table_id: int) -> tuple[Any, dict[str, Any]]:
 
     table = Table.objects.get(pk=table_id)
     return table, table_info(table=table)
-
-
-HISTORY_ACTIONS = 8
-
-
-def _recent_events(table_id: int) -> tuple[list[tuple[int, list[dict[str, Any]]]], dict[str, Any]]:
-    """Return the events of the last few stored actions, oldest first, and the table's info."""
-    from games.models import Table, TableEvent
-    from games.players import table_info
-
-    rows = list(
-        TableEvent.objects.filter(table_id=table_id)
-        .order_by("-seq")
-        .values_list("seq", "result")[:HISTORY_ACTIONS]
-    )
-    rows.reverse()
-    return rows, table_info(table=Table.objects.get(pk=table_id))

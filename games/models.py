@@ -131,6 +131,11 @@ class TableEvent(models.Model):
         Table, on_delete=models.CASCADE, related_name="events", verbose_name=_("table")
     )
     seq = models.PositiveIntegerField(_("number"))
+    # The table's state this action led to (Table.state_id after its commit): a client that
+    # missed states is sent the events after the state it has (games.catch_up). One commit may
+    # store several actions (a bot's penalised wrong attempt, then its move). None: a row of an
+    # older table whose states could not be told from its actions (migration 0003).
+    state_id = models.PositiveIntegerField(_("state number"), null=True, blank=True)
     seat = models.PositiveSmallIntegerField(_("seat"))
     actor = models.CharField(_("actor"), max_length=10, choices=Actor.choices)
     user = models.ForeignKey(

@@ -374,6 +374,7 @@ def _commit(table: Table, game: Game, applied: list[Applied], user: Any) -> Outc
         TableEvent(
             table=table,
             seq=first_seq + offset,
+            state_id=table.state_id,
             seat=seat_index,
             actor=actor,
             user_id=user.pk if actor == Actor.PLAYER and getattr(user, "pk", None) else None,

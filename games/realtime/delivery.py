@@ -1,19 +1,23 @@
-"""Publish table updates through the channel layer, and repair what the layer loses.
+"""Publish table updates through the channel layer, and notice what the layer loses.
 
-An update can be lost between processes in three ways: the publish fails (Redis is down), the
-publish succeeds while another process's subscription is still reconnecting (Redis just came
-back), or a process dies before publishing. The repairs, in order:
+The database holds every applied action in order with the state it led to, and a socket
+that is behind catches up from it (games.catch_up: "since state N", the one repair path).
+What this module keeps in memory is only what the log cannot know:
 
-- the mover never depends on the layer: the table socket sends the result of its own action
-  directly (games.consumers), then publishes it for the others;
-- a failed publish is kept, logged once per outage (one line), and published again when the
-  layer is back;
-- each process with table sockets watches the layer: a numbered probe goes through it to the
-  process itself every PROBE_SECONDS. When a probe comes back after a failure, the process
-  publishes again what it kept and what it published during the outage, asks every process
-  to publish again the updates its own sockets have not seen (`watch.resend`), and finally
-  brings each of its sockets up to the stored state (the last resort: the state without the
-  events).
+- that a publish failed: the log cannot tell another process's sockets that their table
+  moved. A failed publish keeps its group's name (not the update), is logged once per outage
+  (one line), and when the layer is back the group is sent a `table.repair` nudge: each of its
+  sockets, in any process, checks its seat and catches up from the log;
+- that the layer lost something: each process with table sockets watches the layer with a
+  numbered probe through it to the process itself every PROBE_SECONDS. When a probe comes back
+  after a failure, the process asks every process (`watch.catch_up`) to bring its sockets up
+  to the stored state, events included, and does so for its own;
+- the outage itself (since when, and whether the layer moves at all), to tell the two apart
+  from a busy process.
+
+The mover never depends on the layer: the table socket sends the result of its own action
+directly (games.consumers), then publishes it for the others. A socket that receives a later
+state than the next one fills the gap from the log before sending it.
 
 A busy process is not an outage. At full load (1,000 sockets) the probe waits in the same queues
 as the updates: its send behind this process's publishes (channels_redis' pub/sub layer sends
@@ -42,9 +46,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from asgiref.sync import async_to_sync
@@ -71,13 +73,10 @@ TICK = 0.1
 SILENT_PROBES = 60
 # After the layer is back, the sockets still behind the database are brought up to date.
 CATCH_UP_DELAY = 1.0
-# What a process remembers of its own publishes, to publish them again after an outage.
-RECENT_PER_GROUP = 32
-RECENT_SECONDS = 120.0
-# Updates published this long before the outage was noticed are published again too.
-OUTAGE_MARGIN = 2.0
+# Groups whose publish failed, kept until the layer is back (the oldest forgotten beyond).
 MAX_KEPT = 2000
 RESEND_GROUP = "unoclass_resend"
+REPAIR = {"type": "table.repair"}
 
 
 class Watched(Protocol):
@@ -90,21 +89,12 @@ class Watched(Protocol):
         ...
 
     async def catch_up(self) -> None:
-        """Send the stored state if the socket is behind it."""
+        """Send the stored events and state (from the log) if the socket is behind them."""
         ...
 
 
-@dataclass(frozen=True)
-class Sent:
-    """One update for a group, and when it was published (monotonic seconds)."""
-
-    at: float
-    group: str
-    message: dict[str, Any]
-
-
 class Ledger:
-    """What this process kept (failed publishes) and recently published; outage state.
+    """The groups whose publish failed, and the outage state of this process's layer.
 
     Publishes may run on several event loops (async_to_sync from a bare thread): a lock.
     Times are the `clock`'s (monotonic seconds; the watch's too).
@@ -113,8 +103,7 @@ class Ledger:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.lock = threading.Lock()
-        self.kept: list[Sent] = []
-        self.recent: dict[str, deque[Sent]] = {}
+        self.kept: dict[str, None] = {}  # group names, in the order they first failed
         self.down_since: float | None = None
         # Layer calls of this process that went through: while it grows the layer is busy,
         # not away (`_on_time`).
@@ -125,28 +114,18 @@ class Ledger:
         with self.lock:
             self.progress += 1
 
-    def published(self, group: str, message: dict[str, Any]) -> None:
-        """Remember a publish that went through."""
-        now = self.clock()
+    def failed(self, group: str, error: BaseException) -> None:
+        """Keep the group of a publish that failed; log the outage once."""
         with self.lock:
-            self.progress += 1
-            queue = self.recent.setdefault(group, deque(maxlen=RECENT_PER_GROUP))
-            queue.append(Sent(now, group, message))
-            for name in [g for g, q in self.recent.items() if q[-1].at < now - RECENT_SECONDS]:
-                del self.recent[name]
-
-    def failed(self, group: str, message: dict[str, Any], error: BaseException) -> None:
-        """Keep a publish that failed; log the outage once."""
-        with self.lock:
-            self.kept.append(Sent(self.clock(), group, message))
-            del self.kept[:-MAX_KEPT]
+            self.kept[group] = None
+            for oldest in list(self.kept)[:-MAX_KEPT]:
+                del self.kept[oldest]
         self.mark_down(error)
 
     def mark_down(self, error: BaseException | str, since: float | None = None) -> None:
         """Note that the layer does not answer; the first time of an outage logs one line.
 
-        `since`: when the outage began, if it was noticed later (a lost probe); what was
-        published from then on is published again.
+        `since`: when the outage began, if it was noticed later (a lost probe).
         """
         began = self.clock() if since is None else since
         with self.lock:
@@ -156,33 +135,21 @@ class Ledger:
             self.down_since = began
         reason = error if isinstance(error, str) else type(error).__name__
         logger.warning(
-            "channel layer unreachable (%s): table updates are kept and published again "
+            "channel layer unreachable (%s): the tables it misses catch up from the log "
             "when it is back",
             reason,
         )
 
-    def take_kept(self) -> list[Sent]:
-        """Return and forget the kept publishes, oldest first."""
+    def take_kept(self) -> list[str]:
+        """Return and forget the groups whose publish failed, oldest first."""
         with self.lock:
-            kept, self.kept = self.kept, []
+            kept, self.kept = list(self.kept), {}
         return kept
 
-    def keep_again(self, items: list[Sent]) -> None:
-        """Put back publishes that failed again (before any newer kept ones)."""
+    def keep_again(self, groups: list[str]) -> None:
+        """Put back groups whose repair failed (before any newer kept ones)."""
         with self.lock:
-            self.kept[:0] = items
-
-    def published_since(self, since: float) -> list[Sent]:
-        """Return the publishes made since `since`, oldest first."""
-        with self.lock:
-            found = [s for q in self.recent.values() for s in q if s.at >= since]
-        return sorted(found, key=lambda s: s.at)
-
-    def newer_than(self, group: str, state_id: int) -> list[Sent]:
-        """Return the remembered publishes of `group` after `state_id`, in order."""
-        with self.lock:
-            found = [s for s in self.recent.get(group, ()) if s.message["state_id"] > state_id]
-        return sorted(found, key=lambda s: s.message["state_id"])
+            self.kept = {**dict.fromkeys(groups), **self.kept}
 
     def outage_start(self) -> float | None:
         """Return when the current outage began (as far as known), or None if there is none."""
@@ -190,19 +157,20 @@ class Ledger:
             return self.down_since
 
     def has_kept(self) -> bool:
-        """Tell whether failed publishes wait to be published again."""
+        """Tell whether tables whose publish failed wait to be told to catch up."""
         with self.lock:
             return bool(self.kept)
 
-    def mark_up(self, republished: int) -> None:
+    def mark_up(self, repaired: int) -> None:
         """Note that the layer answers again; log one line if an outage ends."""
         with self.lock:
             since, self.down_since = self.down_since, None
         if since is not None:
             logger.warning(
-                "channel layer reachable again after %.1f s: %d table updates published again",
+                "channel layer reachable again after %.1f s: %d tables told to catch up from "
+                "the log, every process asked to",
                 self.clock() - since,
-                republished,
+                repaired,
             )
 
 
@@ -230,11 +198,10 @@ async def publish(group: str, message: dict[str, Any], skip: str | None = None) 
         else:
             await layer.group_send(group, message)
     except Exception as exc:  # redis' ConnectionError, TimeoutError, OSError…: any layer fault
-        ledger.failed(group, message, exc)
+        ledger.failed(group, exc)
         _wake_watch()
         return False
-    if not _is_in_memory(layer):
-        ledger.published(group, message)
+    ledger.moved()
     return True
 
 
@@ -303,6 +270,7 @@ class Watch:
         self.answered_sent_at = float("-inf")  # when that probe was sent
         self.silent = 0  # probes sent since the last answer arrived
         self.failed_at: float | None = None  # the watch's last failure not yet repaired
+        self.catching_up: asyncio.Task[None] | None = None
 
     def ensure_running(self) -> None:
         """Start the watch loop if it is not running (call on the watch's loop)."""
@@ -391,8 +359,8 @@ class Watch:
                 continue
             if message.get("type") == "watch.probe":
                 self._answer(int(message.get("n", 0)))
-            elif message.get("type") == "watch.resend":
-                self.loop.create_task(self._answer_resend(layer, message))
+            elif message.get("type") == "watch.catch_up" and message.get("from") != channel:
+                self._catch_up_soon()
 
     def _answer(self, n: int) -> None:
         """Note a probe that came back; an earlier one still missing was lost in the layer."""
@@ -411,11 +379,7 @@ class Watch:
             del self.unanswered[k]
 
     async def _recover(self, layer: Any) -> None:
-        """Publish again what the outage may have lost, then catch every socket up."""
-        # A probe lost while a repair ran was noted after the ledger's outage ended.
-        since = ledger.outage_start()
-        if since is None:
-            since = self.failed_at
+        """Tell the tables whose publish failed, then every process, to catch up from the log."""
         self.failed_at = None
         try:
             # The core layer keeps groups in Redis: a restarted Redis forgot them.
@@ -428,36 +392,30 @@ class Watch:
             self._failed(exc)
             return
         kept = ledger.take_kept()
-        for index, sent in enumerate(kept):
-            if not await _send_again(layer, sent):
+        for index, group in enumerate(kept):
+            if not await _send_again(layer, group, REPAIR):
                 ledger.keep_again(kept[index:])
                 self.failed_at = ledger.clock()
                 return
-        again = ledger.published_since(since - OUTAGE_MARGIN) if since is not None else []
-        for sent in again:
-            await _send_again(layer, sent)
-        behind: dict[str, int] = {}
-        for sock in list(self.sockets):
-            group, state_id = sock.watched_group()
-            behind[group] = min(state_id, behind.get(group, state_id))
-        if behind:
-            request = {"type": "watch.resend", "groups": sorted(behind.items())}
-            with quiet_layer_errors():
-                await _within(layer.group_send(RESEND_GROUP, request), PROBE_TIMEOUT)
-        ledger.mark_up(len(kept) + len(again))
-        self.loop.create_task(self._catch_up_later())
+        # What another process published meanwhile may not have reached this process's
+        # sockets, nor this process's publishes theirs: each catches up its own from the log.
+        request = {"type": "watch.catch_up", "from": self.channel}
+        with quiet_layer_errors():
+            await _within(layer.group_send(RESEND_GROUP, request), PROBE_TIMEOUT)
+        ledger.mark_up(len(kept))
+        self._catch_up_soon()
 
-    async def _answer_resend(self, layer: Any, message: dict[str, Any]) -> None:
-        for group, state_id in message.get("groups", []):
-            for sent in ledger.newer_than(str(group), int(state_id)):
-                await _send_again(layer, sent)
+    def _catch_up_soon(self) -> None:
+        """Plan one catch-up of this process's sockets (requests meanwhile join it)."""
+        if self.catching_up is None or self.catching_up.done():
+            self.catching_up = self.loop.create_task(self._catch_up_later())
 
     async def _catch_up_later(self) -> None:
         await asyncio.sleep(CATCH_UP_DELAY)
         for sock in list(self.sockets):
             try:
                 await sock.catch_up()
-            except Exception:  # the database may be away too: the page's own sync repairs
+            except Exception:  # the database may be away too: the page's own `since` repairs
                 logger.warning("a table socket could not catch up after the layer came back")
 
 
@@ -510,10 +468,10 @@ async def _within(call: Awaitable[T], seconds: float) -> T:
     return result
 
 
-async def _send_again(layer: Any, sent: Sent) -> bool:
-    """Publish a kept or remembered update again; False (the outage goes on) if it fails."""
+async def _send_again(layer: Any, group: str, message: dict[str, Any]) -> bool:
+    """Send a repair message to a group; False (the outage goes on) if it fails."""
     try:
-        await _within(layer.group_send(sent.group, sent.message), PROBE_TIMEOUT)
+        await _within(layer.group_send(group, message), PROBE_TIMEOUT)
     except Exception as exc:  # any layer fault
         ledger.mark_down(exc)
         return False

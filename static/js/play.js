@@ -3,6 +3,7 @@
 
 import { handleReasonFrame } from "./reason.js";
 import { handleExampleFrame } from "./example.js";
+import { liveSocket } from "./live-socket.js";
 
 const root = document.getElementById("play");
 const TABLE = Number(root.dataset.table);
@@ -31,6 +32,8 @@ const fmt = (text, values) =>
 
 const game = {
   stateId: -1,
+  logged: -1, // the state whose events the log holds last (every earlier one's too)
+  unheard: [], // the sentences of the last caught-up state, read out with its state
   view: null,
   table: null,
   playable: null,
@@ -99,60 +102,57 @@ function cardFace(code, element) {
 
 // ------------------------------------------------------------------ socket
 
-let socket = null;
-let retries = 0;
-let everOpened = false;
 // An update can be lost while the server's message bus restarts: after this long without a
-// frame while others are to play, ask for the state again (the state number removes repeats).
+// frame while others are to play, ask for what was missed (the state numbers remove repeats).
 const QUIET_SYNC_MS = 15000;
 let lastFrameAt = Date.now();
+// A "since" request waits for its state (the log's events come first): asked once at a time.
+let catchingUp = false;
+let live = null; // the table's socket (liveSocket), opened at the end of this module
 
 setInterval(() => {
   const view = game.view;
   const waitingOnOthers = view && !view.game_over && !stopped() && view.acting !== SEAT;
-  if (waitingOnOthers && Date.now() - lastFrameAt > QUIET_SYNC_MS && send({ type: "sync" })) {
+  if (waitingOnOthers && Date.now() - lastFrameAt > QUIET_SYNC_MS && catchUp(true)) {
     lastFrameAt = Date.now();
   }
 }, 5000);
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${scheme}//${location.host}/ws/table/${TABLE}/`);
-  socket = ws;
-  ws.addEventListener("open", () => {
-    retries = 0;
-    everOpened = true;
+/** Ask for the events after the last logged state, then the state (docs/protocol.md). */
+function catchUp(again = false) {
+  if (catchingUp && !again) return false;
+  const frame = game.logged >= 0 ? { type: "since", state_id: game.logged } : { type: "sync" };
+  catchingUp = send(frame);
+  return catchingUp;
+}
+
+/** Open the table's socket (at the end of this module: the page's state is shown first). */
+const openSocket = () => liveSocket({
+  // A page that has its log asks for what it missed while away; a fresh one gets the recent
+  // log (marked `replay`) and the state.
+  path: () => {
+    catchingUp = game.logged >= 0;
+    return `/ws/table/${TABLE}/${catchingUp ? `?since=${game.logged}` : ""}`;
+  },
+  onOpen: () => {
     setConnection("connected");
     if (pendingAction) act(pendingAction.action, pendingAction.state_id);
-  });
-  ws.addEventListener("message", (message) => {
+  },
+  onFrame: (frame) => {
     lastFrameAt = Date.now();
-    let frame;
-    try {
-      frame = JSON.parse(message.data);
-    } catch {
-      return;
-    }
     onFrame(frame);
-  });
-  ws.addEventListener("close", (closing) => {
-    if (socket !== ws) return;
-    if (closing.code === 4401 || closing.code === 4403) {
-      // Signed out (maybe in another tab) or no longer seated: nothing here may act any more.
-      setConnection(closing.code === 4401 ? "signed_out" : "no_access");
-      root.dataset.closed = closing.code === 4401 ? "signed_out" : "no_access";
-      $("play-signed-out").hidden = closing.code !== 4401;
-      $("play-turn").textContent = "";
-      if (SEAT !== null) lockHand();
-      return;
-    }
-    // 1 s, 2 s, 4 s… at most 15 s; the server sends the state again on reconnect.
-    const delay = Math.min(1000 * 2 ** retries, MAX_RETRY_DELAY);
-    retries += 1;
-    setConnection(everOpened ? "reconnecting" : "offline");
-    setTimeout(connect, delay);
-  });
-}
+  },
+  onRetry: (everOpened) => setConnection(everOpened ? "reconnecting" : "offline"),
+  onStop: (why) => {
+    // Signed out (maybe in another tab) or no longer seated: nothing here may act any more.
+    setConnection(why);
+    root.dataset.closed = why;
+    $("play-signed-out").hidden = why !== "signed_out";
+    $("play-turn").textContent = "";
+    if (SEAT !== null) lockHand();
+  },
+  maxDelay: MAX_RETRY_DELAY,
+});
 
 function setConnection(status) {
   const element = $("play-connection");
@@ -161,9 +161,7 @@ function setConnection(status) {
 }
 
 function send(frame) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-  socket.send(JSON.stringify(frame));
-  return true;
+  return live !== null && live.send(frame);
 }
 
 // An action made before the socket opened (the page shows its state at once): sent on open.
@@ -186,7 +184,7 @@ function expectState(stateId, ms) {
   const entry = { stateId };
   entry.timer = setTimeout(() => {
     if (expected === entry) expected = null;
-    if (game.stateId < stateId) send({ type: "sync" });
+    if (game.stateId < stateId) catchUp(true);
   }, ms);
   expected = entry;
 }
@@ -206,34 +204,64 @@ function onFrame(frame) {
   if (handleReasonFrame(frame, send, announce)) return; // the reason prompt (reason.js)
   handleExampleFrame(frame, { announce, cardFace }); // the worked example (example.js)
   if (frame.type === "state") {
-    // A change's events come with its state: logged (and read out) first, in order.
-    if (Array.isArray(frame.events) && frame.state_id > game.stateId) {
-      for (const item of frame.events) showEvent(item.event || {}, item.text, frame.state_id);
-    }
+    logState(frame);
     showState(frame);
     game.historyShown = true; // the socket's history comes before its first state
   } else if (frame.type === "event") {
     const event = frame.event || {};
     if (frame.replay) {
-      // Recent history sent on (re)connect: fill an empty log once, silently.
+      // Recent history sent on a fresh connect: fill an empty log once, silently.
       if (!game.historyShown && frame.text) logLine(frame.text, event.type, true);
       return;
     }
-    showEvent(event, frame.text, frame.state_id);
+    // The events of states this page missed (from the server's log), in order: each once.
+    // Logged silently (a page back after 100 moves must not read out 100 sentences); the
+    // last state's are read out when the catch-up's state arrives.
+    if (typeof frame.state_id !== "number" || frame.state_id < game.logged) return;
+    if (frame.state_id === game.logged && game.batch !== frame.state_id) return;
+    showEvent(event, frame.text, frame.state_id, true);
+    if (game.batch !== frame.state_id) game.unheard = [];
+    if (frame.text) game.unheard.push(frame.text);
+    game.logged = frame.state_id;
+    game.batch = frame.state_id;
     if (frame.state_id > game.stateId) expectState(frame.state_id, 2000);
   } else if (frame.type === "error") {
     if (expected) clearTimeout(expected.timer);
     expected = null; // the action was answered: refused
+    if (frame.code === "bad_since" || frame.code === "unavailable") catchingUp = false;
     showError(frame);
   }
+}
+
+/** Log a state's events, in order, before it is shown; a gap asks for the missed ones. */
+function logState(frame) {
+  game.batch = null;
+  if (typeof frame.state_id !== "number") return;
+  if (Array.isArray(frame.events)) {
+    // A change's events come with its state. One that does not follow the last logged state
+    // means states were missed: the log sends them all, this one's included, in order.
+    if (game.logged >= 0 && frame.state_id > game.logged + 1) catchUp();
+    else if (frame.state_id > game.logged) {
+      for (const item of frame.events) showEvent(item.event || {}, item.text, frame.state_id);
+      game.logged = frame.state_id;
+    }
+  } else if (catchingUp || game.logged < 0) {
+    // The state that ends a catch-up (or the first one, after the recent history).
+    catchingUp = false;
+    game.logged = Math.max(game.logged, frame.state_id);
+    for (const text of game.unheard) announce(text);
+  } else if (frame.state_id > game.logged) {
+    catchUp(); // a newer state without its events: ask for them
+  }
+  game.unheard = [];
 }
 
 // ------------------------------------------------------------------ log and errors
 
 /** Log one live event; its sentence is also read through the live region. */
-function showEvent(event, text, stateId) {
+function showEvent(event, text, stateId, silent = false) {
   if (event.type === "uno" && event.seat === SEAT) game.unoSaidAt = stateId;
-  if (text) logLine(text, event.type);
+  if (text) logLine(text, event.type, silent);
 }
 
 function logLine(text, kind, silent = false) {
@@ -719,7 +747,7 @@ setConnection("connecting");
 // The state the page was served with: shown at once, so nothing jumps when the socket answers.
 const firstState = document.getElementById("play-first-state");
 if (firstState) showState(JSON.parse(firstState.textContent));
-connect();
+live = openSocket();
 
 // For the browser tests and the curious: the live socket and the latest state.
-window.unoclassPlay = { socket: () => socket, state: () => ({ ...game }), cardName };
+window.unoclassPlay = { socket: () => live.socket(), state: () => ({ ...game }), cardName };

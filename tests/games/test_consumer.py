@@ -507,12 +507,13 @@ async def test_an_idle_socket_gets_one_burst_not_its_idle_time_in_frames(  # typ
     await comm.disconnect()
 
 
-async def test_a_state_read_from_the_database_first_still_gets_its_events_from_its_update(
+async def test_a_sync_sends_the_missed_events_from_the_log_and_the_late_update_adds_nothing(
     pair,
 ):  # type: ignore[no-untyped-def]
     """The update of a move may reach a socket after the socket sent the same state from the
     database (a sync, or the layer watch's catch-up under load: seen in the busy CI run, where
-    the other page never logged the move). Its events then come as `event` frames, once."""
+    the other page never logged the move). The events come from the log with that state, once;
+    the late update is then dropped."""
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     watcher = await socket(table.pk, pair[0])
     await watcher.connect()
@@ -528,18 +529,17 @@ async def test_a_state_read_from_the_database_first_still_gets_its_events_from_i
 
     await database_sync_to_async(play)()
     await watcher.send_to(text_data=json.dumps({"type": "sync"}))
-    synced = await receive_until(watcher, "state")
-    assert synced["state_id"] == 1 and not synced.get("events")
+    missed = json.loads(await watcher.receive_from())
+    assert missed["type"] == "event" and missed["state_id"] == 1
+    assert missed["event"]["type"] == "played" and "4/12" in missed["text"]
+    synced = json.loads(await watcher.receive_from())
+    assert synced["type"] == "state" and synced["state_id"] == 1 and not synced.get("events")
     (update,) = updates
     layer = get_channel_layer()
     assert layer is not None
     await layer.group_send(table_group(table.pk), update)
-    late = await receive_until(watcher, "event")
-    assert late["state_id"] == 1 and late["event"]["type"] == "played"
-    assert "4/12" in late["text"]
-    # Published once more (a layer's retry): the events are not logged twice.
-    await layer.group_send(table_group(table.pk), update)
-    await watcher.send_to(text_data=json.dumps({"type": "sync"}))
-    assert (await receive_until(watcher, "state"))["state_id"] == 1
+    await layer.group_send(table_group(table.pk), update)  # and once more (a layer's retry)
     assert await watcher.receive_nothing(timeout=0.2)
+    await watcher.send_to(text_data=json.dumps({"type": "sync"}))
+    assert json.loads(await watcher.receive_from())["type"] == "state"  # nothing new to log
     await watcher.disconnect()

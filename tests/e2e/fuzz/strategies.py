@@ -16,7 +16,8 @@ CURRENT = "<current>"
 
 CARDS = sorted(set(DECKS["fractions"]) | set(DECKS["classic"]))
 ACTION_TYPES = ["play", "draw", "pass", "uno", "catch", "challenge", "accept", "quickos",
-                "next_round", "sync", "action", "", "PLAY", "play ", "__proto__"]  # fmt: skip
+                "next_round", "sync", "since", "action", "", "PLAY", "play ",
+                "__proto__"]  # fmt: skip
 
 huge_ints = st.sampled_from([2**31, 2**63, -(2**63), 10**100, 10**4000, -1, 0])
 numbers = st.one_of(st.integers(), huge_ints, st.floats(allow_nan=True, allow_infinity=True))
@@ -70,6 +71,19 @@ other_dict_frames = st.fixed_dictionaries(
 )
 
 
+RAW_TEXTS = [
+    '{"type": "sync"}',
+    "{",
+    "[1,",
+    "NaN",
+    "null",
+    '{"type": "action",',
+    '{"type": "since", "state_id": NaN}',
+    '{"type": "since", "state_id": 0}',
+    '{"type": "since", "state_id": -0.0}',
+]
+
+
 def _deep(depth: int, kind: str) -> str:
     if kind == "list":
         return "[" * depth + "]" * depth
@@ -85,9 +99,7 @@ text_frames = st.one_of(
     action_frames.map(lambda f: ("json", f)),
     other_dict_frames.map(lambda f: ("json", f)),
     json_values.map(lambda v: ("json", v)),
-    st.sampled_from(['{"type": "sync"}', "{", "[1,", "NaN", "null", '{"type": "action",']).map(
-        lambda t: ("text", t)
-    ),  # fmt: skip
+    st.sampled_from(RAW_TEXTS).map(lambda t: ("text", t)),
     any_text.map(lambda t: ("text", t)),
     deep_json.map(lambda t: ("text", t)),
     st.integers(min_value=4000, max_value=9000).map(lambda n: ("text", "x" * n)),

@@ -87,7 +87,7 @@ class FakeLayer:
         self.answer_growth = 0.0  # how much longer each next answer waits (a layer falling behind)
         self.reachable = asyncio.Event()  # cleared: Redis is away, calls hang in their retries
         self.reachable.set()
-        self.fail_sends = False  # a probe's send raises (the retries gave up)
+        self.fail_sends = False  # a probe's send and a publish raise (the retries gave up)
         self.lost: set[int] = set()  # probes the layer loses
         self.deaf = False  # the layer delivers nothing to the process (its subscription gone)
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -115,8 +115,10 @@ class FakeLayer:
         """Forget a subscription (nothing to do here)."""
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        """Note a publish (an update, one published again, a request to resend)."""
+        """Note a publish (an update, a repair, a request to catch up)."""
         await self._call()
+        if self.fail_sends:
+            raise ConnectionError("Redis is away")
         self.group_sends.append((group, message))
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
@@ -173,10 +175,10 @@ class RecordingLedger(delivery.Ledger):
         self.downs.append((self.clock(), str(error), since))
         super().mark_down(error, since)
 
-    def mark_up(self, republished: int) -> None:
+    def mark_up(self, repaired: int) -> None:
         """Note when, then end the outage."""
         self.ups.append(self.clock())
-        super().mark_up(republished)
+        super().mark_up(repaired)
 
 
 @pytest.fixture
@@ -256,9 +258,9 @@ def _run_until_answered(
 def _no_repair(ledger: RecordingLedger, layer: FakeLayer, sock: Socket) -> None:
     assert ledger.downs == []
     assert ledger.outage_start() is None
-    # Nothing subscribed or published again, no request to resend, no catch-up.
+    # Nothing subscribed again, no request to catch up, no catch-up.
     assert (GROUP, Socket.channel_name) not in layer.groups_added
-    assert all(message["type"] != "watch.resend" for _group, message in layer.group_sends)
+    assert all(message["type"] != "watch.catch_up" for _group, message in layer.group_sends)
     assert sock.catch_ups == 0
 
 
@@ -266,8 +268,9 @@ def _repaired(ledger: RecordingLedger, layer: FakeLayer, sock: Socket) -> None:
     assert ledger.outage_start() is None
     assert len(ledger.ups) == 1
     assert (GROUP, Socket.channel_name) in layer.groups_added  # subscribed again
-    resends = [m for _group, m in layer.group_sends if m["type"] == "watch.resend"]
-    assert resends == [{"type": "watch.resend", "groups": [(GROUP, 5)]}]
+    # Every process is asked to catch its sockets up from the log; this one catches up its own.
+    requests = [(g, m) for g, m in layer.group_sends if m["type"] == "watch.catch_up"]
+    assert requests == [(delivery.RESEND_GROUP, {"type": "watch.catch_up", "from": "watch.1"})]
     assert sock.catch_ups == 1
 
 
@@ -361,8 +364,9 @@ def test_a_probe_lost_in_the_layer_is_an_outage_repaired_when_the_next_comes_bac
 
     loop.run_until_complete(scenario())
     _repaired(ledger, layer, sock)
-    # The update published after the lost probe went out was published again.
-    assert [m for _group, m in layer.group_sends].count(_update(6)) == 2
+    # The update published after the lost probe went out is not published again: the sockets
+    # that missed it catch up from the log (each process asked to).
+    assert [m for _group, m in layer.group_sends].count(_update(6)) == 1
 
 
 def test_a_layer_that_delivers_nothing_is_an_outage_after_silent_probes(
@@ -436,7 +440,32 @@ def test_a_failed_publish_marks_the_layer_down_at_once(
     monkeypatch.setattr(delivery, "get_channel_layer", lambda: layer)
 
     went_through = loop.run_until_complete(delivery.publish(GROUP, _update(6)))
+    loop.run_until_complete(delivery.publish(GROUP, _update(7)))
 
     assert not went_through
-    assert ledger.downs == [(0.0, "Redis is away", None)]
-    assert [sent.message for sent in ledger.take_kept()] == [_update(6)]
+    assert ledger.downs[0] == (0.0, "Redis is away", None)
+    # Only the table's group is kept (its updates are in the log), once.
+    assert ledger.take_kept() == [GROUP]
+
+
+def test_a_failed_publish_s_table_is_told_to_catch_up_when_the_layer_is_back(
+    loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    layer = FakeLayer(loop)
+    _, sock = _watch(loop, layer, monkeypatch)
+
+    async def scenario() -> None:
+        await _until(lambda: len(layer.answers) >= 2, 60, "two probes answered")
+        layer.fail_sends = True  # Redis is away: probes and publishes fail
+        assert not await delivery.publish("table_9", _update(6))
+        await _for(2.0)
+        assert sock.catch_ups == 0
+        layer.fail_sends = False
+        await _until(lambda: sock.catch_ups == 1, 60, "the repair")
+
+    loop.run_until_complete(scenario())
+    # Every socket of that table, in any process, checks its seat and catches up from the log.
+    assert ("table_9", delivery.REPAIR) in layer.group_sends
+    assert _update(6) not in [m for _group, m in layer.group_sends]  # the log has it
+    assert not ledger.has_kept()
+    _repaired(ledger, layer, sock)

@@ -1,0 +1,67 @@
+// One live socket kept open by itself: the play page and the teacher's overview both use it
+// (docs/protocol.md, "Reconnecting"). After any close but 4401 (signed out) and 4403 (no
+// access) it opens again, waiting 1 s, 2 s, 4 s… up to `maxDelay`; each try asks the page for
+// its address, so a page that keeps a log can ask for what it missed ("?since=N").
+
+export const SIGNED_OUT = 4401;
+export const NO_ACCESS = 4403;
+
+/**
+ * Open a socket on this site at `path()` and keep it open.
+ *
+ * - `onOpen()` once each socket opens; `onFrame(frame)` for each JSON frame (others are
+ *   dropped); `onRetry(everOpened)` when a socket closed and the next try is planned;
+ *   `onStop(why)` with "signed_out" or "no_access" when retrying cannot help (no more tries).
+ *
+ * Returns `send(frame)` (false when no socket is open), `socket()` (the current one, for the
+ * browser tests) and `stopped()`.
+ */
+export function liveSocket({ path, onOpen, onFrame, onRetry, onStop, maxDelay }) {
+  let socket = null;
+  let retries = 0;
+  let everOpened = false;
+  let stopped = false;
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}${path()}`);
+    socket = ws;
+    ws.addEventListener("open", () => {
+      retries = 0;
+      everOpened = true;
+      if (onOpen) onOpen();
+    });
+    ws.addEventListener("message", (message) => {
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      onFrame(frame);
+    });
+    ws.addEventListener("close", (closing) => {
+      if (socket !== ws) return;
+      if (closing.code === SIGNED_OUT || closing.code === NO_ACCESS) {
+        stopped = true;
+        onStop(closing.code === SIGNED_OUT ? "signed_out" : "no_access");
+        return;
+      }
+      const delay = Math.min(1000 * 2 ** retries, maxDelay);
+      retries += 1;
+      if (onRetry) onRetry(everOpened);
+      setTimeout(connect, delay);
+    });
+  }
+
+  connect();
+  return {
+    send(frame) {
+      if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(frame));
+      return true;
+    },
+    socket: () => socket,
+    stopped: () => stopped,
+  };
+}
