@@ -71,15 +71,17 @@ EVIDENCE_FIELDS: Final = (
     "claim_source",
     "reason",
     "drew",
+    "source",
     "tags",
     "p0",
     "opportunities",
     "hand",
 )
-PLAIN: Final = 17
+PLAIN: Final = 18
 LIGHT_FIELDS: Final = EVIDENCE_FIELDS[:PLAIN]
 JSON_FIELDS: Final = EVIDENCE_FIELDS[PLAIN:]
 ASKED: Final = Attempt.ClaimSource.ASKED.value
+PROBE: Final = Attempt.Source.PROBE.value
 # The JSON columns come back as text and are decoded through a cache: the same few hundred
 # tag lists and chance-rate maps repeat across thousands of attempts, and Django's per-row
 # JSON converter was the largest cost of the class dashboard.
@@ -130,6 +132,7 @@ class Row:
     p0: dict[str, float] | None = None
     opportunities: frozenset[str] = frozenset()
     hand: tuple[str, ...] = ()
+    probe: bool = False  # a warm-up answer (lessons.warmup), not a game's play
 
     @property
     def skills(self) -> tuple[str, ...]:
@@ -154,7 +157,7 @@ def skills_of(
 
 def _row(values: Sequence[Any], zone: tzinfo) -> Row:
     (student, session, table, created, rn, rd, named, pn, pd, claim, outcome, rt) = values[:12]
-    pk, turn, source, reason, drew = values[12:PLAIN]
+    pk, turn, source, reason, drew, origin = values[12:PLAIN]
     if created.tzinfo is None:
         # SQLite gives back the stored UTC time without its zone (Django's converter, skipped
         # here, would add it).
@@ -182,6 +185,7 @@ def _row(values: Sequence[Any], zone: tzinfo) -> Row:
         (_decoded(values[PLAIN + 1]) or {}) if full else None,
         _opportunities(values[PLAIN + 2]) if full else frozenset(),
         _tags(values[PLAIN + 3]) if full else (),
+        origin == PROBE,
     )
 
 
@@ -339,6 +343,7 @@ def attempt_records(rows: Iterable[Row]) -> list[dict[str, Any]]:
             "reason": row.reason if row.reason in REASONS else None,
             "correct": row.correct,
             "drew": row.drew,
+            "source": PROBE if row.probe else "game",
         }
         for row in rows
     ]
@@ -409,6 +414,7 @@ def status_cache_key(rows: Sequence[Row], cut: int | None = None) -> str:
             row.reason,
             row.correct,
             row.drew,
+            row.probe,
         )
         for row in rows
     ]
