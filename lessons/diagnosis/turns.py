@@ -33,18 +33,15 @@ from typing import Any, Final
 from games.engine.fractions import parse_fraction
 
 from .classifier import CLAIM_EQUAL
-from .stream import Card, deck_values
+from .stream import SOURCE_PROBE, Card, deck_values
 
 __all__ = [
     "CSV_COLUMNS",
-    "SOURCE_PROBE",
     "probe_turn",
     "turns_from_attempts",
     "turns_from_csv",
 ]
 
-# A warm-up answer's source (lessons.warmup stores it on the attempt).
-SOURCE_PROBE: Final = "probe"
 # The attempts CSV columns turns_from_csv() reads (lessons.reporting.exports writes them).
 CSV_COLUMNS: Final = (
     "student_id",
