@@ -145,6 +145,7 @@ def probe_turn(record: Mapping[str, Any]) -> dict[str, Any]:
             }
         ],
         "drew": False,
+        "round": record.get("round"),
     }
 
 
@@ -188,6 +189,7 @@ def turns_from_csv(
                 "drew": row["drew"] == "1",
                 # Older exports have no "source" column: every row is a game's.
                 "source": row.get("source") or "game",
+                "round": _int(row.get("warmup_round") or ""),
             }
         )
     return {student: turns_from_attempts(attempts, deck) for student, attempts in records.items()}

@@ -74,6 +74,7 @@ ATTEMPT_FIELDS: Final = (
     "reason",
     "drew",
     "source",
+    "warmup_id",
 )
 ATTEMPT_HEADER: Final = (
     "class_id",
@@ -107,6 +108,7 @@ ATTEMPT_HEADER: Final = (
     "drew",
     # "game" or "probe" (a warm-up answer: its hand holds the options shown).
     "source",
+    "warmup_round",
 )
 STUDENT_HEADER: Final = (
     "class_id",
@@ -252,6 +254,7 @@ _HEADER_LABELS: Final[dict[str, Callable[[], str]]] = {
     "reason": lambda: _("reason given"),
     "drew": lambda: _("drew in this turn"),
     "source": lambda: _("game or warm-up"),
+    "warmup_round": lambda: _("warm-up round"),
     "claims": lambda: _("claims"),
     "accuracy": lambda: _("accuracy"),
     "first_play_utc": lambda: _("first play"),
@@ -321,6 +324,7 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             row["reason"] or "",
             int(bool(row["drew"])),
             row["source"],
+            row["warmup_id"] or "",
         ]
 
 
@@ -417,6 +421,10 @@ def attempt_dictionary(lang: str) -> list[tuple[str, str]]:
             "game: a play at a table; probe: a warm-up answer (the hand is the cards shown, "
             "the claim is always equal, and a reason is asked after every answer but counts "
             "only on a wrong one)."
+        ),
+        "warmup_round": _(
+            "The warm-up round of a warm-up answer (answers of one round share it); empty for "
+            "a game's play. A rule is resolved only after a clean re-check: a later round."
         ),
     }
     columns = []

@@ -128,6 +128,7 @@ def test_answers_become_diagnose_probe_turns_in_order(monkeypatch: Any) -> None:
                 {"played": "2/3", "claim": "equal", "asked": True, "reason": "added_same"}
             ],
             "drew": False,
+            "round": round_.pk,
         },
         {
             "turn": 2,
@@ -137,6 +138,7 @@ def test_answers_become_diagnose_probe_turns_in_order(monkeypatch: Any) -> None:
             "hand": ITEMS[1]["options"],
             "attempts": [{"played": "4/12", "claim": "equal", "asked": True, "reason": None}],
             "drew": False,
+            "round": round_.pk,
         },
         {
             "turn": 3,
@@ -146,6 +148,7 @@ def test_answers_become_diagnose_probe_turns_in_order(monkeypatch: Any) -> None:
             "hand": ITEMS[2]["options"],
             "attempts": [{"played": "5/6", "claim": "equal", "asked": True, "reason": "guessed"}],
             "drew": False,
+            "round": round_.pk,
         },
     ]
     # probe_next saw each stored answer before choosing the next item.
