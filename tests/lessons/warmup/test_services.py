@@ -317,3 +317,21 @@ def test_a_recheck_refuses_another_class_and_another_teacher(monkeypatch: Any) -
         services.warmup_recheck(teacher=other, classroom=classroom, students=[ada.pk])
     assert error.value.code == "not_your_class"
     assert not WarmupRound.objects.exists()
+
+
+def test_a_pupil_moved_to_another_class_takes_their_warm_ups(monkeypatch: Any) -> None:
+    from lessons.classrooms.student_changes import student_move
+    from tests.support.factories import make_classroom
+
+    scripted(monkeypatch)
+    teacher = make_teacher()
+    classroom, (ada,) = class_of(teacher, 1)
+    (round_,) = services.warmup_recheck(teacher=teacher, classroom=classroom, students=[ada.pk])
+    services.warmup_begin(student=ada, warmup_id=round_.pk)
+    _answer(ada, _round(ada), "3/6")
+    other = make_classroom(teacher=teacher)
+    student_move(student=ada, to=other)
+    assert _round(ada).classroom_id == other.pk
+    assert set(Attempt.objects.filter(student=ada).values_list("classroom_id", flat=True)) == {
+        other.pk
+    }

@@ -230,3 +230,54 @@ def test_seating_without_need_deals_as_today(monkeypatch: Any) -> None:
     tables = {m.table_id for m in session.members.all()}
     assert len(tables) == 1
     assert "aim_pairs" not in session.tables.get().table.options
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_re_check_waits_on_the_students_home_until_it_is_started(
+    monkeypatch: Any, language: str
+) -> None:
+    scripted(monkeypatch)
+    teacher = make_teacher()
+    classroom, (ada, bob) = class_of(teacher, 2)
+    client = _client(teacher, language)
+    form = client.get(reverse("warmup_recheck", args=[classroom.pk]) + f"?student={ada.pk}")
+    assert form.status_code == 200
+    assert re.search(rf'value="{ada.pk}" id="[^"]+" checked', page_text(form))
+    assert not re.search(rf'value="{bob.pk}" id="[^"]+" checked', page_text(form))
+    response = client.post(
+        reverse("warmup_recheck", args=[classroom.pk]), {"students": [ada.pk], "deck": "sixths"}
+    )
+    assert response.status_code == 302
+    (round_,) = WarmupRound.objects.all()
+    assert (round_.student_id, round_.level, round_.kind) == (ada.pk, "sixths", "recheck")
+    start = {"fr": "Commencer l'échauffement", "en": "Start the warm-up"}[language]
+    home = page_text(_client(ada, language).get(reverse("home")))
+    assert start in home and reverse("warmup_page", args=[round_.pk]) in home
+    assert start not in page_text(_client(bob, language).get(reverse("home")))
+    # Started with one POST: the first item shows.
+    _client(ada, language).post(reverse("warmup_begin", args=[round_.pk]))
+    assert QUESTION[language] in _page(_client(ada, language), round_)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"deck": "full"}, "Ce champ est obligatoire."),
+        ({"students": ["999999"], "deck": "full"}, "Sélectionnez un choix valide."),
+        ({"students": ["{ada}"], "deck": "halves"}, "Sélectionnez un choix valide."),
+        ({"students": ["{ada}"], "deck": "full", "due_on": "2001-01-01"}, "Choisissez une date"),
+    ],
+)
+def test_a_bad_re_check_gets_a_translated_message_and_creates_nothing(
+    monkeypatch: Any, data: dict[str, Any], message: str
+) -> None:
+    scripted(monkeypatch)
+    teacher = make_teacher()
+    classroom, (ada, _bob) = class_of(teacher, 2)
+    sent = {
+        k: [v.format(ada=ada.pk) for v in vs] if isinstance(vs, list) else vs
+        for k, vs in data.items()
+    }
+    response = _client(teacher, "fr").post(reverse("warmup_recheck", args=[classroom.pk]), sent)
+    assert response.status_code == 200 and message in page_text(response)
+    assert not WarmupRound.objects.exists()
