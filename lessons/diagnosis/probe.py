@@ -118,6 +118,53 @@ def _undecided(
     return undecided
 
 
+class WarmUp:
+    """One student's warm-up, fed one turn at a time: probe_next() without re-reading.
+
+    probe_next() feeds every turn and asks next_item(); the calibration bench feeds each
+    answer as it comes (the same model, without rebuilding it per item).
+    """
+
+    def __init__(
+        self, *, level: str = "full", seed: int = 0, round_id: str | int | None = None
+    ) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed must be an int, not {seed!r}")
+        if isinstance(round_id, bool) or not isinstance(round_id, str | int | None):
+            raise ValueError(f"round_id must be a string, an int or None, not {round_id!r}")
+        self.bank = items_for(level)
+        self.rules = [r for r in PROBE_RULES if any(item.trap_for(r) for item in self.bank)]
+        self.seed = seed
+        self.round_id = round_id
+        self.diagnosis = Diagnosis()
+        self.turns: list[Turn] = []
+
+    def add(self, data: object) -> None:
+        """Check one turn dict (ValueError if bad) and add it to the evidence."""
+        turn = read_turn(data, self.diagnosis.deck, len(self.turns))
+        self.diagnosis.add_turn(turn)
+        self.turns.append(turn)
+
+    def round_turns(self) -> list[Turn]:
+        """Return the current round's turns."""
+        return _current_round(self.turns, self.round_id)[1]
+
+    def next_item(self) -> dict[str, object] | None:
+        """Return the next item, or None when the round should stop."""
+        first_index, current = _current_round(self.turns, self.round_id)
+        if len(current) >= ROUND_CAP:
+            return None
+        this_round = _Round(current)
+        undecided = _undecided(self.diagnosis, this_round, self.rules, first_index)
+        if not undecided:
+            return None
+        rng = random.Random(f"warm-up:{self.seed}:{len(current)}")
+        item = _choose(self.bank, undecided, this_round, rng)
+        options = list(item.cards)
+        rng.shuffle(options)
+        return {"reference": item.reference, "options": options}
+
+
 def probe_next(
     turns: object,
     *,
@@ -128,38 +175,18 @@ def probe_next(
     """Return the warm-up's next item {"reference": "a/b", "options": ["a/b", ...]}, or None.
 
     `turns`: one student's turns, oldest first (diagnose()'s format; warm-up answers with
-    "source": "probe"). `level`: the deck level whose pupils the items suit. `seed`: the
-    draw among equally good items and the order of the options. `round_id`: the warm-up
-    round asked for (its probe turns carry it as "round"); None: the trailing run of probe
-    turns. None when every rule the round decides is decided or ROUND_CAP items were
-    answered. Bad input raises ValueError.
+    "source": "probe" and, best, "round": the warm-up's id). `level`: the deck level whose
+    pupils the items suit. `seed`: the draw among equally good items and the order of the
+    options. `round_id`: the warm-up round asked for (its probe turns carry it as "round");
+    None: the trailing run of probe turns. None when every rule the round decides is decided
+    or ROUND_CAP items were answered. Bad input raises ValueError.
     """
-    bank = items_for(level)
+    warm_up = WarmUp(level=level, seed=seed, round_id=round_id)
     if isinstance(turns, str | bytes | dict) or not isinstance(turns, list | tuple):
         raise ValueError("turns must be a list of turn dicts, oldest first")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    if isinstance(round_id, bool) or not isinstance(round_id, str | int | None):
-        raise ValueError(f"round_id must be a string, an int or None, not {round_id!r}")
-    diagnosis = Diagnosis()
-    checked: list[Turn] = []
     for data in turns:
-        turn = read_turn(data, diagnosis.deck, len(checked))
-        diagnosis.add_turn(turn)
-        checked.append(turn)
-    first_index, current = _current_round(checked, round_id)
-    if len(current) >= ROUND_CAP:
-        return None
-    this_round = _Round(current)
-    offered_rules = [r for r in PROBE_RULES if any(item.trap_for(r) for item in bank)]
-    undecided = _undecided(diagnosis, this_round, offered_rules, first_index)
-    if not undecided:
-        return None
-    rng = random.Random(f"warm-up:{seed}:{len(current)}")
-    item = _choose(bank, undecided, this_round, rng)
-    options = list(item.cards)
-    rng.shuffle(options)
-    return {"reference": item.reference, "options": options}
+        warm_up.add(data)
+    return warm_up.next_item()
 
 
 def _choose(
@@ -183,4 +210,4 @@ def _card(value: str) -> Card:
     return int(num), int(den)
 
 
-__all__ = ["CLEAR_HABIT", "CLEAR_RISK", "ROUND_CAP", "habit_excluded", "probe_next"]
+__all__ = ["CLEAR_HABIT", "CLEAR_RISK", "ROUND_CAP", "WarmUp", "habit_excluded", "probe_next"]

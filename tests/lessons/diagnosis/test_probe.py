@@ -230,8 +230,8 @@ def test_a_habit_likely_before_is_checked_again_in_a_later_round():
 
     first = play_round("full", 5, habit, round_id="a")
     assert diagnose(first)["M1"]["status"] == "likely"
-    # Next round, the habit gone: M1 stays undecided until checked again, and the items offer
-    # an M1 trap until then.
+    # Next round, the habit gone: M1 stays undecided until checked again (resolved), and every
+    # item offers an M1 trap until then.
     items = []
 
     def right(item, index):
@@ -239,8 +239,21 @@ def test_a_habit_likely_before_is_checked_again_in_a_later_round():
         return equal_card(item)
 
     second = play_round("full", 5, right, round_id="b", turns=first)
-    assert all(trap(item, "M1") for item in items[:5])
-    assert len(second) - len(first) >= 5
+    result = diagnose(second)["M1"]
+    assert result["status"] == "resolved"
+    checked = result["rechecked_at_turn"] - len(first) + 1
+    assert checked == result["clean_needed"] <= len(second) - len(first)
+    assert all(trap(item, "M1") for item in items[:checked])
+
+
+def test_a_habit_that_persists_in_the_re_check_stops_it_still_likely():
+    def habit(item, index):
+        return trap(item, "M1") or equal_card(item)
+
+    first = play_round("full", 6, habit, round_id="a")
+    second = play_round("full", 6, habit, round_id="b", turns=first)
+    assert len(second) - len(first) < ROUND_CAP
+    assert diagnose(second)["M1"]["status"] == "likely"
 
 
 # --- the clear test -----------------------------------------------------------------------
