@@ -10,21 +10,24 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import timedelta
 from fractions import Fraction
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from lessons.diagnosis import RULE_IDS, classify, diagnose, turns_from_csv
-from lessons.models import WarmupRound
+from lessons.models import Attempt, Classroom, WarmupRound
 from lessons.reporting.exports import pseudonym
 from lessons.reporting.loading import statuses_of, student_rows
 from lessons.school.student_export import student_json
 from lessons.warmup import services
 from tests.conftest import ClassWorld
-from tests.lessons.reporting.helpers import M1_PLAYS, log_plays
+from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
 from tests.support.factories import teacher_client
+from tests.support.responses import page_text
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +99,47 @@ def test_the_pupils_own_export_lists_their_warm_up_answers(class_a: ClassWorld) 
     data = json.loads(student_json(student=anais))
     probes = [a for a in data["attempts"] if a["source"] == "probe"]
     assert len(probes) == answered and {a["warmup_id"] for a in probes} == {round_.pk}
+
+
+def _right(item: dict[str, Any]) -> str:
+    top = Fraction(item["reference"])
+    return next(o for o in item["options"] if Fraction(o) == top)
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_clean_re_check_resolves_a_habit_and_the_report_says_when(
+    class_a: ClassWorld, language: str
+) -> None:
+    anais = class_a.student.student
+    log_plays(anais, M1_PLAYS + RIGHT_PLAYS)
+    assert statuses_of(student_rows(anais.pk))["M1"].status == "likely"
+    (round_,) = services.warmup_recheck(
+        teacher=class_a.teacher, classroom=class_a.classroom, students=[anais.pk]
+    )
+    services.warmup_begin(student=anais, warmup_id=round_.pk)
+    _answer_all(anais, round_, _right)
+    status = statuses_of(student_rows(anais.pk))["M1"]
+    assert status.status == "resolved"
+    last = Attempt.objects.filter(warmup=round_).latest("id")
+    assert status.rechecked_on is not None and status.rechecked_on <= timezone.localdate()
+    assert status.rechecked_on >= timezone.localtime(last.created_at).date() - timedelta(days=1)
+    # The report is written in the class's language.
+    Classroom.objects.filter(pk=class_a.classroom.pk).update(language=language)
+    client = teacher_client(class_a.teacher)
+    client.cookies["django_language"] = language
+    page = page_text(client.get(reverse("report_student", args=[class_a.classroom.pk, anais.pk])))
+    said = {"fr": "nous avons vérifié à nouveau le", "en": "we checked again on"}[language]
+    assert said in page
+
+
+def test_clean_game_turns_alone_never_say_checked_again(class_a: ClassWorld) -> None:
+    anais = class_a.student.student
+    log_plays(anais, M1_PLAYS + RIGHT_PLAYS * 4)
+    status = statuses_of(student_rows(anais.pk))["M1"]
+    assert status.status == "likely" and status.rechecked_on is None
+    page = page_text(
+        teacher_client(class_a.teacher).get(
+            reverse("report_student", args=[class_a.classroom.pk, anais.pk])
+        )
+    )
+    assert "nous avons vérifié à nouveau" not in page
