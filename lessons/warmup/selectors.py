@@ -81,6 +81,15 @@ def page_state(round_: WarmupRound) -> dict[str, Any]:
     return {"step": "start"}
 
 
+def sent_rounds(*, classroom: Any, limit: int = 60) -> list[WarmupRound]:
+    """Return the class's latest warm-ups sent outside a session (re-checks, assigned)."""
+    return list(
+        WarmupRound.objects.filter(classroom=classroom, session__isnull=True)
+        .select_related("student")
+        .order_by("-created_at", "-id")[:limit]
+    )
+
+
 def session_progress(*, session: ClassSession) -> dict[int, WarmupRound]:
     """Return each student's round of the session (for the teacher: progress, no answers)."""
     return {r.student_id: r for r in WarmupRound.objects.filter(session=session)}
@@ -92,6 +101,7 @@ __all__ = [
     "open_rounds_for_student",
     "page_state",
     "round_for_student",
+    "sent_rounds",
     "session_progress",
     "session_round",
 ]

@@ -159,5 +159,13 @@ def warmup_recheck(request: SignedInRequest, classroom_id: int) -> HttpResponse:
                 )
                 % {"count": len(made)},
             )
-            return redirect("classroom_detail", classroom_id=classroom.pk)
-    return render(request, "lessons/warmup/recheck.html", {"classroom": classroom, "form": form})
+            return redirect("warmup_recheck", classroom_id=classroom.pk)
+    return render(
+        request,
+        "lessons/warmup/recheck.html",
+        {
+            "classroom": classroom,
+            "form": form,
+            "sent": selectors.sent_rounds(classroom=classroom),
+        },
+    )

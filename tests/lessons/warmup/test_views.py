@@ -281,3 +281,25 @@ def test_a_bad_re_check_gets_a_translated_message_and_creates_nothing(
     response = _client(teacher, "fr").post(reverse("warmup_recheck", args=[classroom.pk]), sent)
     assert response.status_code == 200 and message in page_text(response)
     assert not WarmupRound.objects.exists()
+
+
+def test_the_teacher_follows_the_warm_ups_sent_never_their_answers(monkeypatch: Any) -> None:
+    scripted(monkeypatch)
+    teacher = make_teacher()
+    classroom, (ada, bob) = class_of(teacher, 2)
+    client = _client(teacher, "en")
+    client.post(
+        reverse("warmup_recheck", args=[classroom.pk]),
+        {"students": [ada.pk, bob.pk], "deck": "full"},
+    )
+    rounds = {r.student_id: r for r in WarmupRound.objects.all()}
+    pupil = _client(ada, "en")
+    pupil.post(reverse("warmup_begin", args=[rounds[ada.pk].pk]))
+    pupil.post(reverse("warmup_answer", args=[rounds[ada.pk].pk]), {"item": "1", "choice": "2/3"})
+    page = page_text(client.get(reverse("warmup_recheck", args=[classroom.pk])))
+    table = page.split('id="warmups-sent"')[1].split("</table>")[0]
+    ada_row = table.split(f'data-round="{rounds[ada.pk].pk}"')[1].split("</tr>")[0]
+    bob_row = table.split(f'data-round="{rounds[bob.pk].pk}"')[1].split("</tr>")[0]
+    assert "<td>1</td>" in ada_row and "answering" in ada_row
+    assert "<td>0</td>" in bob_row and "not started" in bob_row
+    assert "2/3" not in table and "1/2" not in table
