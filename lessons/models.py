@@ -436,6 +436,8 @@ class PracticeAssignment(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    # Each student answers a warm-up round (lessons.warmup) before their first game.
+    warmup = models.BooleanField(_("warm-up round first"), default=False, db_default=False)
 
     class Meta:
         ordering = ["due_on", "id"]
@@ -498,6 +500,14 @@ class WarmupRound(models.Model):
         blank=True,
         related_name="warmups",
         verbose_name=_("session"),
+    )
+    assignment = models.ForeignKey(
+        "PracticeAssignment",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="warmups",
+        verbose_name=_("practice assignment"),
     )
     # The deck level whose fractions the items stay within.
     level = models.CharField(_("deck"), max_length=12, default="full")

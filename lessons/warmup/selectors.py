@@ -30,7 +30,12 @@ def open_rounds_for_student(*, student: Student | None) -> QuerySet[WarmupRound]
         return WarmupRound.objects.none()
     today = timezone.localdate()
     return (
-        WarmupRound.objects.filter(student=student, session__isnull=True, finished_at__isnull=True)
+        WarmupRound.objects.filter(
+            student=student,
+            session__isnull=True,
+            assignment__isnull=True,
+            finished_at__isnull=True,
+        )
         .exclude(due_on__lt=today)
         .order_by("due_on", "id")
     )

@@ -28,7 +28,15 @@ from lessons.attempts.probes import probe_attempt_create, probe_attempt_set_reas
 from lessons.classrooms.selectors import teacher_teaches
 from lessons.diagnosis import REASONS
 from lessons.diagnosis.decks import DECK_LEVELS, DEFAULT_DECK_LEVEL
-from lessons.models import Attempt, Classroom, ClassSession, Student, User, WarmupRound
+from lessons.models import (
+    Attempt,
+    Classroom,
+    ClassSession,
+    PracticeAssignment,
+    Student,
+    User,
+    WarmupRound,
+)
 from lessons.reporting.loading import evidence_window, student_rows, turns_of
 from lessons.sessions.broadcast import session_changed
 from lessons.warmup.items import next_item
@@ -93,6 +101,7 @@ def _new_round(
     kind: str,
     level: str,
     session: ClassSession | None = None,
+    assignment: PracticeAssignment | None = None,
     due_on: date | None = None,
     created_by: User | None = None,
     begin: bool,
@@ -103,6 +112,7 @@ def _new_round(
         student=student,
         kind=kind,
         session=session,
+        assignment=assignment,
         level=level,
         seed=random.SystemRandom().randrange(1 << 31),
         due_on=due_on,
@@ -143,6 +153,37 @@ def warmup_open_for_session(*, session: ClassSession, student: Student) -> Warmu
     )
     _changed(round_)
     return round_
+
+
+def warmup_for_assignment(
+    *, student: Student, assignment: PracticeAssignment
+) -> WarmupRound | None:
+    """Return the round a student answers before an assignment's games, or None (done, or
+    the assignment has no warm-up). Opens it with its first item the first time.
+
+    The caller checked that the assignment is the student's; call it in a POST.
+    """
+    if not assignment.warmup:
+        return None
+    with transaction.atomic():
+        # Lock the student's row: two clicks at once open one round, not two.
+        Student.objects.select_for_update().filter(pk=student.pk).first()
+        existing = (
+            WarmupRound.objects.filter(assignment=assignment, student=student)
+            .order_by("-id")
+            .first()
+        )
+        if existing is not None:
+            return None if existing.finished_at is not None else existing
+        return _new_round(
+            student=student,
+            kind=WarmupRound.Kind.PRACTICE,
+            level=assignment.deck if assignment.deck in DECK_LEVELS else DEFAULT_DECK_LEVEL,
+            assignment=assignment,
+            due_on=assignment.due_on,
+            created_by=assignment.created_by,
+            begin=True,
+        )
 
 
 def _own_round(student: Student, warmup_id: object) -> WarmupRound:
@@ -312,6 +353,7 @@ __all__ = [
     "session_level",
     "warmup_answer",
     "warmup_begin",
+    "warmup_for_assignment",
     "warmup_open_for_session",
     "warmup_reason",
     "warmup_recheck",

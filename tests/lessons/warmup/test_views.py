@@ -303,3 +303,36 @@ def test_the_teacher_follows_the_warm_ups_sent_never_their_answers(monkeypatch: 
     assert "<td>1</td>" in ada_row and "answering" in ada_row
     assert "<td>0</td>" in bob_row and "not started" in bob_row
     assert "2/3" not in table and "1/2" not in table
+
+
+def test_a_warm_up_before_friday_comes_before_the_assigned_games(monkeypatch: Any) -> None:
+    from datetime import timedelta
+
+    from lessons.models import PracticeAssignment
+    from lessons.practice.services import today
+
+    scripted(monkeypatch)
+    teacher = make_teacher()
+    classroom, (ada, _bob) = class_of(teacher, 2)
+    response = _client(teacher, "fr").post(
+        reverse("practice_assignment_new", args=[classroom.pk]),
+        {"games": "1", "deck": "full", "due_on": str(today() + timedelta(days=3)), "warmup": "on"},
+    )
+    assert response.status_code == 302
+    assignment = PracticeAssignment.objects.get()
+    assert assignment.warmup
+    pupil = _client(ada, "fr")
+    play = reverse("practice_play", args=[assignment.pk])
+    first = pupil.post(play)
+    round_ = WarmupRound.objects.get(student=ada)
+    assert round_.assignment_id == assignment.pk and round_.kind == "practice"
+    assert first["Location"] == reverse("warmup_page", args=[round_.pk])
+    # Pressing Play again goes back to the same round: no game before the warm-up is over.
+    assert pupil.post(play)["Location"] == reverse("warmup_page", args=[round_.pk])
+    for number, choice in enumerate(("3/6", "4/12", "8/12"), start=1):
+        pupil.post(reverse("warmup_answer", args=[round_.pk]), {"item": number, "choice": choice})
+        pupil.post(reverse("warmup_reason", args=[round_.pk]), {"reason": ""})
+    done = _page(pupil, round_)
+    assert f'action="{play}"' in done and "Jouer les parties d'entraînement" in done
+    assert pupil.post(play)["Location"].startswith("/tables/")
+    assert WarmupRound.objects.count() == 1
