@@ -150,6 +150,8 @@ class ClassSession(models.Model):
     )
     started_at = models.DateTimeField(_("started at"), default=timezone.now)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    # Students answer a warm-up round (lessons.warmup) before they are seated at tables.
+    warmup = models.BooleanField(_("warm-up round first"), default=False, db_default=False)
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -215,7 +217,15 @@ class SessionMember(models.Model):
 
 
 class Attempt(models.Model):
-    """One judged fraction play: the evidence every dashboard and report is built from."""
+    """One judged fraction play: the evidence every dashboard and report is built from.
+
+    A warm-up answer (source "probe", lessons.warmup) is an attempt too: an "equal" claim on
+    a designed item, with the options shown as its hand, no table and its round in `warmup`.
+    """
+
+    class Source(models.TextChoices):
+        GAME = "game", _("game")
+        PROBE = "probe", _("warm-up")
 
     class Claim(models.TextChoices):
         EQUAL = "equal", _("equal fraction")
@@ -283,6 +293,17 @@ class Attempt(models.Model):
     reason = models.CharField(_("reason given"), max_length=16, null=True, blank=True)
     # Whether the student drew later in the same turn.
     drew = models.BooleanField(_("drew in this turn"), default=False, db_default=False)
+    source = models.CharField(
+        _("source"), max_length=8, choices=Source.choices, default=Source.GAME, db_default="game"
+    )
+    warmup = models.ForeignKey(
+        "WarmupRound",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="answers",
+        verbose_name=_("warm-up round"),
+    )
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -415,6 +436,8 @@ class PracticeAssignment(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    # Each student answers a warm-up round (lessons.warmup) before their first game.
+    warmup = models.BooleanField(_("warm-up round first"), default=False, db_default=False)
 
     class Meta:
         ordering = ["due_on", "id"]
@@ -449,3 +472,76 @@ class PracticeTable(models.Model):
         indexes = [
             models.Index(fields=["assignment", "student"], name="practice_table_assignment"),
         ]
+
+
+class WarmupRound(models.Model):
+    """One student's warm-up round: designed items answered one by one (lessons.warmup).
+
+    For a class session (before tables are seated), an assignment ("warm-up before Friday")
+    or a re-check a teacher asked for. Its answers are attempts (source "probe").
+    """
+
+    class Kind(models.TextChoices):
+        SESSION = "session", _("class session")
+        PRACTICE = "practice", _("assigned")
+        RECHECK = "recheck", _("re-check")
+
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="+", verbose_name=_("classroom")
+    )
+    student = models.ForeignKey(
+        Student, on_delete=models.CASCADE, related_name="warmups", verbose_name=_("student")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    session = models.ForeignKey(
+        ClassSession,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="warmups",
+        verbose_name=_("session"),
+    )
+    assignment = models.ForeignKey(
+        "PracticeAssignment",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="warmups",
+        verbose_name=_("practice assignment"),
+    )
+    # The deck level whose fractions the items stay within.
+    level = models.CharField(_("deck"), max_length=12, default="full")
+    seed = models.PositiveIntegerField(_("seed"), default=0)
+    due_on = models.DateField(_("due on"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        User, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("created by")
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    # The item on the student's screen ({"reference": "a/b", "options": [...]}), or None.
+    item = models.JSONField(_("item shown"), null=True, blank=True)
+    # The answer whose reason is asked now (the prompt follows every answer), or None.
+    asking = models.ForeignKey(
+        Attempt, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    answered = models.PositiveSmallIntegerField(_("items answered"), default=0)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # Set when the round ended before its last item (the teacher seated the class).
+    stopped = models.BooleanField(_("stopped early"), default=False)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = _("warm-up round")
+        verbose_name_plural = _("warm-up rounds")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "student"],
+                condition=models.Q(session__isnull=False),
+                name="warmup_session_student",
+            )
+        ]
+        indexes = [models.Index(fields=["student", "created_at"], name="warmup_student_time")]
+
+    @property
+    def finished(self) -> bool:
+        """Tell whether the round is over."""
+        return self.finished_at is not None

@@ -8,7 +8,14 @@ from lessons.practice.urls import urlpatterns as practice_urls
 from lessons.reporting.urls import urlpatterns as reporting_urls
 from lessons.school.urls import urlpatterns as school_urls
 from lessons.sessions.urls import urlpatterns as session_urls
+from lessons.warmup.urls import urlpatterns as warmup_urls
 
 urlpatterns = (
-    classroom_urls + session_urls + reporting_urls + notice_urls + school_urls + practice_urls
+    classroom_urls
+    + session_urls
+    + reporting_urls
+    + notice_urls
+    + school_urls
+    + practice_urls
+    + warmup_urls
 )

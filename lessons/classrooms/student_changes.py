@@ -24,6 +24,7 @@ from lessons.models import (
     MissedEquivalence,
     SessionMember,
     Student,
+    WarmupRound,
 )
 from lessons.school.erasure import student_erase, student_pseudonymise
 
@@ -98,6 +99,9 @@ def student_move(*, student: Student, to: Classroom) -> Student:
         # needs the history. Places in the old class's sessions are left.
         Attempt.objects.filter(student=student).update(classroom=to)
         MissedEquivalence.objects.filter(student=student).update(classroom=to)
+        # Warm-ups follow too (their answers are attempts); a class session's round stays
+        # with its session, which the pupil leaves.
+        WarmupRound.objects.filter(student=student).update(classroom=to)
         SessionMember.objects.filter(student=student).delete()
         student.classroom = to
         student.save(update_fields=["classroom"])

@@ -38,6 +38,7 @@ from lessons.practice.home import practice_next, practice_of_classroom
 from lessons.school.signup import signup_invitation_use, signup_refusal
 from lessons.sessions.selectors import session_card_for_student
 from lessons.sessions.services import session_join_open
+from lessons.warmup.selectors import open_rounds_for_student
 
 STUDENT_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -81,6 +82,7 @@ def home(request: HttpRequest) -> HttpResponse:
                 "practice_url": _practice_url(),
                 **practice_next(student=student),
                 **session_card_for_student(student=student),
+                "warmups": list(open_rounds_for_student(student=student)),
             },
         )
     classrooms = selectors.classrooms_for_teacher(teacher=user)

@@ -40,6 +40,7 @@ from .model import (
     diagnose,
     possible_rules,
 )
+from .probe import ROUND_CAP, probe_next
 from .reasons import REASON_LABELS, REASONS
 from .rulebook import BASIS_LABELS, CONFIDENCE_LABELS, Rule
 from .skills import (
@@ -59,7 +60,7 @@ from .skills import (
     skill_tags,
     standards_tags,
 )
-from .stream import DEFAULT_DECK_VALUES, first_claim_accuracy
+from .stream import DEFAULT_DECK_VALUES, SOURCE_GAME, SOURCE_PROBE, first_claim_accuracy
 from .turns import turns_from_attempts, turns_from_csv
 
 __all__ = [
@@ -76,6 +77,10 @@ __all__ = [
     "turns_from_csv",
     "REASONS",
     "REASON_LABELS",
+    "ROUND_CAP",
+    "SOURCE_GAME",
+    "SOURCE_PROBE",
+    "probe_next",
     "STATUS_NOT_POSSIBLE",
     "Diagnosis",
     "diagnose",

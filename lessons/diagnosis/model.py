@@ -23,11 +23,15 @@ The status model (docs/diagnosis.md gives the figures bench/diagnosis.py measure
   resolved.
 - **emerging**: not likely, p-value <= ALPHA_EMERGING for this rule alone, at least 2 fitting
   claims. Beyond chance at a loose level: a hint to watch, not a diagnosis.
-- **resolved**: only a rule that was likely. The habit rate r (share of fitting plays among the
-  opportunities that were either a fitting play or a right play) is bounded below (Wilson,
-  z = RATE_Z) from the history before the current run; resolved after c clean opportunities in
-  a row (a fitting card held and a right first claim), the least c with (1 - r)^c <=
-  RESOLVED_MISS, and at least RESOLVED_MIN_CLEAN. A new fitting claim makes it likely again.
+- **resolved**: only a rule that was likely, and only after a clean **re-check**: a warm-up
+  round later than the rule's last fitting claim (probe turns, see stream.py) offered its trap
+  c times in a row without the student taking it (a right answer each time). The habit rate r
+  (share of fitting plays among the opportunities that were either a fitting play or a right
+  play, game and warm-up) is bounded below (Wilson, z = RATE_Z) from the history before the
+  current clean run; c is the least with (1 - r)^c <= RESOLVED_MISS, and at least
+  RESOLVED_MIN_CLEAN. Clean game turns alone never resolve a rule: a card held in a hand is
+  not a trap the student was asked about (VanLehn: bugs come and go, so a habit is checked
+  again before it is called gone). A new fitting claim makes it likely again.
 - M0 (an umbrella) and U (no rule fits) describe plays, not students: always "none". D1 (a
   wrong "same denominator" claim) has no chance model to beat: its k is shown, its status is
   always "none". Rules no pair of the deck's values can show are "not_possible".
@@ -79,7 +83,10 @@ EMERGING_MIN_MATCHES: Final = 2
 REASON_WEIGHT: Final = 2
 REASON_CHANCE: Final = 1 / len(REASONS)
 RATE_Z: Final = 1.0
-RESOLVED_MISS: Final = 0.0003
+# A habit still there at its estimated rate passes a re-check at most this often (a re-check
+# round stops at the first fitting answer, so this is the chance of a false "resolved" per
+# re-check; bench/diagnosis.py measures it).
+RESOLVED_MISS: Final = 0.02
 RESOLVED_MIN_CLEAN: Final = 5
 
 # Rules that describe plays, not students, or have no chance model: never a status.
@@ -112,6 +119,9 @@ class _Track:
     __slots__ = (
         "clean",
         "clean_run",
+        "fit_round",
+        "recheck_run",
+        "rechecked_at",
         "contradicting_reasons",
         "expected",
         "fitting_reasons",
@@ -146,6 +156,11 @@ class _Track:
         self.clean_run = 0
         self.probes = 0
         self.likely_at: int | None = None
+        # Warm-up rounds: the round of the last fitting claim (0: before any round), the clean
+        # trap offers in a row in later rounds, and the turn that completed a clean re-check.
+        self.fit_round = 0
+        self.recheck_run = 0
+        self.rechecked_at: int | None = None
 
     @property
     def reasons_weigh(self) -> bool:
@@ -166,7 +181,7 @@ class _Track:
         return self.without_reasons.tail(self.k)
 
     def clean_needed(self) -> int | None:
-        """Return the clean opportunities in a row that make a persisting habit improbable."""
+        """Return the clean re-check offers in a row that make a persisting habit improbable."""
         if self.likely_at is None:
             return None
         decided = self.k + self.clean - self.clean_run
@@ -197,6 +212,9 @@ class Diagnosis:
         self.wrong_equal = 0
         self.wrong_first = 0
         self.wrong_denominator = 0
+        # Warm-up rounds seen: a probe turn after a game turn, or with another "round", starts one.
+        self.rounds = 0
+        self._last_probe: tuple[bool, object] = (False, None)
 
     def add(self, data: object) -> None:
         """Check one turn dict (ValueError if bad) and add it to the evidence."""
@@ -209,6 +227,10 @@ class Diagnosis:
         plays = turn.plays
         tracks = self.tracks
         self.turns += 1
+        probe = turn.probe
+        if probe and self._last_probe != (True, turn.round):
+            self.rounds += 1
+        self._last_probe = (probe, turn.round)
         if not plays:
             return
         for play in plays[1:]:
@@ -245,6 +267,15 @@ class Diagnosis:
             elif correct:
                 track.clean += 1
                 track.clean_run += 1
+                if probe and track.likely_at is not None and self.rounds > track.fit_round:
+                    self._recheck(track)
+
+    def _recheck(self, track: _Track) -> None:
+        """Count a clean trap offer of a later warm-up round; resolve once enough in a row."""
+        track.recheck_run += 1
+        needed = track.clean_needed()
+        if track.rechecked_at is None and needed is not None and track.recheck_run >= needed:
+            track.rechecked_at = self.turns - 1
 
     def _weigh(
         self, track: _Track, p: float, fits: bool, reason: str | None, reference: Card | None
@@ -269,6 +300,9 @@ class Diagnosis:
             return
         track.k += 1
         track.score += 1 + (REASON_WEIGHT if reason == code and code is not None else 0)
+        track.fit_round = self.rounds
+        track.recheck_run = 0
+        track.rechecked_at = None
         if reference is not None:
             track.references.add(reference)
         if (
@@ -287,10 +321,7 @@ class Diagnosis:
             return STATUS_NONE
         track = self.tracks[rule]
         if track.likely_at is not None:
-            needed = track.clean_needed()
-            if needed is not None and track.clean_run >= needed:
-                return STATUS_RESOLVED
-            return STATUS_LIKELY
+            return STATUS_RESOLVED if track.rechecked_at is not None else STATUS_LIKELY
         if track.k >= EMERGING_MIN_MATCHES and track.p_value() <= ALPHA_EMERGING:
             return STATUS_EMERGING
         return STATUS_NONE
@@ -320,6 +351,8 @@ class Diagnosis:
                 "clean_needed": track.clean_needed(),
                 "likely_at_turn": track.likely_at,
                 "probes": track.probes,
+                "recheck_run": track.recheck_run,
+                "rechecked_at_turn": track.rechecked_at,
             }
         return out
 
@@ -335,8 +368,13 @@ def diagnose(turns: object, deck: object = None) -> dict[str, dict[str, object]]
     "k" (wrong first claims fitting it), "expected" (what chance alone gives), "n" (wrong
     claims considered), "p_value" (chance of a score at least this high), "alpha" (the level
     "likely" needs), "references", "reasons" (fitting reasons counted), "opportunities",
-    "clean_run", "clean_needed", "likely_at_turn" (its index in `turns`), "probes" (later
-    tries of a turn that fit it; never weighed). Bad input raises ValueError.
+    "clean_run" (clean opportunities in a row, game and warm-up), "clean_needed" (clean
+    re-check offers "resolved" needs), "likely_at_turn" (its index in `turns`), "probes"
+    (later tries of a turn that fit it; never weighed), "recheck_run" (clean trap offers in a
+    row in warm-up rounds after the last fitting claim), "rechecked_at_turn" (index in `turns`
+    of the warm-up answer that completed the clean re-check: "we checked again on <its date>";
+    None unless resolved). Warm-up answers are turns with "source": "probe" (stream.py).
+    Bad input raises ValueError.
     """
     diagnosis = Diagnosis(deck)
     if isinstance(turns, str | bytes | dict) or not isinstance(turns, list | tuple):

@@ -42,6 +42,13 @@ DEFAULT_DECK_VALUES: Final[tuple[str, ...]] = tuple(
 )
 
 TURN_KEYS: Final[tuple[str, ...]] = ("turn", "reference", "denominator", "hand", "attempts", "drew")
+# A turn may say where it comes from: a game (the default) or a warm-up item ("probe").
+SOURCE_GAME: Final = "game"
+SOURCE_PROBE: Final = "probe"
+SOURCES: Final = (SOURCE_GAME, SOURCE_PROBE)
+# A warm-up item shows 2 to 6 cards (the page shows four as a rule).
+PROBE_MIN_OPTIONS: Final = 2
+PROBE_MAX_OPTIONS: Final = 6
 ATTEMPT_KEYS: Final[tuple[str, ...]] = ("played", "claim", "asked", "reason")
 
 
@@ -67,6 +74,8 @@ class Turn:
     hand: tuple[Card, ...]
     plays: tuple[Play, ...]
     drew: bool
+    probe: bool = False  # a warm-up item: its options are the hand, one answer
+    round: str | int | None = None  # the warm-up round a probe turn belongs to, if named
 
     @property
     def first(self) -> Play | None:
@@ -153,6 +162,8 @@ class _Irregular(Exception):
 
 def read_turn(data: object, deck: frozenset[Card], index: int = 0) -> Turn:
     """Check one turn dict and return it as a Turn; bad input raises ValueError."""
+    if type(data) is dict and "source" in data:
+        return _sourced_turn(data, deck, index)
     try:
         return _plain_turn(data, deck)
     except (_Irregular, LookupError, TypeError, ValueError):
@@ -263,15 +274,19 @@ def _plain_play(
     return Play(played, claim, asked, reason, correct, tags)
 
 
+def _turn_number(value: object, index: int) -> tuple[int, str]:
+    """Return a turn's number and how errors name it ("turn 12"); a bad one: ValueError."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"turn #{index}: 'turn' must be an int, not {value!r}")
+    return value, f"turn {value}"
+
+
 def _checked_turn(data: object, deck: frozenset[Card], index: int) -> Turn:
     """Check one turn dict value by value and return it as a Turn; bad input: ValueError."""
-    where = f"turn #{index}"
-    number, reference_value, named, hand_value, attempts_value, drew = _fields(
-        data, TURN_KEYS, where
+    number_value, reference_value, named, hand_value, attempts_value, drew = _fields(
+        data, TURN_KEYS, f"turn #{index}"
     )
-    if not isinstance(number, int) or isinstance(number, bool):
-        raise ValueError(f"{where}: 'turn' must be an int, not {number!r}")
-    where = f"turn {number}"
+    number, where = _turn_number(number_value, index)
     reference = None if reference_value is None else _known(reference_value, deck, where)
     denominator = _denominator(named, reference, where)
     if not isinstance(hand_value, list | tuple):
@@ -289,6 +304,66 @@ def _checked_turn(data: object, deck: frozenset[Card], index: int) -> Turn:
     if any(play.correct for play in plays[:-1]):
         raise ValueError(f"{where}: an accepted play ends the turn; it must be the last attempt")
     return Turn(number, reference, denominator, hand, plays, drew)
+
+
+def _sourced_turn(data: dict[str, object], deck: frozenset[Card], index: int) -> Turn:
+    """Read a turn that names its source: a game turn, or a warm-up item (a probe)."""
+    source = data["source"]
+    if source == SOURCE_GAME:
+        plain = {key: value for key, value in data.items() if key not in ("source", "round")}
+        return read_turn(plain, deck, index)
+    if source != SOURCE_PROBE:
+        raise ValueError(f"turn #{index}: unknown source {source!r}; expected one of {SOURCES}")
+    return _probe_turn(data, index)
+
+
+def _probe_turn(data: dict[str, object], index: int) -> Turn:
+    """Check a warm-up item's turn: its options (any fractions) and one "equal" answer.
+
+    Its fractions need not be in the deck: the options shown are the hand, so they give the
+    item's chance rates. The warm-up asks a reason after every answer; a right answer's reason
+    is dropped (only the reasons of wrong answers weigh).
+    """
+    number_value, reference_value, named, hand_value, attempts_value, drew = _fields(
+        data, TURN_KEYS, f"turn #{index}"
+    )
+    number, where = _turn_number(number_value, index)
+    if reference_value is None:
+        raise ValueError(f"{where}: a warm-up item needs a reference")
+    reference = _fraction(reference_value, where)
+    denominator = _denominator(named, reference, where)
+    if not isinstance(hand_value, list | tuple):
+        raise ValueError(f"{where}: 'hand' must be a list of 'a/b' values")
+    hand = tuple(_fraction(value, f"{where} hand") for value in hand_value)
+    if not PROBE_MIN_OPTIONS <= len(set(hand)) == len(hand) <= PROBE_MAX_OPTIONS:
+        raise ValueError(
+            f"{where}: a warm-up item shows {PROBE_MIN_OPTIONS} to {PROBE_MAX_OPTIONS} "
+            "different cards"
+        )
+    if drew is not False:
+        raise ValueError(f"{where}: a warm-up item has no draw ('drew' must be false)")
+    round_id = data.get("round")
+    if isinstance(round_id, bool) or not isinstance(round_id, str | int | None):
+        raise ValueError(f"{where}: 'round' must be a string, an int or None")
+    if not isinstance(attempts_value, list | tuple) or len(attempts_value) != 1:
+        raise ValueError(f"{where}: a warm-up item has exactly one answer")
+    answer_where = f"{where} attempt 0"
+    played_value, claim, asked, reason = _fields(attempts_value[0], ATTEMPT_KEYS, answer_where)
+    played = _fraction(played_value, answer_where)
+    if played not in hand:
+        raise ValueError(f"{answer_where}: {played_value!r} is not one of the options shown")
+    if claim not in (None, CLAIM_EQUAL):
+        raise ValueError(f"{answer_where}: a warm-up answer claims 'equal', not {claim!r}")
+    if not isinstance(asked, bool):
+        raise ValueError(f"{answer_where}: 'asked' must be true or false, not {asked!r}")
+    if reason is not None and (not isinstance(reason, str) or reason not in REASONS):
+        raise ValueError(
+            f"{answer_where}: unknown reason {reason!r}; expected one of {list(REASONS)}"
+        )
+    tags = tags_for(*reference, *played, CLAIM_EQUAL)
+    correct = not tags
+    play = Play(played, CLAIM_EQUAL, asked, None if correct else reason, correct, tags)
+    return Turn(number, reference, denominator, hand, (play,), False, True, round_id)
 
 
 def _denominator(named: object, reference: Card | None, where: str) -> int:
@@ -387,6 +462,11 @@ def first_claim_accuracy(turns: object, deck: object = None) -> tuple[int, int]:
 
 __all__ = [
     "DEFAULT_DECK_VALUES",
+    "PROBE_MAX_OPTIONS",
+    "PROBE_MIN_OPTIONS",
+    "SOURCES",
+    "SOURCE_GAME",
+    "SOURCE_PROBE",
     "Play",
     "Turn",
     "TurnEvidence",

@@ -8,7 +8,12 @@ An attempt record is a plain dict, oldest first, one student:
 `{"id": int, "table": int | None, "turn": int | None, "reference": "a/b" | None,
 "denominator": int | None (the named denominator, after a +2/Joker/+4), "hand": ["a/b", ...],
 "played": "a/b", "claim": "equal" | "denominator", "asked": bool, "reason": str | None,
-"correct": bool, "drew": bool}`.
+"correct": bool, "drew": bool}`, and optionally `"source": "game" | "probe"`.
+
+A warm-up answer (`"source": "probe"`, lessons.warmup) is a turn of its own in diagnose()'s
+probe format: its options are the hand, whatever the deck (designed items may go beyond it),
+its reference's denominator is the turn's, the claim is "equal" and asked, and its reason
+counts only on a wrong answer (the prompt follows every answer, right or wrong).
 
 Consecutive records of one (table, turn) make one turn (the attempt log gives every attempt
 its turn: lessons.attempts.log). A record without a turn (generated or older rows) is a turn
@@ -28,10 +33,11 @@ from typing import Any, Final
 from games.engine.fractions import parse_fraction
 
 from .classifier import CLAIM_EQUAL
-from .stream import Card, deck_values
+from .stream import SOURCE_PROBE, Card, deck_values
 
 __all__ = [
     "CSV_COLUMNS",
+    "probe_turn",
     "turns_from_attempts",
     "turns_from_csv",
 ]
@@ -78,6 +84,10 @@ def turns_from_attempts(
     key: tuple[object, ...] | None = None
     ended = True
     for record in attempts:
+        if record.get("source") == SOURCE_PROBE:
+            turns.append(probe_turn(record))
+            key, ended = None, True
+            continue
         played = str(record["played"])
         reference = record["reference"]
         if _card(played) not in cards or (reference is not None and _card(reference) not in cards):
@@ -112,6 +122,31 @@ def turns_from_attempts(
         current["drew"] = current["drew"] or bool(record["drew"])
         ended = bool(record["correct"])
     return turns
+
+
+def probe_turn(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a warm-up answer's record as diagnose()'s probe turn."""
+    reference = str(record["reference"])
+    denominator = int(reference.split("/")[1])
+    played = str(record["played"])
+    wrong = not record["correct"]
+    return {
+        "turn": int(record["turn"] if record["turn"] is not None else record["id"]),
+        "source": SOURCE_PROBE,
+        "reference": reference,
+        "denominator": denominator,
+        "hand": [str(option) for option in record["hand"] or ()],
+        "attempts": [
+            {
+                "played": played,
+                "claim": CLAIM_EQUAL,
+                "asked": True,
+                "reason": record["reason"] if wrong else None,
+            }
+        ],
+        "drew": False,
+        "round": record.get("round"),
+    }
 
 
 def _int(value: str) -> int | None:
@@ -152,6 +187,9 @@ def turns_from_csv(
                 "reason": row["reason"] or None,
                 "correct": row["correct"] == "1",
                 "drew": row["drew"] == "1",
+                # Older exports have no "source" column: every row is a game's.
+                "source": row.get("source") or "game",
+                "round": _int(row.get("warmup_round") or ""),
             }
         )
     return {student: turns_from_attempts(attempts, deck) for student, attempts in records.items()}

@@ -28,6 +28,10 @@ class AssignmentForm(forms.Form):
         label=_("Last day to play them"),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
+    warmup = forms.BooleanField(
+        label=_("A warm-up round before the first game (“warm-up before Friday”)"),
+        required=False,
+    )
     students = forms.MultipleChoiceField(
         label=_("Students (none ticked: the whole class)"),
         required=False,

@@ -60,8 +60,11 @@ def assignment_create(
     deck: str,
     due_on: date,
     students: Iterable[Student] = (),
+    warmup: bool = False,
 ) -> PracticeAssignment:
     """Assign `games` practice games on the `deck` level before `due_on` (inclusive).
+
+    `warmup`: each student first answers a warm-up round (lessons.warmup), then plays.
 
     No students chosen: the whole class. Only a teacher of the class, of a class not archived,
     for its own present students.
@@ -84,7 +87,12 @@ def assignment_create(
         raise ValidationError(NOT_IN_CLASS, code="other_class")
     with transaction.atomic():
         assignment = PracticeAssignment.objects.create(
-            classroom=classroom, games=games, deck=deck, due_on=due_on, created_by=teacher
+            classroom=classroom,
+            games=games,
+            deck=deck,
+            due_on=due_on,
+            created_by=teacher,
+            warmup=bool(warmup),
         )
         if chosen:
             assignment.students.set(chosen)

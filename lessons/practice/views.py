@@ -14,6 +14,7 @@ from lessons.classrooms.access import SignedInRequest, student_required, teacher
 from lessons.models import Classroom, PracticeAssignment
 from lessons.practice import selectors, services
 from lessons.practice.forms import AssignmentForm
+from lessons.warmup.services import warmup_for_assignment
 
 
 def _classroom(request: SignedInRequest, classroom_id: int) -> Classroom:
@@ -56,6 +57,7 @@ def assignment_new(request: SignedInRequest, classroom_id: int) -> HttpResponse:
                 deck=data["deck"],
                 due_on=data["due_on"],
                 students=form.chosen_students(),
+                warmup=bool(data.get("warmup")),
             )
         except ValidationError as error:
             field = {"games": "games", "deck": "deck", "past": "due_on"}.get(str(error.code))
@@ -110,6 +112,10 @@ def practice_play(request: SignedInRequest, assignment_id: int) -> HttpResponse:
     assignment = PracticeAssignment.objects.filter(pk=assignment_id).first()
     if student is None or assignment is None or not services.is_assigned_to(assignment, student):
         raise Http404
+    if assignment.due_on >= services.today():
+        warmup = warmup_for_assignment(student=student, assignment=assignment)
+        if warmup is not None:
+            return redirect("warmup_page", warmup_id=warmup.pk)
     try:
         table = services.practice_table_start(student=student, assignment=assignment)
     except ValidationError as error:

@@ -73,6 +73,8 @@ ATTEMPT_FIELDS: Final = (
     "turn",
     "reason",
     "drew",
+    "source",
+    "warmup_id",
 )
 ATTEMPT_HEADER: Final = (
     "class_id",
@@ -104,6 +106,9 @@ ATTEMPT_HEADER: Final = (
     "turn",
     "reason",
     "drew",
+    # "game" or "probe" (a warm-up answer: its hand holds the options shown).
+    "source",
+    "warmup_round",
 )
 STUDENT_HEADER: Final = (
     "class_id",
@@ -248,6 +253,8 @@ _HEADER_LABELS: Final[dict[str, Callable[[], str]]] = {
     "turn": lambda: _("turn"),
     "reason": lambda: _("reason given"),
     "drew": lambda: _("drew in this turn"),
+    "source": lambda: _("game or warm-up"),
+    "warmup_round": lambda: _("warm-up round"),
     "claims": lambda: _("claims"),
     "accuracy": lambda: _("accuracy"),
     "first_play_utc": lambda: _("first play"),
@@ -316,6 +323,8 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             row["turn"] if row["turn"] is not None else "",
             row["reason"] or "",
             int(bool(row["drew"])),
+            row["source"],
+            row["warmup_id"] or "",
         ]
 
 
@@ -408,6 +417,15 @@ def attempt_dictionary(lang: str) -> list[tuple[str, str]]:
             "asked."
         ),
         "drew": _("1 when the student drew a card later in the same turn, else 0."),
+        "source": _(
+            "game: a play at a table; probe: a warm-up answer (the hand is the cards shown, "
+            "the claim is always equal, and a reason is asked after every answer but counts "
+            "only on a wrong one)."
+        ),
+        "warmup_round": _(
+            "The warm-up round of a warm-up answer (answers of one round share it); empty for "
+            "a game's play. A rule is resolved only after a clean re-check: a later round."
+        ),
     }
     columns = []
     for column in ATTEMPT_HEADER:

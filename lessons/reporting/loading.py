@@ -71,15 +71,18 @@ EVIDENCE_FIELDS: Final = (
     "claim_source",
     "reason",
     "drew",
+    "source",
+    "warmup_id",
     "tags",
     "p0",
     "opportunities",
     "hand",
 )
-PLAIN: Final = 17
+PLAIN: Final = 19
 LIGHT_FIELDS: Final = EVIDENCE_FIELDS[:PLAIN]
 JSON_FIELDS: Final = EVIDENCE_FIELDS[PLAIN:]
 ASKED: Final = Attempt.ClaimSource.ASKED.value
+PROBE: Final = Attempt.Source.PROBE.value
 # The JSON columns come back as text and are decoded through a cache: the same few hundred
 # tag lists and chance-rate maps repeat across thousands of attempts, and Django's per-row
 # JSON converter was the largest cost of the class dashboard.
@@ -130,6 +133,8 @@ class Row:
     p0: dict[str, float] | None = None
     opportunities: frozenset[str] = frozenset()
     hand: tuple[str, ...] = ()
+    probe: bool = False  # a warm-up answer (lessons.warmup), not a game's play
+    warmup_id: int | None = None  # its warm-up round
 
     @property
     def skills(self) -> tuple[str, ...]:
@@ -154,7 +159,7 @@ def skills_of(
 
 def _row(values: Sequence[Any], zone: tzinfo) -> Row:
     (student, session, table, created, rn, rd, named, pn, pd, claim, outcome, rt) = values[:12]
-    pk, turn, source, reason, drew = values[12:PLAIN]
+    pk, turn, source, reason, drew, origin, warmup = values[12:PLAIN]
     if created.tzinfo is None:
         # SQLite gives back the stored UTC time without its zone (Django's converter, skipped
         # here, would add it).
@@ -182,6 +187,8 @@ def _row(values: Sequence[Any], zone: tzinfo) -> Row:
         (_decoded(values[PLAIN + 1]) or {}) if full else None,
         _opportunities(values[PLAIN + 2]) if full else frozenset(),
         _tags(values[PLAIN + 3]) if full else (),
+        origin == PROBE,
+        warmup,
     )
 
 
@@ -299,9 +306,11 @@ class RuleStatus:
     reasons: int
     opportunities: int
     probes: int
+    # The day of the warm-up answer that completed a clean re-check (a "resolved" rule).
+    rechecked_on: date | None = None
 
     @classmethod
-    def of(cls, rule: str, figures: dict[str, Any]) -> RuleStatus:
+    def of(cls, rule: str, figures: dict[str, Any], rechecked_on: date | None = None) -> RuleStatus:
         """Build it from diagnose()'s figures for the rule."""
         return cls(
             rule,
@@ -314,6 +323,7 @@ class RuleStatus:
             int(figures["reasons"]),
             int(figures["opportunities"]),
             int(figures["probes"]),
+            rechecked_on,
         )
 
 
@@ -339,6 +349,8 @@ def attempt_records(rows: Iterable[Row]) -> list[dict[str, Any]]:
             "reason": row.reason if row.reason in REASONS else None,
             "correct": row.correct,
             "drew": row.drew,
+            "source": PROBE if row.probe else "game",
+            "round": row.warmup_id,
         }
         for row in rows
     ]
@@ -351,7 +363,7 @@ def turns_of(rows: Sequence[Row]) -> list[dict[str, Any]]:
 
 # Bump when diagnose() would give other figures for the same turns while RULES_VERSION and
 # the model's levels (in _MODEL_KEY) stay the same: cached statuses are then not reused.
-STATUS_CACHE_VERSION: Final = 1
+STATUS_CACHE_VERSION: Final = 2
 STATUS_CACHE_SECONDS: Final = 24 * 3600
 STATUS_CACHE_ALIAS: Final = "diagnosis"
 _MODEL_KEY: Final = blake2b(
@@ -409,6 +421,8 @@ def status_cache_key(rows: Sequence[Row], cut: int | None = None) -> str:
             row.reason,
             row.correct,
             row.drew,
+            row.probe,
+            row.warmup_id,
         )
         for row in rows
     ]
@@ -418,14 +432,36 @@ def status_cache_key(rows: Sequence[Row], cut: int | None = None) -> str:
     return f"statuses:{_MODEL_KEY}:{student}:{len(rows)}:{latest}:{cut}:{digest}"
 
 
+def recheck_day(
+    turns: Sequence[dict[str, Any]], rows: Sequence[Row], figures: dict[str, Any]
+) -> date | None:
+    """Return the day of the warm-up answer that completed a rule's clean re-check, or None.
+
+    diagnose() names it by its index in `turns` ("rechecked_at_turn"); every warm-up answer is
+    one probe turn, in the rows' order, so the n-th probe turn is the n-th warm-up row.
+    """
+    index = figures.get("rechecked_at_turn")
+    if not isinstance(index, int) or not 0 <= index < len(turns):
+        return None
+    if turns[index].get("source") != PROBE:
+        return None
+    nth = sum(1 for turn in turns[:index] if turn.get("source") == PROBE)
+    probes = [row for row in rows if row.probe]
+    return probes[nth].day if nth < len(probes) else None
+
+
 def statuses_of(rows: Sequence[Row]) -> dict[str, RuleStatus]:
     """Return every rule's status for one student's full rows (oldest first): diagnose()."""
     cache, key = status_cache(), status_cache_key(rows)
     cached = cache.get(key)
     if cached is not None:
         return dict(cached)
-    result = diagnose(turns_of(rows))
-    statuses = {rule: RuleStatus.of(rule, result[rule]) for rule in RULE_IDS}
+    turns = turns_of(rows)
+    result = diagnose(turns)
+    statuses = {
+        rule: RuleStatus.of(rule, result[rule], recheck_day(turns, rows, result[rule]))
+        for rule in RULE_IDS
+    }
     cache.set(key, statuses, STATUS_CACHE_SECONDS)
     return statuses
 
@@ -450,7 +486,11 @@ def statuses_then_and_now(
     for turn in turns_of(rows[cut:]):
         diagnosis.add(turn)
     result = diagnosis.result()
-    now = {rule: RuleStatus.of(rule, result[rule]) for rule in RULE_IDS}
+    turns = turns_of(rows)
+    now = {
+        rule: RuleStatus.of(rule, result[rule], recheck_day(turns, rows, result[rule]))
+        for rule in RULE_IDS
+    }
     cache.set(key, (then, now), STATUS_CACHE_SECONDS)
     return then, now
 

@@ -434,6 +434,7 @@ def finding_rows(report: StudentReport, lang: str, findings: Any = None) -> list
                 "n": evidence.n,
                 "expected": f"{evidence.expected:.1f}" if evidence.n else "—",
                 "status_meaning": words.status_meanings().get(evidence.status, ""),
+                "rechecked_on": evidence.rechecked_on,
                 "examples": [
                     {
                         "pair": f"{frac(ex.reference)} → {frac(ex.played)}",

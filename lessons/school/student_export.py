@@ -23,7 +23,7 @@ ATTEMPT_FIELDS = (
     "id", "session_id", "table_id", "created_at", "reference_num", "reference_den",
     "named_denominator", "played_num", "played_den", "card", "claim", "claim_source",
     "outcome", "tags", "p0", "opportunities", "skills", "hand", "response_ms",
-    "rules_version", "turn", "reason", "drew",
+    "rules_version", "turn", "reason", "drew", "source", "warmup_id",
 )  # fmt: skip
 MISSED_FIELDS = (
     "id", "session_id", "table_id", "created_at", "reference", "equal_cards", "rules_version",

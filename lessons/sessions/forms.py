@@ -44,6 +44,15 @@ class SessionStartForm(forms.Form):
         initial=True,
         required=False,
     )
+    warmup = forms.BooleanField(
+        label=_("Start with a warm-up round (Uno Fractions)"),
+        help_text=_(
+            "Each student first answers a few cards on their own device (3 to 5 minutes, no "
+            "score). You then see the class picture and seat the tables, by need if you wish."
+        ),
+        initial=True,
+        required=False,
+    )
     deck = forms.ChoiceField(
         label=_("Deck (Uno Fractions)"), choices=DECK_CHOICES, initial=DEFAULT_DECK, required=False
     )

@@ -7,6 +7,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from lessons.sessions.overview import IDLE_SECONDS, WRONG_STREAK, Overview
+from lessons.warmup.progress import session_warmup
 
 
 def overview_context(overview: Overview) -> dict[str, Any]:
@@ -16,6 +17,7 @@ def overview_context(overview: Overview) -> dict[str, Any]:
         "session": overview.session,
         "wrong_streak": WRONG_STREAK,
         "idle_minutes": IDLE_SECONDS // 60,
+        "warmup": session_warmup(session=overview.session),
     }
 
 

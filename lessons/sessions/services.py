@@ -26,6 +26,12 @@ Seating policy (the teacher's page repeats it):
   seat the student leaves is played by a bot; a table left with no student is finished. The
   turn timer follows the seat: a bot plays a due seat at once, a student gets the full time.
 - Pause and resume act on every table; nobody is seated while the session is paused.
+- Warm-up first (ClassSession.warmup, lessons.warmup): a student who joins gets a warm-up
+  round and is not dealt until it is over; nobody is dealt by themselves until the teacher
+  has seated the class once (so the teacher can read the class picture first and seat by
+  need). Seating stops the rounds still going: their answers stay.
+- Seat by need: students sharing a likely misconception (the same diagnosis as every page)
+  are dealt together at tables aimed at it (games.engine.aim), the others as usual.
 - Ending finishes every table. Members keep the table they sat at, as the session's record;
   their home no longer sends them to it.
 
@@ -60,9 +66,23 @@ from games.services import (
     table_set_paused,
 )
 from lessons.classrooms.selectors import teacher_teaches
-from lessons.models import Classroom, ClassSession, SessionMember, SessionTable, Student, User
+from lessons.models import (
+    Classroom,
+    ClassSession,
+    SessionMember,
+    SessionTable,
+    Student,
+    User,
+    WarmupRound,
+)
 from lessons.sessions.broadcast import session_changed
 from lessons.sessions.selectors import session_open_for_classroom
+from lessons.warmup.seating import AIM_OPTIONS, groups_by_need
+from lessons.warmup.services import (
+    session_level,
+    warmup_open_for_session,
+    warmup_stop_for_session,
+)
 
 SETTLE_SECONDS = 10
 LONE_WAIT_SECONDS = 60
@@ -147,12 +167,14 @@ def session_start(
     turn_timer: int = 0,
     accessible: bool = False,
     ask_reason: bool = False,
+    warmup: bool = False,
     now: datetime | None = None,
 ) -> ClassSession:
     """Open a session for a class with its rules and table settings (recorded with it).
 
     `ask_reason` (Uno Fractions only) makes the play page ask the student why they thought two
     fractions were equal after every refused first "equal" claim of a turn (ASK_REASON_RATE).
+    `warmup` (Uno Fractions only): students answer a warm-up round before they are seated.
     """
     if not teacher_teaches(teacher=teacher, classroom=classroom):
         raise _refuse(NOT_YOUR_CLASS, "not_your_class")
@@ -182,6 +204,7 @@ def session_start(
             }
             | ({"ask_reason": ASK_REASON_RATE} if ask_reason and ruleset == "fractions" else {}),
             started_at=now or timezone.now(),
+            warmup=bool(warmup) and ruleset == "fractions",
         )
 
 
@@ -207,6 +230,7 @@ def session_join(
         )
         if created:
             transaction.on_commit(lambda: session_changed(locked.pk))
+        warmup_open_for_session(session=locked, student=student)
         _seat_due(locked, now)
     member.refresh_from_db()
     return member
@@ -229,20 +253,39 @@ def session_seat_due(*, session: ClassSession, now: datetime | None = None) -> l
         return _seat_due(_lock(session), now or timezone.now())
 
 
-def session_seat_now(*, session: ClassSession, teacher: User) -> list[SessionTable]:
-    """Deal every waiting student at once, a lone one with bots (the teacher's button)."""
+def session_seat_now(
+    *, session: ClassSession, teacher: User, by_need: bool = False
+) -> list[SessionTable]:
+    """Deal every waiting student at once, a lone one with bots (the teacher's button).
+
+    Warm-up rounds still going end here. `by_need`: students sharing a likely misconception
+    sit together at tables aimed at it (lessons.warmup.seating), the others as usual.
+    """
     _check_teacher(session, teacher)
     with transaction.atomic():
         locked = _lock(session)
         _check_not_ended(locked)
         if locked.status == ClassSession.Status.PAUSED:
             raise _refuse(SESSION_PAUSED, "paused")
-        return _deal(locked, list(_waiting(locked)))
+        warmup_stop_for_session(session=locked)
+        waiting = list(_waiting(locked))
+        if not by_need or locked.ruleset != "fractions":
+            return _deal(locked, waiting)
+        made: list[SessionTable] = []
+        groups = groups_by_need([m.student for m in waiting], level=session_level(locked))
+        by_student = {m.student_id: m for m in waiting}
+        for group in groups:
+            members = [by_student[student.pk] for student in group.students]
+            made += _deal(locked, members, extra_options=group.options)
+        return made
 
 
 def _waiting(session: ClassSession) -> Any:
+    # A student still answering the warm-up is not dealt yet.
+    answering = WarmupRound.objects.filter(session=session, finished_at__isnull=True)
     return (
         SessionMember.objects.filter(session=session, table__isnull=True)
+        .exclude(student_id__in=answering.values("student_id"))
         .select_related("student")
         .order_by("joined_at", "id")
     )
@@ -252,6 +295,8 @@ def _seat_due(session: ClassSession, now: datetime) -> list[SessionTable]:
     if session.status != ClassSession.Status.OPEN:
         return []
     made = _rematch(session)
+    if session.warmup and not session.tables.exists():
+        return made  # the teacher seats the class once the warm-up is read
     waiting = list(_waiting(session))
     if not waiting:
         return made
@@ -266,7 +311,12 @@ def _bots_for(humans: int, size: int) -> int:
     return max(0, min(size, LONE_TABLE_SEATS) - humans) if humans == 1 else 0
 
 
-def _new_table(session: ClassSession, members: list[SessionMember], number: int) -> SessionTable:
+def _new_table(
+    session: ClassSession,
+    members: list[SessionMember],
+    number: int,
+    extra_options: dict[str, Any] | None = None,
+) -> SessionTable:
     """Start a game for these members (bots keep a lone student company) at table `number`."""
     seats = [SeatSpec(name=m.student.display_name, user_id=m.student.user_id) for m in members]
     seats += [
@@ -278,7 +328,7 @@ def _new_table(session: ClassSession, members: list[SessionMember], number: int)
             ruleset=session.ruleset,
             seats=seats,
             kind=Table.Kind.LESSON,
-            options=session.options,
+            options=session.options | (extra_options or {}),
             table_settings=session.play_settings,
             created_by=session.classroom.teacher,
         )
@@ -293,12 +343,17 @@ def _next_number(session: ClassSession) -> int:
     return max(session.tables.values_list("number", flat=True), default=0) + 1
 
 
-def _deal(session: ClassSession, waiting: list[SessionMember]) -> list[SessionTable]:
+def _deal(
+    session: ClassSession,
+    waiting: list[SessionMember],
+    extra_options: dict[str, Any] | None = None,
+) -> list[SessionTable]:
     """Seat the waiting members at new balanced tables; each table's game starts now."""
     made: list[SessionTable] = []
     start = 0
     for size in plan_table_sizes(len(waiting), session.table_size):
-        made.append(_new_table(session, waiting[start : start + size], _next_number(session)))
+        members = waiting[start : start + size]
+        made.append(_new_table(session, members, _next_number(session), extra_options))
         start += size
     if made:
         transaction.on_commit(lambda: session_changed(session.pk))
@@ -311,11 +366,14 @@ def _rematch(session: ClassSession) -> list[SessionTable]:
     over = (
         session.tables.filter(table__status=Table.Status.FINISHED, members__isnull=False)
         .distinct()
+        .select_related("table")
         .order_by("number")
     )
     for old in over:
         members = list(old.members.select_related("student").order_by("joined_at", "id"))
-        made.append(_new_table(session, members, _next_number(session)))
+        # A table seated by need keeps its aim for the next game.
+        aimed = {k: v for k, v in (old.table.options or {}).items() if k in AIM_OPTIONS}
+        made.append(_new_table(session, members, _next_number(session), aimed))
     if made:
         transaction.on_commit(lambda: session_changed(session.pk))
     return made

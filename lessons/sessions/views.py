@@ -29,6 +29,7 @@ from lessons.sessions.selectors import (
     session_for_teacher,
     session_open_for_classroom,
 )
+from lessons.warmup.selectors import session_round
 
 WAITING_REFRESH_SECONDS = 5
 
@@ -65,6 +66,7 @@ def session_new(request: SignedInRequest, classroom_id: int) -> HttpResponse:
                 turn_timer=data["turn_timer"],
                 accessible=data["accessible"],
                 ask_reason=bool(data.get("ask_reason")),
+                warmup=bool(data.get("warmup")),
             )
         except ValidationError as error:
             form.add_error(None, error)
@@ -140,12 +142,13 @@ def session_end(request: SignedInRequest, session_id: int) -> HttpResponse:
 @teacher_required
 @require_POST
 def session_seat(request: SignedInRequest, session_id: int) -> HttpResponse:
-    """Seat every waiting student now."""
+    """Seat every waiting student now (by_need=on: students sharing a need play together)."""
+    by_need = request.POST.get("by_need") == "on"
     return _control(
         request,
         session_id,
-        lambda s: services.session_seat_now(session=s, teacher=request.user),
-        _("The waiting students are seated."),
+        lambda s: services.session_seat_now(session=s, teacher=request.user, by_need=by_need),
+        _("The students are seated by need.") if by_need else _("The waiting students are seated."),
     )
 
 
@@ -190,11 +193,19 @@ def session_play(request: SignedInRequest, session_id: int) -> HttpResponse:
     seated = member.table if member is not None else None
     if seated is not None and seated.table.status != Table.Status.FINISHED:
         return redirect("games:play", table_id=seated.table_id)
+    warmup = session_round(session=session, student=student) if member is not None else None
+    if warmup is not None and warmup.finished_at is None:
+        return redirect("warmup_page", warmup_id=warmup.pk)
     # Not joined yet, waiting, or their game is over (the next deal gives them a new one).
     return render(
         request,
         "lessons/sessions/waiting.html",
-        {"session": session, "joined": member is not None, "refresh": WAITING_REFRESH_SECONDS},
+        {
+            "session": session,
+            "joined": member is not None,
+            "refresh": WAITING_REFRESH_SECONDS,
+            "warmed_up": warmup is not None,
+        },
     )
 
 

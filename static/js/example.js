@@ -140,6 +140,12 @@ function open(example, takeFocus = true) {
   if (takeFocus) $("play-example-ok").focus();
 }
 
+/** Show an example outside a game (the warm-up's end): open, not taking the focus. */
+export function showExample(example, tools = null) {
+  helpers = tools;
+  open(example, false);
+}
+
 /** Close the example; give the focus back where it was if it was inside it. */
 export function closeExample() {
   pending = null;

@@ -332,8 +332,9 @@ class RefDiagnosis:
             return "none"
         track = self.tracks[rule]
         if track.likely_at is not None:
-            needed = track.clean_needed()
-            return "resolved" if needed is not None and track.clean_run >= needed else "likely"
+            # Game turns alone never resolve a rule (a warm-up re-check is needed): these
+            # histories have no warm-up turns.
+            return "likely"
         if track.k >= EMERGING_MIN_MATCHES and track.p_value() <= ALPHA_EMERGING:
             return "emerging"
         return "none"
@@ -358,6 +359,8 @@ class RefDiagnosis:
                 "clean_needed": track.clean_needed(),
                 "likely_at_turn": track.likely_at,
                 "probes": track.probes,
+                "recheck_run": 0,
+                "rechecked_at_turn": None,
             }
         return out
 

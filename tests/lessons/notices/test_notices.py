@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.models import Seat, TableEvent
 from games.services import SeatSpec, table_create
 from lessons.classrooms.forms import TeacherSignUpForm
-from lessons.models import Attempt, Classroom, Student, User
+from lessons.models import Attempt, Classroom, Student, User, WarmupRound
 from lessons.notices.retention import Retention
 from tests.conftest import ClassWorld
 from tests.support.responses import page_text
@@ -121,7 +121,12 @@ DESCRIBED_FIELDS = {
         "id", "classroom", "student", "session", "table", "created_at", "reference_num",
         "reference_den", "named_denominator", "played_num", "played_den", "card", "claim",
         "claim_source", "outcome", "tags", "p0", "opportunities", "skills", "hand",
-        "response_ms", "rules_version", "turn", "reason", "drew",
+        "response_ms", "rules_version", "turn", "reason", "drew", "source", "warmup",
+    },
+    WarmupRound: {
+        "id", "classroom", "student", "kind", "session", "assignment", "level", "seed",
+        "due_on", "created_by", "created_at", "item", "asking", "answered", "finished_at",
+        "stopped",
     },
 }  # fmt: skip
 

@@ -95,7 +95,9 @@ def test_family_report_never_shows_fixed_for_a_rule_never_likely(class_a: ClassW
     assert RULES_BY_ID["M1"].family["fr"] not in text
 
 
-def test_family_report_shows_fixed_once_a_likely_rule_is_resolved(class_a: ClassWorld) -> None:
+def test_family_report_never_shows_fixed_after_clean_games_alone(class_a: ClassWorld) -> None:
+    # "resolved" needs a clean re-check in a later warm-up round (issue 20): clean game turns,
+    # however many, leave a likely rule likely and the family report says nothing is fixed.
     anais = class_a.student.student
     start = timezone.now() - timedelta(hours=5)
     log_plays(anais, M1_PLAYS * 2, start=start)
@@ -105,11 +107,11 @@ def test_family_report_shows_fixed_once_a_likely_rule_is_resolved(class_a: Class
         log_attempt(anais, (1, 2), (3, 6), hand=("2/3", "3/6", "1/6"),
                     at=start + timedelta(hours=1, minutes=i))  # fmt: skip
     report = student_report(anais, lang="fr")
-    assert [f.rule.id for f in report.fixed] == ["M1"]
-    assert report.fixed[0].evidence.status == "resolved"
+    assert report.fixed == []
+    assert [f.rule.id for f in report.focus] == ["M1"]
     client = teacher_client(class_a.teacher)
     text = page_text(client.get(reverse("report_student", args=[class_a.classroom.pk, anais.pk])))
-    assert 'class="report__fixed"' in text
+    assert 'class="report__fixed"' not in text
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])

@@ -88,9 +88,11 @@ def test_the_machine_csv_keeps_its_columns_and_adds_the_turn_at_the_end(class_a)
     assert not data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode())))
     assert tuple(rows[0][: len(STABLE_PREFIX)]) == STABLE_PREFIX
-    assert rows[0][-3:] == ["turn", "reason", "drew"] and tuple(rows[0]) == ATTEMPT_HEADER
+    assert rows[0][-5:] == ["turn", "reason", "drew", "source", "warmup_round"]
+    assert tuple(rows[0]) == ATTEMPT_HEADER
     first = dict(zip(rows[0], rows[1], strict=True))
     assert (first["turn"], first["reason"], first["drew"]) == ("0", "added_same", "1")
+    assert first["source"] == "game"
     # One timestamp precision: UTC to the microsecond on every row.
     stamps = [dict(zip(rows[0], row, strict=True))["timestamp_utc"] for row in rows[1:]]
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00", s) for s in stamps)

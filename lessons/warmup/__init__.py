@@ -1,0 +1,1 @@
+"""The warm-up round: designed items before play, a reason after each, the class picture."""
