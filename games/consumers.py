@@ -246,7 +246,7 @@ class TableConsumer(RealtimeConsumer):
             self.missed.update(range(max(self.last_state_id + 1, state_id - MISSED_WINDOW), newest))
         self.missed = {n for n in self.missed if n > state_id - MISSED_WINDOW}
         self.last_state_id = max(self.last_state_id, state_id)
-        frame = state_frame(game, self.seat, state_id, info, events)
+        frame = state_frame(game, self.seat, state_id, info, events, self.lang)
         await self.send(text_data=jsontext.dumps(frame))
 
     def error_frame(self, exc: TableError) -> dict[str, Any]:

@@ -9,6 +9,7 @@ const TABLE = Number(root.dataset.table);
 const SEAT = root.dataset.seat === "" ? null : Number(root.dataset.seat);
 const RULESET = root.dataset.ruleset;
 const IN_SESSION = root.dataset.session === "1"; // a table of a class session
+const ACCESSIBLE = root.dataset.accessible === "1"; // the UNO Braille markings on every card
 const DENOMINATORS = [2, 3, 6, 12, 24, 48];
 const COLOURS = ["r", "j", "v", "b"];
 const SHAPES = { r: "▲", j: "●", v: "■", b: "◆" };
@@ -58,6 +59,15 @@ export function parseCard(code) {
   return { kind: "n", colour, face: body };
 }
 
+/** Return what a card's face shows: its value, or its kind's name in the page's language. */
+function faceText(card) {
+  if (card.kind === "rev") return "⇄";
+  if (card.kind === "stop") return "⊘";
+  if (card.kind === "wild") return S[`name_${card.face}`] || card.face;
+  if (card.kind === "fq") return card.face[0].toUpperCase() + card.face.slice(1);
+  return card.face;
+}
+
 /** Return the spoken name of a card: the server's when the page has it, else built here. */
 function cardName(code) {
   if (CARD_NAMES[code]) return CARD_NAMES[code];
@@ -85,14 +95,29 @@ function cardFace(code, element) {
   corner.className = "card__corner";
   corner.textContent = card.colour ? `${SHAPES[card.colour]} ${card.colour}` : "★";
   const value = document.createElement("span");
-  // Longer values and markings take a smaller size: they never wrap (play.css).
-  const size = card.face.length >= 7 ? " card__value--xlong" : card.face.length > 4 ? " card__value--long" : "";
+  // The face says the card in the page's language ("Inversion", not the marking "rev").
+  const text = faceText(card);
+  // Longer values take a smaller size: they never wrap nor clip (play.css).
+  const size = text.length >= 7 ? " card__value--xlong" : text.length > 4 ? " card__value--long" : "";
   value.className = `card__value${size}`;
-  value.textContent = card.face;
-  const mark = document.createElement("span");
-  mark.className = code.length >= 7 ? "card__mark card__mark--long" : "card__mark";
-  mark.textContent = code;
-  face.append(corner, value, mark);
+  value.style.setProperty("--len", String(text.length)); // play.css fits it to the card
+  value.textContent = text;
+  face.append(corner, value);
+  // A Reverse or a Skip shows its sign big and its name small, in the page's language.
+  if (card.kind === "rev" || card.kind === "stop") {
+    const name = document.createElement("span");
+    name.className = "card__name";
+    name.textContent = S[`name_${card.kind}`] || card.face;
+    face.append(name);
+  }
+  // The UNO Braille marking ("rev j", "+02v") is shown only at an accessible table, where the
+  // class reads the markings; elsewhere a child read it as part of the card.
+  if (ACCESSIBLE) {
+    const mark = document.createElement("span");
+    mark.className = code.length >= 7 ? "card__mark card__mark--long" : "card__mark";
+    mark.textContent = code;
+    face.append(mark);
+  }
   element.append(face);
   return element;
 }
@@ -199,6 +224,7 @@ function showState(frame) {
   game.view = frame.view;
   game.table = frame.table;
   game.playable = Array.isArray(frame.playable) ? new Set(frame.playable) : null;
+  game.toPlay = Array.isArray(frame.to_play) ? frame.to_play : null;
   render();
 }
 
@@ -377,15 +403,16 @@ function renderPile(view) {
     card.setAttribute("aria-label", fmt(S.top_card, { card: cardName(view.top) }));
     top.append(card);
   }
-  const parts = [];
-  if (RULESET === "fractions") {
-    if (view.reference) parts.push(fmt(S.reference_is, { fraction: view.reference }));
-    else if (view.denominator) parts.push(fmt(S.denominator_is, { denominator: view.denominator }));
-  }
-  if (view.colour) {
-    parts.push(fmt(S.colour_is, { colour: `${S[`colour_${view.colour}`]}\u00a0(${SHAPES[view.colour]}\u00a0${view.colour})` }));
-  }
-  $("play-match").textContent = parts.length ? parts.join(" · ") : S.nothing_to_match;
+  // What may go on the pile, in words the server built from the engine's facts (to_play).
+  const list = $("play-to-play");
+  const parts = stopped() ? [] : game.toPlay || [];
+  list.replaceChildren(
+    ...(parts.length ? parts : ["–"]).map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }),
+  );
   $("play-direction").textContent = view.direction === 1 ? S.clockwise : S.anticlockwise;
   $("play-pile-size").textContent = countText(view.draw_pile_size);
   renderTimer();
@@ -571,7 +598,7 @@ function choose(title, options) {
   box.replaceChildren();
   return new Promise((resolve, reject) => {
     chooserDone = reject;
-    options.forEach((option, index) => {
+    options.forEach((option) => {
       const button = document.createElement("button");
       button.type = "button";
       button.className = `button chooser__option${option.colour ? ` chooser__option--${option.colour}` : ""}`;
@@ -583,9 +610,11 @@ function choose(title, options) {
         resolve(option.value);
       });
       box.append(button);
-      if (index === 0) queueMicrotask(() => button.focus());
     });
     panel.hidden = false;
+    // The question itself takes the focus, not its first answer: Enter pressed twice (to play
+    // the card, then again) must not answer for the child. Tab then reaches the answers.
+    queueMicrotask(() => $("chooser-title").focus());
   });
 }
 
