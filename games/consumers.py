@@ -180,6 +180,10 @@ class TableConsumer(RealtimeConsumer):
             items = event_items(events, self.seat, info, self.lang)
         await self._send_state(update_game(message), state_id, info, items)
 
+    async def table_notice(self, message: dict[str, Any]) -> None:
+        """Pass on a fact outside the game: the table's activity (class session) has ended."""
+        await self.send(text_data=jsontext.dumps({"type": "notice", "notice": message["notice"]}))
+
     async def _refresh_access(self) -> None:
         """Check the seat again, then send the current state (or close when access is gone)."""
         try:

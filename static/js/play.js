@@ -38,6 +38,7 @@ const game = {
   unoSaidAt: -1, // state_id at which this seat said UNO (the view does not carry it)
   handKey: "",
   lastActing: null,
+  ended: root.dataset.ended === "1", // the table's class session has ended
 };
 
 // ------------------------------------------------------------------ cards
@@ -247,6 +248,9 @@ function onFrame(frame) {
     }
     showEvent(event, frame.text, frame.state_id);
     if (frame.state_id > game.stateId) expectState(frame.state_id, 2000);
+  } else if (frame.type === "notice" && frame.notice === "activity_ended") {
+    game.ended = true; // the class session has ended, even if this game was over already
+    if (game.view) render();
   } else if (frame.type === "error") {
     if (expected) clearTimeout(expected.timer);
     expected = null; // the action was answered: refused
@@ -322,7 +326,8 @@ function countText(count) {
 
 /** Tell whether the table's game was stopped before its end (a class session ended). */
 function stopped() {
-  return Boolean(game.table && game.table.status === "finished" && game.view && !game.view.game_over);
+  const finished = game.ended || (game.table && game.table.status === "finished");
+  return Boolean(finished && game.view && !game.view.game_over);
 }
 
 /** Hide every action and disable the cards: the game is over for this page. */
@@ -373,13 +378,14 @@ function renderBanner(view) {
   } else if (game.table && game.table.status === "paused") {
     text = S.paused;
   }
+  if (game.ended && view.game_over) text = `${text} ${S.session_over}`.trim();
   banner.textContent = text;
   banner.hidden = !text;
   // After the game: the next game of the class session, the way back to the class (or to
-  // another practice game). A stopped game has no next one.
+  // another practice game). A stopped game, or an ended session, has no next one.
   $("play-after").hidden = !view.game_over && !stopped();
   const next = $("play-next-game");
-  if (next) next.hidden = !view.game_over;
+  if (next) next.hidden = !view.game_over || game.ended;
 
   const turn = $("play-turn");
   const acting = stopped() ? null : view.acting;
@@ -423,7 +429,13 @@ function renderTimer() {
   $("play-timer-row").hidden = !deadline;
   if (!deadline) return;
   const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
-  $("play-timer").textContent = fmt(S.seconds, { count: left });
+  // Without a turn timer, a deadline is the wait for a player who has not come to the table.
+  const settings = game.table.settings || {};
+  const acting = game.view ? game.view.acting : null;
+  const arrival = !settings.turn_timer && acting !== null && acting !== SEAT;
+  $("play-timer").textContent = arrival
+    ? fmt(S.arrival, { name: playerName(acting), count: left })
+    : fmt(S.seconds, { count: left });
 }
 
 function renderPlayers(view) {
