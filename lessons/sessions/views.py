@@ -18,9 +18,9 @@ from games.forms import RULESET_CHOICES
 from games.models import Table
 from lessons.classrooms import selectors
 from lessons.classrooms.access import SignedInRequest, student_required, teacher_required
+from lessons.classrooms.grade_decks import deck_for_grade
 from lessons.models import ClassSession, Student
 from lessons.sessions import services
-from lessons.classrooms.grade_decks import deck_for_grade
 from lessons.sessions.forms import MoveForm, SessionStartForm
 from lessons.sessions.overview import session_overview
 from lessons.sessions.present import overview_context
