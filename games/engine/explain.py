@@ -27,16 +27,16 @@ _MAX_COMMON_DENOMINATOR: Final = 100
 
 _TEXTS: Final[dict[str, dict[str, str]]] = {
     "fr": {
-        "both": "{r} ≠ {p} : {r} = {r2} mais {p} = {p2}.",
-        "ref_only": "{r} ≠ {p} : {r} = {r2}, pas {p}.",
-        "played_only": "{r} ≠ {p} : {p} = {p2}, pas {r}.",
+        "both": "{r} ≠ {p} : {r} = {r2} mais {p} = {p2}.",
+        "ref_only": "{r} ≠ {p} : {r} = {r2}, pas {p}.",
+        "played_only": "{r} ≠ {p} : {p} = {p2}, pas {r}.",
         "plain": "{r} ≠ {p}.",
-        "same_den": "{r} ≠ {p} : même dénominateur, mais pas le même numérateur.",
+        "same_den": "{r} ≠ {p} : même dénominateur, mais pas le même numérateur.",
         "same_den_tip": "Tu peux la poser avec la règle « même dénominateur ».",
         "above_below": "{big} est plus grand que 1, mais {small} est plus petit que 1.",
-        "equal_form": "Une fraction égale à {r} : {form}.",
-        "diff_den": "{r} et {p} n'ont pas le même dénominateur (le nombre du bas) : {b} et {d}.",
-        "diff_den_equal": "Mais elles sont égales : choisis la règle « égale ».",
+        "equal_form": "Une fraction égale à {r} : {form}.",
+        "diff_den": "{r} et {p} n'ont pas le même dénominateur (le nombre du bas) : {b} et {d}.",
+        "diff_den_equal": "Mais elles sont égales : choisis la règle « égale ».",
         "diff_den_need": "Il faut une carte avec {b} en bas.",
         "named_den": "Il faut une fraction avec {n} en bas. {p} a {d} en bas.",
     },
@@ -152,11 +152,11 @@ _A_BIT: Final = Fraction(1, 4)
 
 _EXAMPLE_TEXTS: Final[dict[str, dict[str, str]]] = {
     "fr": {
-        "equal": "{r} et {p} sont égales : elles sont au même endroit sur la ligne.",
-        "bit_more": "{r} et {p} ne sont pas égales : {p} est un peu plus grande.",
-        "more": "{r} et {p} ne sont pas égales : {p} est plus grande.",
-        "bit_less": "{r} et {p} ne sont pas égales : {p} est un peu plus petite.",
-        "less": "{r} et {p} ne sont pas égales : {p} est plus petite.",
+        "equal": "{r} et {p} sont égales : elles sont au même endroit sur la ligne.",
+        "bit_more": "{r} et {p} ne sont pas égales : {p} est un peu plus grande.",
+        "more": "{r} et {p} ne sont pas égales : {p} est plus grande.",
+        "bit_less": "{r} et {p} ne sont pas égales : {p} est un peu plus petite.",
+        "less": "{r} et {p} ne sont pas égales : {p} est plus petite.",
         "own_card": "Ta carte {c} est égale à {r}.",
     },
     "en": {
