@@ -65,3 +65,19 @@ def test_ending_the_session_reaches_the_pages_of_a_game_already_over(class_a: An
     assert message["type"] == "table.notice"
     assert message["notice"] == ACTIVITY_ENDED
     assert message["table_id"] == seated.table_id
+
+
+def test_the_overview_shows_the_wait_for_a_student_who_has_not_come(class_a: Any) -> None:
+    from django.utils import timezone
+
+    from lessons.sessions.overview import session_overview
+
+    classroom, students = class_of(class_a.teacher, 2)
+    session = start(class_a.teacher, classroom)
+    (seated,) = _seated(session, students)
+    overview = session_overview(session=session, now=timezone.now())
+    (table,) = overview.tables
+    waited = [seat for seat in table.seats if seat.waited_on]
+    assert len(waited) == 1
+    assert waited[0].robot_in is not None and 0 < waited[0].robot_in <= ARRIVAL_WAIT_SECONDS
+    assert all(seat.robot_in is None for seat in table.seats if not seat.waited_on)
