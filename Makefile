@@ -5,6 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+HOST ?= 127.0.0.1
 # Debian packages the test suite needs: chromium for the browser tests, gettext for
 # translations, redis and postgresql for the scale-out tests, pango and a font for the PDF
 # reports (WeasyPrint), nginx and openssl for the deploy guide's test (docs/deploy.md).
@@ -36,7 +37,8 @@ translations: install
 run: install translations
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py demo_data
-	DEBUG=$${DEBUG:-1} $(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) unoclass.asgi:application
+	@echo "unoclass is served on http://$(HOST):$(PORT)/ (open it in a browser; Ctrl+C stops it)"
+	DEBUG=$${DEBUG:-1} $(VENV)/bin/daphne -b $(HOST) -p $(PORT) unoclass.asgi:application
 
 system-deps:
 	@missing=""; \

@@ -90,3 +90,12 @@ def broadcast_table_update(
         collected.append(message)
         return
     publish_from_thread(table_group(table_id), message)
+
+
+def broadcast_table_notice(table_id: int, state_id: int, notice: str) -> None:
+    """Tell every socket of the table a fact outside its game ("activity_ended").
+
+    It carries the table's state number, like an update, for the layer's repairs.
+    """
+    message = {"type": "table.notice", "table_id": table_id, "state_id": state_id}
+    publish_from_thread(table_group(table_id), {**message, "notice": notice})

@@ -250,6 +250,10 @@ class TableConsumer(RealtimeConsumer):
         for frame in frames:
             await self.send_frame(frame)
 
+    async def table_notice(self, message: dict[str, Any]) -> None:
+        """Pass on a fact outside the game: the table's activity (class session) has ended."""
+        await self.send(text_data=jsontext.dumps({"type": "notice", "notice": message["notice"]}))
+
     async def _refresh_access(self) -> None:
         """Check the seat again, then catch up (or close when access is gone)."""
         try:
@@ -312,7 +316,7 @@ class TableConsumer(RealtimeConsumer):
         events: list[dict[str, Any]] | None = None,
     ) -> None:
         self.last_state_id = max(self.last_state_id, state_id)
-        frame = state_frame(game, self.seat, state_id, info, events)
+        frame = state_frame(game, self.seat, state_id, info, events, self.lang)
         await self.send(text_data=jsontext.dumps(frame))
 
     def error_frame(self, exc: TableError) -> dict[str, Any]:

@@ -45,6 +45,20 @@ class PracticeForm(forms.Form):
     seven_o = forms.BooleanField(label=_("7-0: swap and pass hands (classic)"), required=False)
     jump_in = forms.BooleanField(label=_("Jump-in (classic)"), required=False)
 
+    MAIN_FIELDS = ("ruleset", "deck", "bots")
+
+    def main_fields(self) -> list[forms.BoundField]:
+        """Return the fields every child sets: the game, its deck, how many robots."""
+        return [self[name] for name in self.MAIN_FIELDS]
+
+    def more_fields(self) -> list[forms.BoundField]:
+        """Return the other fields (the robots' kind, the modes, classic UNO's variants)."""
+        return [self[name] for name in self.fields if name not in self.MAIN_FIELDS]
+
+    def more_open(self) -> bool:
+        """Tell whether "More options" opens by itself: one of its fields has an error."""
+        return any(field.errors for field in self.more_fields())
+
     def clean(self) -> dict[str, Any]:
         """Check the player count against the ruleset's limits."""
         data = super().clean() or {}

@@ -8,7 +8,13 @@ from django.utils.translation import gettext as _
 
 from games.announce import announce, visible_event
 from games.engine import Game
-from games.engine.explain import explain_named_denominator, explain_wrong_play, worked_example
+from games.engine.explain import (
+    LANGS,
+    explain_named_denominator,
+    explain_wrong_play,
+    to_play_parts,
+    worked_example,
+)
 from games.errors import TableError
 from games.models import Table
 from games.services import JUDGED_ERROR_CODES
@@ -25,17 +31,21 @@ def state_frame(
     state_id: int,
     info: dict[str, Any],
     events: list[dict[str, Any]] | None = None,
+    lang: str | None = None,
 ) -> dict[str, Any]:
     """Build the `state` frame: the seat's view, the state number and the table's public facts.
 
     `events` (from `event_items`): what happened to lead to this state, sent with it (one
-    frame per seat and move, not one per event).
+    frame per seat and move, not one per event). With `lang`, `to_play` says in words what
+    may go on the pile now (games.engine.explain), one phrase a kind of card.
     """
     view = game.view(seat)
     frame: dict[str, Any] = {"type": "state", "state_id": state_id}
     if events is not None:
         frame["events"] = events
     frame.update(view=view, table=info)
+    if lang in LANGS:
+        frame["to_play"] = to_play_parts(view, lang)
     # Classic UNO may highlight playable cards (a table setting); Uno Fractions never does:
     # there the student chooses and the server judges.
     if (

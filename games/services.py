@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import hooks
-from games.broadcast import broadcast_table_update
+from games.broadcast import broadcast_table_notice, broadcast_table_update
 from games.engine import Game, IllegalAction
 from games.engine.bots import play_bot_step
 from games.engine.fractions import is_fraction_card
@@ -141,6 +141,9 @@ def _clean_settings(raw: dict[str, Any]) -> dict[str, Any]:
         "highlight_playable": bool(raw.get("highlight_playable", False)),
         # Percent of refused "equal" claims after which the student is asked why (lessons).
         "ask_reason": max(0, min(int(raw.get("ask_reason", 0) or 0), 100)),
+        # Seconds a table without a turn timer waits for a player who has not come to it yet
+        # (never acted there) before a robot plays their seat; 0 = wait for ever.
+        "arrival_wait": max(0, min(int(raw.get("arrival_wait", 0) or 0), 600)),
     }
 
 
@@ -267,6 +270,8 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
         if seat_index is None:
             return None
         seat = seats[seat_index]
+        if not seat.is_automatic and _arrival_overdue(table, seat_index, now):
+            _give_to_robot(seat)  # the player never came: a robot plays until they do
         if seat.is_automatic:
             rng = random.Random(table.seed * 1_000_003 + table.state_id)
             step = play_bot_step(game, seat_index, seat.bot, rng, seat.bot_profile or None)
@@ -323,6 +328,27 @@ def _ends_turn(action: dict[str, Any], events: list[dict[str, Any]]) -> bool:
     return action.get("type") != "draw" or any(e.get("type") == "passed" for e in events)
 
 
+def _not_arrived(table: Table, seat_index: int) -> bool:
+    """Tell whether a seat's player has never acted at this table (robots and timer included).
+
+    Read from Table.memo's last action per seat; a table without it counts everyone as come.
+    """
+    seat_seq = _seat_seq(table)
+    return seat_seq is not None and seat_index not in seat_seq
+
+
+def _arrival_overdue(table: Table, seat_index: int, now: datetime) -> bool:
+    """Tell whether the arrival wait of a seat whose player never came has run out."""
+    settings = table.play_settings
+    return (
+        bool(settings.get("arrival_wait"))
+        and not settings.get("turn_timer")
+        and table.deadline is not None
+        and table.deadline <= now
+        and _not_arrived(table, seat_index)
+    )
+
+
 def _give_to_robot(seat: Seat) -> None:
     """Let a robot play an absent student's seat until the student acts again."""
     seat.bot_takeover = True
@@ -369,7 +395,6 @@ def _commit(table: Table, game: Game, applied: list[Applied], user: Any) -> Outc
     table.moves += len(applied)
     if game.view(None).get("winner") is not None:
         table.status = Table.Status.FINISHED
-    _arm_timer(table, game)
     rows = [
         TableEvent(
             table=table,
@@ -387,6 +412,7 @@ def _commit(table: Table, game: Game, applied: list[Applied], user: Any) -> Outc
         table.memo[SEAT_SEQ].update({str(row.seat): row.seq for row in rows})
     elif isinstance(table.memo, dict):
         table.memo.pop(SEAT_SEQ, None)  # not kept whole: listeners read the events from now on
+    _arm_timer(table, game)  # after the memo: it tells who has come to the table
     _store_move(table, rows)
     all_events = [event for _seat, _action, events, _actor in applied for event in events]
     table_id, state_id, state = table.pk, table.state_id, table.state
@@ -403,15 +429,21 @@ def _arm_timer(table: Table, game: Game) -> None:
     The engine's acting seat is the one timed (nobody between rounds or after the game).
     """
     timer = int(table.play_settings.get("turn_timer", 0) or 0)
+    wait = int(table.play_settings.get("arrival_wait", 0) or 0)
     table.deadline = None
-    if not timer or table.status != Table.Status.PLAYING:
+    if not (timer or wait) or table.status != Table.Status.PLAYING:
         return
     seat_index = game.acting_seat()
     if seat_index is None:
         return
     seat = next((s for s in table.seats.all() if s.index == seat_index), None)
-    if seat is not None and not seat.is_automatic:
+    if seat is None or seat.is_automatic:
+        return
+    if timer:
         table.deadline = timezone.now() + timedelta(seconds=timer)
+    elif _not_arrived(table, seat_index):
+        # No turn timer: only a player who has not come yet is waited for a stated time.
+        table.deadline = timezone.now() + timedelta(seconds=wait)
 
 
 # Table.memo's key for each seat's last stored action ({"<seat>": seq}); absent on tables
@@ -611,6 +643,23 @@ def table_finish(*, table_id: int) -> None:
     """Stop a table's game for good (a class session ended, or no player is left at it)."""
     with transaction.atomic():
         _finish(_lock(table_id))
+
+
+def table_announce_end(*, table_id: int) -> None:
+    """Tell every page of a table, after commit, that its activity (a class session) ended.
+
+    Its game may be over already: the pages still showing that game's end hear it too, and
+    stop offering a next game.
+    """
+    state_id = Table.objects.filter(pk=table_id).values_list("state_id", flat=True).first()
+    if state_id is not None:
+        transaction.on_commit(
+            lambda: broadcast_table_notice(table_id, int(state_id), ACTIVITY_ENDED)
+        )
+
+
+# The notice a table's pages get when its activity ends (docs/protocol.md, `notice`).
+ACTIVITY_ENDED = "activity_ended"
 
 
 def seat_give_to_bot(

@@ -92,7 +92,7 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
     # The page shows this state at once (the socket's first state then changes nothing): what
     # the seat may see, as the socket would send it. Nothing moves when the socket answers.
     first_state = state_frame(
-        Game.from_dict(table.state), access.seat, table.state_id, table_info(table=table)
+        Game.from_dict(table.state), access.seat, table.state_id, table_info(table=table), lang=lang
     )
     card_names = {
         code: card_name(code, lang)

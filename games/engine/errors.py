@@ -38,19 +38,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "After drawing, only the drawn card may be played (or pass).",
     ),
     "already_drew": (
-        "Tu as déjà pioché : joue la carte ou passe.",
+        "Tu as déjà pioché : joue la carte ou passe.",
         "You already drew: play or pass.",
     ),
     "must_answer": (
-        "Réponds d'abord : {answers}.",
+        "Réponds d'abord : {answers}.",
         "Answer first: {answers}.",
     ),
     "bad_colour": (
-        "Couleur inconnue : choisis r, j, v ou b.",
+        "Couleur inconnue : choisis r, j, v ou b.",
         "Unknown colour: choose r, j, v or b.",
     ),
     "bad_denominator": (
-        "Dénominateur impossible : choisis 2, 3, 6, 12, 24 ou 48 (pour +2, Joker ou +4).",
+        "Dénominateur impossible : choisis 2, 3, 6, 12, 24 ou 48 (pour +2, Joker ou +4).",
         "Impossible denominator: choose 2, 3, 6, 12, 24 or 48 (for +2, Joker or +4).",
     ),
     "bad_target": (
@@ -58,16 +58,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Choose another player still in play.",
     ),
     "bad_function": (
-        "Choisis une fonction permise pour cette carte : {functions}.",
+        "Choisis une fonction permise pour cette carte : {functions}.",
         "Choose an allowed function for this card: {functions}.",
     ),
-    "bad_action": ("Action impossible : {why}.", "Action not allowed: {why}."),
-    "bad_option": ("Option invalide : {why}.", "Invalid option: {why}."),
-    "bad_setup": ("Préparation invalide : {why}.", "Invalid setup: {why}."),
-    "bad_state": ("État de partie illisible : {why}.", "Unreadable game state: {why}."),
+    "bad_action": ("Action impossible : {why}.", "Action not allowed: {why}."),
+    "bad_option": ("Option invalide : {why}.", "Invalid option: {why}."),
+    "bad_setup": ("Préparation invalide : {why}.", "Invalid setup: {why}."),
+    "bad_state": ("État de partie illisible : {why}.", "Unreadable game state: {why}."),
     "bad_seat": ("Ce siège n'existe pas.", "There is no such seat."),
     "round_over": (
-        "La manche est finie : lance la suivante.",
+        "La manche est finie : lance la suivante.",
         "The round is over: start the next one.",
     ),
     "game_over": ("La partie est finie.", "The game is over."),

@@ -27,16 +27,16 @@ _MAX_COMMON_DENOMINATOR: Final = 100
 
 _TEXTS: Final[dict[str, dict[str, str]]] = {
     "fr": {
-        "both": "{r} ≠ {p} : {r} = {r2} mais {p} = {p2}.",
-        "ref_only": "{r} ≠ {p} : {r} = {r2}, pas {p}.",
-        "played_only": "{r} ≠ {p} : {p} = {p2}, pas {r}.",
+        "both": "{r} ≠ {p} : {r} = {r2} mais {p} = {p2}.",
+        "ref_only": "{r} ≠ {p} : {r} = {r2}, pas {p}.",
+        "played_only": "{r} ≠ {p} : {p} = {p2}, pas {r}.",
         "plain": "{r} ≠ {p}.",
-        "same_den": "{r} ≠ {p} : même dénominateur, mais pas le même numérateur.",
+        "same_den": "{r} ≠ {p} : même dénominateur, mais pas le même numérateur.",
         "same_den_tip": "Tu peux la poser avec la règle « même dénominateur ».",
         "above_below": "{big} est plus grand que 1, mais {small} est plus petit que 1.",
-        "equal_form": "Une fraction égale à {r} : {form}.",
-        "diff_den": "{r} et {p} n'ont pas le même dénominateur (le nombre du bas) : {b} et {d}.",
-        "diff_den_equal": "Mais elles sont égales : choisis la règle « égale ».",
+        "equal_form": "Une fraction égale à {r} : {form}.",
+        "diff_den": "{r} et {p} n'ont pas le même dénominateur (le nombre du bas) : {b} et {d}.",
+        "diff_den_equal": "Mais elles sont égales : choisis la règle « égale ».",
         "diff_den_need": "Il faut une carte avec {b} en bas.",
         "named_den": "Il faut une fraction avec {n} en bas. {p} a {d} en bas.",
     },
@@ -152,11 +152,11 @@ _A_BIT: Final = Fraction(1, 4)
 
 _EXAMPLE_TEXTS: Final[dict[str, dict[str, str]]] = {
     "fr": {
-        "equal": "{r} et {p} sont égales : elles sont au même endroit sur la ligne.",
-        "bit_more": "{r} et {p} ne sont pas égales : {p} est un peu plus grande.",
-        "more": "{r} et {p} ne sont pas égales : {p} est plus grande.",
-        "bit_less": "{r} et {p} ne sont pas égales : {p} est un peu plus petite.",
-        "less": "{r} et {p} ne sont pas égales : {p} est plus petite.",
+        "equal": "{r} et {p} sont égales : elles sont au même endroit sur la ligne.",
+        "bit_more": "{r} et {p} ne sont pas égales : {p} est un peu plus grande.",
+        "more": "{r} et {p} ne sont pas égales : {p} est plus grande.",
+        "bit_less": "{r} et {p} ne sont pas égales : {p} est un peu plus petite.",
+        "less": "{r} et {p} ne sont pas égales : {p} est plus petite.",
         "own_card": "Ta carte {c} est égale à {r}.",
     },
     "en": {
@@ -227,3 +227,119 @@ def worked_example(
         "sentence": texts[key].format(r=r, p=p),
         "own_card": own_card,
     }
+
+
+# What may go on the pile, said to a child (the play page's "You can play" list). Built from
+# the pile's facts only (top card, colour, reference, denominator): never from a hand.
+_TO_PLAY_TEXTS: Final[dict[str, dict[str, str]]] = {
+    "fr": {
+        "any_fraction": "n'importe quelle fraction",
+        "equal_or_den": "une fraction égale à {r} ou avec {d} en bas",
+        "equal": "une fraction égale à {r}",
+        "den": "une fraction avec {d} en bas",
+        "colour_specials": "un +2 {m} ou une Inversion {c}",
+        "same_plus2": "un +2 d'une autre couleur",
+        "same_rev": "une Inversion d'une autre couleur",
+        "colour_card": "une carte {c}",
+        "any_card": "n'importe quelle carte",
+        "same_number": "un {n} d'une autre couleur",
+        "same_stop": "un Passer d'une autre couleur",
+        "joker": "un Joker",
+        "fraction_joker": "un Joker",
+        "plus4_alone": "un +4 si aucune autre carte ne va",
+        "plus4_no_colour": "un +4 si tu n'as pas de carte {c}",
+        "plus4": "un +4",
+    },
+    "en": {
+        "any_fraction": "any fraction",
+        "equal_or_den": "a fraction equal to {r} or with {d} at the bottom",
+        "equal": "a fraction equal to {r}",
+        "den": "a fraction with {d} at the bottom",
+        "colour_specials": "a {m} Draw Two or a {c} Reverse",
+        "same_plus2": "a Draw Two of another colour",
+        "same_rev": "a Reverse of another colour",
+        "colour_card": "a {c} card",
+        "any_card": "any card",
+        "same_number": "a {n} of another colour",
+        "same_stop": "a Skip of another colour",
+        "joker": "a Wild",
+        "fraction_joker": "a Joker",
+        "plus4_alone": "a Wild Draw Four if no other card fits",
+        "plus4_no_colour": "a Wild Draw Four if you have no {c} card",
+        "plus4": "a Wild Draw Four",
+    },
+}
+# French agrees the colour with the card's name: "une carte verte", "un +2 vert".
+_COLOUR_WORDS: Final = {
+    "fr": {"r": "rouge", "j": "jaune", "v": "verte", "b": "bleue"},
+    "en": {"r": "red", "j": "yellow", "v": "green", "b": "blue"},
+}
+_COLOUR_WORDS_MASCULINE: Final = {
+    "fr": {"r": "rouge", "j": "jaune", "v": "vert", "b": "bleu"},
+    "en": _COLOUR_WORDS["en"],
+}
+_SAME_SYMBOL: Final = {"+2": "same_plus2", "rev": "same_rev", "stop": "same_stop"}
+
+
+def to_play_parts(view: dict[str, Any], lang: str) -> list[str]:
+    """List what may go on the pile now, one short phrase a kind of card (empty: nothing).
+
+    `view` is the engine's view (any seat's): its `ruleset`, `top`, `colour`, `reference`,
+    `denominator` and `options` are the facts the rules match by (games.engine.rules).
+    Between fractions colour never counts; the Joker's own restrictions (not a last card)
+    are the refusal's to explain.
+    """
+    _check_lang(lang)
+    texts = _TO_PLAY_TEXTS[lang]
+    if view.get("round_over") or view.get("game_over") or not view.get("top"):
+        return []
+    ruleset, top, colour = view.get("ruleset"), str(view["top"]), view.get("colour")
+    kind, symbol = _top_kind(top)
+    colour_word = _COLOUR_WORDS[lang].get(colour or "", "")
+    parts: list[str] = []
+    if ruleset == "fractions":
+        reference, denominator = view.get("reference"), view.get("denominator")
+        if reference and denominator:
+            parts.append(texts["equal_or_den"].format(r=reference, d=denominator))
+        elif reference:
+            parts.append(texts["equal"].format(r=reference))
+        elif denominator:
+            parts.append(texts["den"].format(d=denominator))
+        else:
+            parts.append(texts["any_fraction"])
+        if colour_word:
+            masculine = _COLOUR_WORDS_MASCULINE[lang][str(colour)]
+            parts.append(texts["colour_specials"].format(m=masculine, c=colour_word))
+        if kind in ("+2", "rev"):
+            parts.append(texts[_SAME_SYMBOL[kind]])
+        parts += [texts["fraction_joker"], texts["plus4_alone"]]
+        return parts
+    if not colour_word:
+        return [texts["any_card"]]
+    parts.append(texts["colour_card"].format(c=colour_word))
+    if kind == "n":
+        parts.append(texts["same_number"].format(n=symbol))
+    elif kind in _SAME_SYMBOL:
+        parts.append(texts[_SAME_SYMBOL[kind]])
+    parts.append(texts["joker"])
+    if ruleset == "classic":
+        parts.append(texts["plus4_no_colour"].format(c=colour_word))
+    else:
+        parts.append(texts["plus4"])
+    return parts
+
+
+def _top_kind(code: str) -> tuple[str, str]:
+    """Return the kind ("n", "frac", "+2", "rev", "stop", "other") and symbol of a top card."""
+    if code in ("couleur", "joker", "+04", "quickos"):
+        return "other", code
+    body = code[:-1].strip()
+    if body == "+02":
+        return "+2", "+2"
+    if body in ("rev", "stop"):
+        return body, body
+    if "/" in body:
+        return "frac", body
+    if body.isdigit():
+        return "n", body
+    return "other", body

@@ -94,7 +94,7 @@ def check_players(ruleset: str, players: object) -> int:
     low, high = PLAYER_LIMITS[ruleset]
     if type(players) is not int or not low <= players <= high:
         raise _bad(
-            f"de {low} à {high} joueurs pour ce jeu (reçu : {players!r})",
+            f"de {low} à {high} joueurs pour ce jeu (reçu : {players!r})",
             f"{low} to {high} players for this game (got {players!r})",
         )
     return players
@@ -192,12 +192,12 @@ def _check_aim(players: int, opts: dict[str, Any]) -> None:
     for reference, trap in opts["aim_pairs"]:
         if reference not in values or trap not in values:
             raise _bad(
-                f"« aim_pairs » : {reference} ou {trap} n'est pas une fraction du paquet",
+                f"« aim_pairs » : {reference} ou {trap} n'est pas une fraction du paquet",
                 f"'aim_pairs': {reference} or {trap} is not a fraction of the deck",
             )
         if _value(reference) == _value(trap):
             raise _bad(
-                f"« aim_pairs » : {trap} est égale à {reference}, ce n'est pas un piège",
+                f"« aim_pairs » : {trap} est égale à {reference}, ce n'est pas un piège",
                 f"'aim_pairs': {trap} equals {reference}, so it is no trap",
             )
     if opts["aim_seat"] >= players:

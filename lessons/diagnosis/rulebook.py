@@ -59,7 +59,7 @@ RULES: Final[tuple[Rule, ...]] = (
         name={"fr": "Biais des nombres entiers", "en": "Whole-number bias"},
         teacher={
             "fr": "Lit une fraction comme deux nombres entiers séparés au lieu d'un seul "
-            "nombre. Signalé dès que M1, M2, M3, M4, M5 ou M7 s'applique : il les regroupe "
+            "nombre. Signalé dès que M1, M2, M3, M4, M5 ou M7 s'applique : il les regroupe "
             "dans la vue de la classe.",
             "en": "Reads a fraction as two separate whole numbers instead of one number. "
             "Flagged whenever M1, M2, M3, M4, M5 or M7 fits: it groups them in the class "
@@ -67,7 +67,7 @@ RULES: Final[tuple[Rule, ...]] = (
         },
         family={
             "fr": "Traite parfois le haut et le bas d'une fraction comme deux nombres à part. "
-            "Une fraction est un seul nombre : une taille, un point sur la droite graduée.",
+            "Une fraction est un seul nombre : une taille, un point sur la droite graduée.",
             "en": "Sometimes treats the top and bottom of a fraction as two separate numbers. "
             "A fraction is one number: a size, a point on the number line.",
         },
@@ -90,7 +90,7 @@ RULES: Final[tuple[Rule, ...]] = (
         teacher={
             "fr": "Fabrique une fraction « égale » en ajoutant ou en retirant le même nombre "
             "en haut et en bas (1/2 → 2/3), ou juge l'égalité au nombre de parts qui manquent "
-            "pour faire 1. La paire seule ne sépare pas ces deux lectures : les deux sont "
+            "pour faire 1. La paire seule ne sépare pas ces deux lectures : les deux sont "
             "affichées.",
             "en": "Makes an 'equal' fraction by adding or taking away the same number on top "
             "and bottom (1/2 → 2/3), or judges equality by how many pieces are missing to make "
@@ -98,12 +98,12 @@ RULES: Final[tuple[Rule, ...]] = (
         },
         family={
             "fr": "Ajoute le même nombre en haut et en bas. Pour garder une fraction égale, on "
-            "multiplie (ou on divise) le haut et le bas par le même nombre : 1/2 = 2/4, pas 2/3.",
+            "multiplie (ou on divise) le haut et le bas par le même nombre : 1/2 = 2/4, pas 2/3.",
             "en": "Adds the same number to the top and the bottom. To keep a fraction equal, "
             "multiply (or divide) top and bottom by the same number: 1/2 = 2/4, not 2/3.",
         },
         try_this={
-            "fr": "Bandes de fractions : poser 1/2 et 2/3 l'une sous l'autre.",
+            "fr": "Bandes de fractions : poser 1/2 et 2/3 l'une sous l'autre.",
             "en": "Fraction strips: lay 1/2 and 2/3 one under the other.",
         },
         detection="c − a = d − b ≠ 0",
@@ -118,14 +118,14 @@ RULES: Final[tuple[Rule, ...]] = (
         name={"fr": "Même numérateur, donc égales", "en": "Same numerator, so equal"},
         teacher={
             "fr": "Considère égales deux fractions de même numérateur, quels que soient les "
-            "dénominateurs : compte les parts sans regarder leur taille.",
+            "dénominateurs : compte les parts sans regarder leur taille.",
             "en": "Takes two fractions with the same numerator as equal, whatever the "
             "denominators: counts the pieces without looking at their size.",
         },
         family={
             "fr": "A joué 1/3 et 1/6 comme si elles étaient égales, peut-être parce qu'elles ont "
             "1 en haut. Le nombre du "
-            "bas donne la taille des parts : un sixième est plus petit qu'un tiers.",
+            "bas donne la taille des parts : un sixième est plus petit qu'un tiers.",
             "en": "Played 1/3 and 1/6 as if they were equal, perhaps because both have 1 on "
             "top. The bottom number "
             "gives the size of the pieces: a sixth is smaller than a third.",
@@ -152,12 +152,12 @@ RULES: Final[tuple[Rule, ...]] = (
         },
         family={
             "fr": "Change seulement le nombre du bas. Quand on double le bas, il faut aussi "
-            "doubler le haut : 4/6 = 8/12.",
+            "doubler le haut : 4/6 = 8/12.",
             "en": "Changes only the bottom number. When the bottom is doubled, the top must be "
             "doubled too: 4/6 = 8/12.",
         },
         try_this={
-            "fr": "Couper chaque part en deux sur une bande : le nombre de parts prises double "
+            "fr": "Couper chaque part en deux sur une bande : le nombre de parts prises double "
             "aussi.",
             "en": "Cut every piece of a strip in two: the number of pieces taken doubles too.",
         },
@@ -173,7 +173,7 @@ RULES: Final[tuple[Rule, ...]] = (
         name={"fr": "Même dénominateur, donc égales", "en": "Same denominator, so equal"},
         teacher={
             "fr": "Dit que deux fractions de même dénominateur sont égales (5/12 et 9/12). Ici "
-            "une telle carte se joue avec la règle « même dénominateur » : cela ne se voit que "
+            "une telle carte se joue avec la règle « même dénominateur » : cela ne se voit que "
             "si l'élève choisit « égale », et peut venir d'une confusion entre les deux règles "
             "du jeu plutôt que d'une croyance.",
             "en": "Says two fractions with the same denominator are equal (5/12 and 9/12). In "
@@ -184,7 +184,7 @@ RULES: Final[tuple[Rule, ...]] = (
         family={
             "fr": "A joué 5/12 et 9/12 comme si elles étaient égales, peut-être parce qu'elles "
             "ont le même nombre en bas. "
-            "Même nombre en bas : des parts de même taille. Le haut dit combien : 9 parts, "
+            "Même nombre en bas : des parts de même taille. Le haut dit combien : 9 parts, "
             "c'est plus que 5.",
             "en": "Played 5/12 and 9/12 as if they were equal, perhaps because the bottom "
             "numbers are the same. Same bottom: pieces of the same size. The top says how many: "
@@ -206,13 +206,13 @@ RULES: Final[tuple[Rule, ...]] = (
         name={"fr": "Seul le numérateur a changé", "en": "Only the numerator changed"},
         teacher={
             "fr": "Multiplie ou divise le numérateur mais garde le dénominateur (1/6 → 2/6). "
-            "Image miroir de M2a ; cas particulier de M3.",
+            "Image miroir de M2a ; cas particulier de M3.",
             "en": "Multiplies or divides the numerator but keeps the denominator (1/6 → 2/6). "
             "The mirror image of M2a; a special case of M3.",
         },
         family={
             "fr": "Change seulement le nombre du haut. 2/6, c'est deux fois 1/6. Pour rester "
-            "égal, on change aussi le bas : 1/6 = 2/12.",
+            "égal, on change aussi le bas : 1/6 = 2/12.",
             "en": "Changes only the top number. 2/6 is twice 1/6. To stay equal, change the "
             "bottom too: 1/6 = 2/12.",
         },
@@ -235,13 +235,13 @@ RULES: Final[tuple[Rule, ...]] = (
         },
         teacher={
             "fr": "Trouve le facteur entre les dénominateurs mais l'écrit comme nouveau "
-            "numérateur (4/6 → 2/12 : 6 × 2 = 12, écrit 2).",
+            "numérateur (4/6 → 2/12 : 6 × 2 = 12, écrit 2).",
             "en": "Finds the factor between the denominators but writes it as the new "
             "numerator (4/6 → 2/12: 6 × 2 = 12, writes 2).",
         },
         family={
             "fr": "Trouve bien le « fois 2 » mais écrit le 2 en haut. Il faut multiplier le "
-            "haut aussi : 4/6 = 8/12.",
+            "haut aussi : 4/6 = 8/12.",
             "en": "Finds the right 'times 2' but writes the 2 on top. The top must be "
             "multiplied too: 4/6 = 8/12.",
         },
@@ -264,15 +264,15 @@ RULES: Final[tuple[Rule, ...]] = (
         },
         teacher={
             "fr": "Multiplie (ou divise) numérateur et dénominateur, mais pas par le même "
-            "nombre (2/3 → 6/12 : × 3 en haut, × 4 en bas). Beaucoup de paires de cartes "
-            "collent à cette règle par hasard : il faut plus d'indices.",
+            "nombre (2/3 → 6/12 : × 3 en haut, × 4 en bas). Beaucoup de paires de cartes "
+            "collent à cette règle par hasard : il faut plus d'indices.",
             "en": "Multiplies (or divides) numerator and denominator, but not by the same "
             "number (2/3 → 6/12: × 3 on top, × 4 below). Many card pairs fit this rule by "
             "chance: it needs more evidence.",
         },
         family={
             "fr": "Multiplie le haut et le bas par des nombres différents. Pour rester égal, "
-            "c'est le même nombre : 2/3 = 8/12 (× 4 et × 4).",
+            "c'est le même nombre : 2/3 = 8/12 (× 4 et × 4).",
             "en": "Multiplies top and bottom by different numbers. To stay equal, use the same "
             "number: 2/3 = 8/12 (× 4 and × 4).",
         },
@@ -293,13 +293,13 @@ RULES: Final[tuple[Rule, ...]] = (
         name={"fr": "La partie qui reste (complément)", "en": "The part left over (complement)"},
         teacher={
             "fr": "Joue la fraction qui complète la carte du dessus pour faire 1 (1/6 → "
-            "10/12), comme si « l'autre partie » était la même. Confiance faible : cela peut "
+            "10/12), comme si « l'autre partie » était la même. Confiance faible : cela peut "
             "être le hasard.",
             "en": "Plays the fraction that completes the top card to a whole (1/6 → 10/12), "
             "as if 'the other part' were the same. Low confidence: it may be chance.",
         },
         family={
-            "fr": "Choisit la partie qui reste au lieu de la même partie : 1/6 et 10/12 font "
+            "fr": "Choisit la partie qui reste au lieu de la même partie : 1/6 et 10/12 font "
             "1 à elles deux. La même partie, c'est 2/12.",
             "en": "Chose the part left over instead of the same part: 1/6 and 10/12 make a "
             "whole together. The same part is 2/12.",
@@ -351,7 +351,7 @@ RULES: Final[tuple[Rule, ...]] = (
         },
         family={
             "fr": "A échangé le haut et le bas. 3/2 est plus grand que 1, 2/3 est plus petit "
-            "que 1 : elles ne sont pas égales.",
+            "que 1 : elles ne sont pas égales.",
             "en": "Swapped the top and the bottom. 3/2 is more than 1, 2/3 is less than 1: "
             "they are not equal.",
         },
@@ -375,7 +375,7 @@ RULES: Final[tuple[Rule, ...]] = (
             "taken as 3/6 = 1/2).",
         },
         family={
-            "fr": "9/6, c'est 1 entier et encore 3/6. L'entier compte aussi : 9/6 est plus "
+            "fr": "9/6, c'est 1 entier et encore 3/6. L'entier compte aussi : 9/6 est plus "
             "grand que 1, 1/2 est plus petit.",
             "en": "9/6 is 1 whole and 3/6 more. The whole counts too: 9/6 is more than 1, 1/2 "
             "is less.",
@@ -396,14 +396,14 @@ RULES: Final[tuple[Rule, ...]] = (
         name={"fr": "Même écart à 1, de part et d'autre", "en": "Same gap to 1, on either side"},
         teacher={
             "fr": "Voit deux fractions comme égales parce qu'elles sont à la même distance "
-            "de 1 en parts, l'une en dessous et l'autre au-dessus (2/3 : 1 part de moins "
-            "que 1 ; 7/6 : 1 part de plus).",
+            "de 1 en parts, l'une en dessous et l'autre au-dessus (2/3 : 1 part de moins "
+            "que 1 ; 7/6 : 1 part de plus).",
             "en": "Sees two fractions as equal because they are the same number of pieces "
             "away from 1, one below and one above (2/3: 1 piece short of 1; 7/6: 1 piece "
             "over).",
         },
         family={
-            "fr": "2/3 a une part de moins que 1, 7/6 une part de plus : elles sont de chaque "
+            "fr": "2/3 a une part de moins que 1, 7/6 une part de plus : elles sont de chaque "
             "côté de 1, donc pas égales.",
             "en": "2/3 is one piece less than 1, 7/6 one piece more: they sit on either side "
             "of 1, so they are not equal.",
@@ -426,9 +426,9 @@ RULES: Final[tuple[Rule, ...]] = (
         },
         teacher={
             "fr": "A choisi la règle « même dénominateur » pour une carte dont le dénominateur "
-            "est différent. Règle ajoutée par nous : confusion entre les deux règles du jeu "
+            "est différent. Règle ajoutée par nous : confusion entre les deux règles du jeu "
             "(miroir de M3), mots numérateur et dénominateur inversés, ou carte mal lue. Son "
-            "taux de hasard est la règle elle-même : elle peut être « émergente » ou "
+            "taux de hasard est la règle elle-même : elle peut être « émergente » ou "
             "« résolue », jamais « probable ».",
             "en": "Picked the same-denominator rule for a card whose denominator differs. A "
             "rule of our own: a mix-up of the two game rules (mirror of M3), the words "
@@ -455,13 +455,13 @@ RULES: Final[tuple[Rule, ...]] = (
         id="U",
         name={"fr": "Non classée", "en": "Unclassified"},
         teacher={
-            "fr": "Aucune règle ne colle : étourderie, essai au hasard, ou erreur que nous ne "
+            "fr": "Aucune règle ne colle : étourderie, essai au hasard, ou erreur que nous ne "
             "connaissons pas encore. À regarder si elle revient.",
             "en": "No rule fits: a slip, a guess, or a mistake we do not know yet. Worth a "
             "look if it keeps coming back.",
         },
         family={
-            "fr": "Une carte qui n'allait pas. Ça arrive à tout le monde : regarde bien les "
+            "fr": "Une carte qui n'allait pas. Ça arrive à tout le monde : regarde bien les "
             "deux fractions.",
             "en": "A card that did not fit. It happens to everyone: look closely at both "
             "fractions.",

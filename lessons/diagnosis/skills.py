@@ -45,7 +45,7 @@ SKILLS: Final[Mapping[str, Skill]] = MappingProxyType(
             },
             ("3.NF.A.3d",),
             {
-                "fr": "Cycle 3 (CM1) : comparer des fractions qui ont le même dénominateur.",
+                "fr": "Cycle 3 (CM1) : comparer des fractions qui ont le même dénominateur.",
                 "en": "Cycle 3 (CM1): compare fractions that share a denominator.",
             },
         ),
@@ -60,7 +60,7 @@ SKILLS: Final[Mapping[str, Skill]] = MappingProxyType(
             },
             ("3.NF.A.3b",),
             {
-                "fr": "Cycle 3 : connaître des égalités entre fractions courantes.",
+                "fr": "Cycle 3 : connaître des égalités entre fractions courantes.",
                 "en": "Cycle 3: know equalities between common fractions.",
             },
         ),
@@ -73,7 +73,7 @@ SKILLS: Final[Mapping[str, Skill]] = MappingProxyType(
             },
             ("4.NF.A.1",),
             {
-                "fr": "Cycle 3 (6e) : une fraction ne change pas si l'on multiplie son "
+                "fr": "Cycle 3 (6e) : une fraction ne change pas si l'on multiplie son "
                 "numérateur et son dénominateur par un même nombre.",
                 "en": "Cycle 3 (6e): a fraction keeps its value when numerator and denominator "
                 "are multiplied by the same number.",
@@ -88,7 +88,7 @@ SKILLS: Final[Mapping[str, Skill]] = MappingProxyType(
             },
             ("4.NF.A.1 (extended)", "5.NF.A.1 (readiness)"),
             {
-                "fr": "Cycle 3 (6e) : fractions égales, au-delà des dénominateurs usuels.",
+                "fr": "Cycle 3 (6e) : fractions égales, au-delà des dénominateurs usuels.",
                 "en": "Cycle 3 (6e): equal fractions, beyond the usual denominators.",
             },
         ),
@@ -101,7 +101,7 @@ SKILLS: Final[Mapping[str, Skill]] = MappingProxyType(
             },
             ("4.NF.A.1",),
             {
-                "fr": "Cycle 3 (6e) : fractions égales, en divisant numérateur et "
+                "fr": "Cycle 3 (6e) : fractions égales, en divisant numérateur et "
                 "dénominateur par un même nombre.",
                 "en": "Cycle 3 (6e): equal fractions, dividing numerator and denominator by "
                 "the same number.",
@@ -116,7 +116,7 @@ SKILLS: Final[Mapping[str, Skill]] = MappingProxyType(
             },
             ("3.NF.A.3c", "MA 4.NF.A.1"),
             {
-                "fr": "Cycle 3 : écrire une fraction comme un entier plus une fraction "
+                "fr": "Cycle 3 : écrire une fraction comme un entier plus une fraction "
                 "plus petite que 1.",
                 "en": "Cycle 3: write a fraction as a whole number plus a fraction less than 1.",
             },
@@ -147,11 +147,11 @@ SKILL_CUTOFFS: Final[Mapping[str, float]] = MappingProxyType(
 
 SKILL_CUTOFFS_TEXT: Final[Mapping[str, str]] = MappingProxyType(
     {
-        "fr": f"Sur les {WINDOW} dernières occasions : Essayé sous "
-        f"{FAMILIAR_MIN_ACCURACY * 100:.0f} % de réussite ; Familiarisé à partir de "
-        f"{FAMILIAR_MIN_ACCURACY * 100:.0f} % ; Compétent à partir de "
+        "fr": f"Sur les {WINDOW} dernières occasions : Essayé sous "
+        f"{FAMILIAR_MIN_ACCURACY * 100:.0f} % de réussite ; Familiarisé à partir de "
+        f"{FAMILIAR_MIN_ACCURACY * 100:.0f} % ; Compétent à partir de "
         f"{PROFICIENT_MIN_ACCURACY * 100:.0f} % "
-        f"avec les {PROFICIENT_MIN_STREAK} dernières réussies ; Maîtrisé : Compétent lors "
+        f"avec les {PROFICIENT_MIN_STREAK} dernières réussies ; Maîtrisé : Compétent lors "
         f"d'au moins {MASTERED_MIN_DAYS} séances, des jours différents. Une erreur fait "
         "redescendre.",
         "en": f"Over the last {WINDOW} chances: Attempted below {FAMILIAR_MIN_ACCURACY:.0%} "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from lessons.classrooms.grade_decks import FULL_DECK, deck_for_grade
 from lessons.models import Classroom, Student
 from lessons.practice.aiming import focus_rule
 from lessons.practice.selectors import (
@@ -26,9 +27,18 @@ def practice_next(*, student: Student | None) -> dict[str, Any]:
     """
     if student is None:
         return {}
+    assignments = assignments_for_student(student=student)
+    tip = next_practice(focus_rule(student))
+    # The deck the practice link starts on: the one that can show what the tip aims at (the
+    # full deck when it names none), else the one that suits the class's grade.
+    deck = (tip.deck or FULL_DECK) if tip.aimed else deck_for_grade(student.classroom.grade)
     return {
-        "next_practice": next_practice(focus_rule(student)),
-        "assignments": assignments_for_student(student=student),
+        "next_practice": tip,
+        "assignments": assignments,
+        # Practice the teacher assigned and the student has not finished: then it is the one
+        # practice button (free practice does not count toward it).
+        "assigned_open": any(not line.done for line in assignments),
+        "practice_deck": "" if deck == FULL_DECK else deck,
     }
 
 

@@ -1,8 +1,10 @@
-"""Class CSV exports for research: one row per attempt and one row per student.
+"""Class CSV exports: one row per attempt and one row per student.
 
-Students and classes appear only as pseudonyms: an HMAC of the id keyed with SECRET_KEY, so
-the same student keeps the same pseudonym across exports of one installation, and nobody
-without the key can go back to the id. Names never appear.
+In the machine CSV (for research) students and classes appear only as pseudonyms: an HMAC of
+the id keyed with SECRET_KEY, so the same student keeps the same pseudonym across exports of
+one installation, and nobody without the key can go back to the id. Names never appear there.
+The teacher's spreadsheet CSV is for the teacher's own class: it names the class and its
+pupils, and writes claims, outcomes, reasons, skill states and statuses in words.
 
 Two flavours of the same rows. The machine CSV (the default) stays stable for researchers:
 UTF-8, comma-separated, English column names, UTC timestamps with microseconds, "." decimals;
@@ -33,8 +35,16 @@ from django.http import StreamingHttpResponse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from lessons.diagnosis import RULE_IDS, RULES_BY_ID, SKILL_IDS, SKILLS
-from lessons.models import Attempt, Classroom, MissedEquivalence
+from lessons.diagnosis import (
+    REASON_LABELS,
+    RULE_IDS,
+    RULES_BY_ID,
+    SKILL_IDS,
+    SKILLS,
+    STATE_LABELS,
+    STATUS_LABELS,
+)
+from lessons.models import Attempt, Classroom, MissedEquivalence, Student
 from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.loading import WINDOW_DAYS, WRONG
 
@@ -152,6 +162,9 @@ class Flavour:
     bom: bool = False
     decimal: str = "."
     lang: str | None = None  # None: the machine column names
+    # The teacher's spreadsheet names the class and its pupils (their own class) and writes
+    # the values in words; the machine CSV for research keeps pseudonyms and codes.
+    names: bool = False
 
     def stamp(self, moment: datetime | None) -> str:
         """Write a time: UTC to the microsecond (machine), local to the second (spreadsheet)."""
@@ -180,6 +193,7 @@ def flavour_for(name: str, classroom: Classroom) -> Flavour:
             bom=True,
             decimal="," if french else ".",
             lang="fr" if french else "en",
+            names=True,
         )
     raise ValueError(f"unknown export flavour {name!r}")
 
@@ -267,6 +281,43 @@ _HEADER_LABELS: Final[dict[str, Callable[[], str]]] = {
 }
 
 
+@dataclass(frozen=True)
+class _Labels:
+    """How one export writes who and what: pseudonyms and codes, or names and words."""
+
+    class_label: str
+    students: dict[int, str]
+    words: dict[str, dict[str, str]]
+
+    def student(self, pk: int) -> str:
+        """Name a student (a pupil who left the class keeps their pseudonym)."""
+        return self.students.get(pk) or pseudonym("student", pk)
+
+    def word(self, kind: str, code: object) -> object:
+        """Write a value's code in words (claim, source, outcome, reason, state, status)."""
+        if not isinstance(code, str):
+            return code
+        return self.words.get(kind, {}).get(code, code)
+
+
+def _labels(classroom: Classroom, flavour: Flavour) -> _Labels:
+    """Return the export's labels: the spreadsheet's names and words, or the pseudonyms."""
+    if not flavour.names or flavour.lang is None:
+        return _Labels(pseudonym("class", classroom.pk), {}, {})
+    lang = flavour.lang
+    with translation.override(lang):
+        words = {
+            "claim": {str(k): str(v) for k, v in Attempt.Claim.choices},
+            "claim_source": {str(k): str(v) for k, v in Attempt.ClaimSource.choices},
+            "outcome": {str(k): str(v) for k, v in Attempt.Outcome.choices},
+        }
+    words["reason"] = {code: labels[lang] for code, labels in REASON_LABELS.items()}
+    words["state"] = {code: labels[lang] for code, labels in STATE_LABELS.items()}
+    words["status"] = {code: labels[lang] for code, labels in STATUS_LABELS.items()}
+    students = dict(Student.objects.filter(classroom=classroom).values_list("pk", "display_name"))
+    return _Labels(classroom.name, students, words)
+
+
 def _standards(skills: Iterable[str]) -> str:
     codes: list[str] = []
     for skill in skills:
@@ -279,7 +330,8 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
     """Yield the header, then one line per attempt of the class, oldest first."""
     flavour = flavour or Flavour(MACHINE)
     yield list(ATTEMPT_HEADER)
-    class_id = pseudonym("class", classroom.pk)
+    labels = _labels(classroom, flavour)
+    class_id = labels.class_label
     students: dict[int, str] = {}
     query = (
         Attempt.objects.filter(classroom=classroom)
@@ -290,7 +342,7 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
         row = dict(zip(ATTEMPT_FIELDS, values, strict=True))
         student = row["student_id"]
         if student not in students:
-            students[student] = pseudonym("student", student)
+            students[student] = labels.student(student)
         tags = set(row["tags"] or ())
         b, d = row["reference_den"] or row["named_denominator"], row["played_den"]
         factor = max(b, d) / min(b, d) if b and d else ""
@@ -307,9 +359,9 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             row["played_num"],
             row["played_den"],
             row["card"],
-            row["claim"],
-            row["claim_source"],
-            row["outcome"],
+            labels.word("claim", row["claim"]),
+            labels.word("claim_source", row["claim_source"]),
+            labels.word("outcome", row["outcome"]),
             int(row["outcome"] != WRONG),
             row["response_ms"] if row["response_ms"] is not None else "",
             json.dumps(row["hand"]),
@@ -321,7 +373,7 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             _standards(row["skills"] or ()),
             f"{factor:g}" if factor != "" else "",
             row["turn"] if row["turn"] is not None else "",
-            row["reason"] or "",
+            labels.word("reason", row["reason"] or ""),
             int(bool(row["drew"])),
             row["source"],
             row["warmup_id"] or "",
@@ -332,7 +384,8 @@ def student_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
     """Yield the header, then one line per student: totals, window figures, states, statuses."""
     flavour = flavour or Flavour(MACHINE)
     yield list(STUDENT_HEADER)
-    class_id = pseudonym("class", classroom.pk)
+    labels = _labels(classroom, flavour)
+    class_id = labels.class_label
     totals = {
         values[0]: values[1:]
         for values in Attempt.objects.filter(classroom=classroom)
@@ -359,7 +412,7 @@ def student_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
         claims, correct, first, last, sessions = totals.get(pk, (0, 0, None, None, 0))
         yield [
             class_id,
-            pseudonym("student", pk),
+            labels.student(pk),
             claims,
             correct,
             f"{correct / claims:.4f}" if claims else "",
@@ -369,8 +422,8 @@ def student_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             missed.get(pk, 0),
             line.claims,
             f"{line.accuracy:.4f}" if line.accuracy is not None else "",
-            *(line.skills[skill].state for skill in SKILL_IDS),
-            *(line.evidence[rule].status for rule in RULE_IDS),
+            *(labels.word("state", line.skills[skill].state) for skill in SKILL_IDS),
+            *(labels.word("status", line.evidence[rule].status) for rule in RULE_IDS),
             *(line.evidence[rule].k for rule in RULE_IDS),
             next(iter(line.evidence.values())).n if line.evidence else 0,
         ]

@@ -30,7 +30,8 @@ from lessons.models import Classroom, Student, User
 from lessons.reporting import printing
 from lessons.reporting.pdf import document_html, report_body
 from lessons.reporting.pdf_render import PdfUnavailable
-from lessons.reporting.present import LANGS, student_context
+from lessons.reporting.present import student_context
+from lessons.reporting.reader import reader_lang
 from lessons.reporting.student_report import student_report
 
 
@@ -43,10 +44,6 @@ class PrintJob:
     filename: str
 
 
-def _lang(classroom: Classroom) -> str:
-    return classroom.language if classroom.language in LANGS else "fr"
-
-
 def _body(request: HttpRequest, student: Student, lang: str, *, for_student: bool) -> str:
     context = {
         **student_context(student_report(student, lang=lang), lang),
@@ -57,7 +54,7 @@ def _body(request: HttpRequest, student: Student, lang: str, *, for_student: boo
 
 
 def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -> PrintJob:
-    lang = _lang(student.classroom)
+    lang = reader_lang()  # the reader's language, as the report page's
 
     def make_html() -> str:
         with translation.override(lang):
@@ -74,7 +71,7 @@ def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -
 
 
 def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
-    lang = _lang(classroom)
+    lang = reader_lang()
     students = by_name(selectors.students_of_classroom(classroom=classroom))
     if not students:
         raise Http404

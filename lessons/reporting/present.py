@@ -77,7 +77,7 @@ class Cell:
 
 def expected_text(evidence: RuleStatus) -> str:
     """Write what chance alone would give ("≈ 1.3"), or "" without wrong claims."""
-    return f"≈{evidence.expected:.1f}" if evidence.n else ""
+    return "≈" + formats.number_format(evidence.expected, 1) if evidence.n else ""
 
 
 def rule_cell(evidence: RuleStatus, lang: str) -> Cell:
@@ -92,7 +92,7 @@ def rule_cell(evidence: RuleStatus, lang: str) -> Cell:
         "status": status,
         "k": evidence.k,
         "n": evidence.n,
-        "expected": f"{evidence.expected:.1f}",
+        "expected": formats.number_format(evidence.expected, 1),
     }
     shown = evidence.k or evidence.status != "none"
     return Cell(
@@ -278,7 +278,9 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
             "claims": tiles.claims,
             "accuracy": charts.percent(tiles.accuracy),
             "change": None if change is None else f"{round(change * 100):+d}",
-            "rt": None if tiles.median_rt_correct_s is None else f"{tiles.median_rt_correct_s:.1f}",
+            "rt": None
+            if tiles.median_rt_correct_s is None
+            else formats.number_format(tiles.median_rt_correct_s, 1),
         },
         "students": students,
         "rule_heads": [rule_head(r, lang) for r in dash.rule_ids],
@@ -432,7 +434,7 @@ def finding_rows(report: StudentReport, lang: str, findings: Any = None) -> list
                 "symbol": charts.status_symbol(evidence.status),
                 "k": evidence.k,
                 "n": evidence.n,
-                "expected": f"{evidence.expected:.1f}" if evidence.n else "—",
+                "expected": formats.number_format(evidence.expected, 1) if evidence.n else "—",
                 "status_meaning": words.status_meanings().get(evidence.status, ""),
                 "rechecked_on": evidence.rechecked_on,
                 "examples": [
@@ -508,7 +510,7 @@ def student_context(report: StudentReport, lang: str) -> dict[str, Any]:
         ),
         "minutes": round(report.minutes_played),
         "play_time": play_time(report.minutes_played),
-        "hours": f"{report.minutes_played / 60:.1f}",
+        "hours": formats.number_format(report.minutes_played / 60, 1),
         "window_start": short_date(report.window.start),
         "window_end": short_date(report.window.end),
         "legend": legend(lang),

@@ -25,20 +25,16 @@ from lessons.reporting import exports, words
 from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.loading import SOURCES, WINDOW_DAYS
 from lessons.reporting.present import (
-    LANGS,
     class_context,
     legend,
     session_context,
     student_context,
 )
+from lessons.reporting.reader import reader_lang
 from lessons.reporting.session_report import session_report
 from lessons.reporting.student_report import student_report
 
-
-def current_lang() -> str:
-    """Return the active language if the diagnosis texts have it, else French."""
-    lang = (translation.get_language() or "fr")[:2]
-    return lang if lang in LANGS else "fr"
+current_lang = reader_lang
 
 
 def _classroom(request: SignedInRequest, classroom_id: int) -> Classroom:
@@ -104,7 +100,7 @@ def dashboard_session(request: SignedInRequest, classroom_id: int, session_id: i
 
 
 def _report(request: HttpRequest, student: Student, *, for_student: bool) -> HttpResponse:
-    """Render the progress report in the classroom's language, as a page or as a PDF."""
+    """Render the progress report in the reader's language, as a page or as a PDF."""
     wants_pdf = request.GET.get("format") == "pdf"
     if request.GET.get("format") not in (None, "", "html", "pdf"):
         raise Http404
@@ -113,7 +109,7 @@ def _report(request: HttpRequest, student: Student, *, for_student: bool) -> Htt
         if for_student:
             return redirect("report_me_pdf")
         return redirect("report_student_pdf", student.classroom_id, student.pk)
-    lang = student.classroom.language if student.classroom.language in LANGS else "fr"
+    lang = reader_lang()  # the reader's choice (the switcher's), never the class's for them
     with translation.override(lang):
         context = {
             **student_context(student_report(student, lang=lang), lang),

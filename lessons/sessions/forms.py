@@ -60,6 +60,19 @@ class SessionStartForm(forms.Form):
     seven_o = forms.BooleanField(label=_("7-0: swap and pass hands (classic)"), required=False)
     jump_in = forms.BooleanField(label=_("Jump-in (classic)"), required=False)
 
+    def common_fields(self) -> list[forms.BoundField]:
+        """Return the fields every game has, in order (any field not one game's own)."""
+        own = {name for names in GAME_FIELDS.values() for name in names}
+        return [self[name] for name in self.fields if name not in own]
+
+    def game_fields(self) -> list[tuple[str, str, list[forms.BoundField]]]:
+        """Return each game's own options: (ruleset, its name, its fields)."""
+        names = dict(RULESET_CHOICES)
+        return [
+            (ruleset, str(names[ruleset]), [self[name] for name in fields])
+            for ruleset, fields in GAME_FIELDS.items()
+        ]
+
     def options(self) -> dict[str, Any]:
         """Return the rule options the teacher set for the chosen game."""
         data = self.cleaned_data
@@ -71,6 +84,14 @@ class SessionStartForm(forms.Form):
         if data["ruleset"] == "classic":
             return {key: True for key in ("stacking", "seven_o", "jump_in") if data.get(key)}
         return {}
+
+
+# The options that belong to one game: the page shows only the chosen game's (all of them,
+# each under its game's name, without JavaScript).
+GAME_FIELDS: dict[str, tuple[str, ...]] = {
+    "fractions": ("deck", "wrong_attempt_penalty", "ask_reason"),
+    "classic": ("stacking", "seven_o", "jump_in"),
+}
 
 
 class MoveForm(forms.Form):

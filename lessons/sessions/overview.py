@@ -40,6 +40,9 @@ class SeatRow:
     student_id: int | None
     cards: int
     waited_on: bool
+    # Seconds before a robot plays this seat whose student has not come to the table yet (the
+    # table's arrival wait, lessons.sessions.services), else None.
+    robot_in: int | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,13 @@ def _tables(session: ClassSession) -> QuerySet[SessionTable]:
     return session.tables.select_related("table").prefetch_related(seats).order_by("number")
 
 
+def _robot_in(table: Table, now: datetime) -> int | None:
+    """Return the seconds left of a table's arrival wait (no turn timer: its only deadline)."""
+    if table.deadline is None or table.play_settings.get("turn_timer"):
+        return None
+    return max(0, int((table.deadline - now).total_seconds()))
+
+
 def _table_row(
     seated: SessionTable, now: datetime, idle: dict[int, Table], students: dict[int, int]
 ) -> TableRow:
@@ -165,6 +175,7 @@ def _table_row(
                 student_id=students.get(seat.user_id) if seat.user_id else None,
                 cards=sizes[seat.index] if seat.index < len(sizes) else 0,
                 waited_on=seat.index == waited,
+                robot_in=_robot_in(table, now) if seat.index == waited and not automatic else None,
             )
         )
         if (

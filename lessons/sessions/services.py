@@ -21,6 +21,10 @@ Seating policy (the teacher's page repeats it):
 - When a table's game is over, its students get a new game together (a new table number) the
   next time one of them asks for their table (from the waiting page), or the teacher's live
   overview refreshes.
+  A student who has not come to the new table does not hold it up: when the game waits on
+  them and they have never acted there, a robot plays their seat after ARRIVAL_WAIT_SECONDS
+  (the table's players see the wait counted down; the teacher sees "(robot)") until they come
+  and play or take their seat back. A turn timer, when set, does this job instead.
 - Moving a student: to another table of the session that has a bot's seat (the student takes
   over that bot's hand at once), or back to the waiting list (seated with the next deal). The
   seat the student leaves is played by a bot; a table left with no student is finished. The
@@ -61,6 +65,7 @@ from games.services import (
     SeatSpec,
     seat_give_to_bot,
     seat_give_to_user,
+    table_announce_end,
     table_create,
     table_finish,
     table_set_paused,
@@ -88,6 +93,10 @@ SETTLE_SECONDS = 10
 LONE_WAIT_SECONDS = 60
 LONE_TABLE_SEATS = 3
 MAX_TURN_TIMER = 600
+# A new table without a turn timer waits this long for a student who has not come to it (still
+# on the last game's end screen, or gone) before a robot plays their seat until they come.
+ARRIVAL_WAIT_SECONDS = 45
+ARRIVAL_WAIT_ACCESSIBLE_SECONDS = 120
 # Percent of refused first "equal" claims the page asks about when the teacher ticks "ask why":
 # every one, so a short lesson still gathers reasons (games.services clamps it to 0-100).
 ASK_REASON_RATE = 100
@@ -329,7 +338,7 @@ def _new_table(
             seats=seats,
             kind=Table.Kind.LESSON,
             options=session.options | (extra_options or {}),
-            table_settings=session.play_settings,
+            table_settings={**session.play_settings, "arrival_wait": _arrival_wait(session)},
             created_by=session.classroom.teacher,
         )
     except TableError as exc:  # options were checked at start: this is a bug, not input
@@ -337,6 +346,12 @@ def _new_table(
     seated = SessionTable.objects.create(session=session, table=table, number=number)
     SessionMember.objects.filter(pk__in=[m.pk for m in members]).update(table=seated)
     return seated
+
+
+def _arrival_wait(session: ClassSession) -> int:
+    """Say how long a new table waits for a student who has not come to it (see the policy)."""
+    accessible = bool(session.play_settings.get("accessible"))
+    return ARRIVAL_WAIT_ACCESSIBLE_SECONDS if accessible else ARRIVAL_WAIT_SECONDS
 
 
 def _next_number(session: ClassSession) -> int:
@@ -459,5 +474,7 @@ def session_end(
         locked.save(update_fields=["status", "ended_at"])
         for table_id in locked.tables.values_list("table_id", flat=True):
             table_finish(table_id=table_id)
+            # A table whose game was over already still has pages open on its end screen.
+            table_announce_end(table_id=table_id)
         transaction.on_commit(lambda: session_changed(locked.pk))
     return locked

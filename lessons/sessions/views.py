@@ -18,6 +18,7 @@ from games.forms import RULESET_CHOICES
 from games.models import Table
 from lessons.classrooms import selectors
 from lessons.classrooms.access import SignedInRequest, student_required, teacher_required
+from lessons.classrooms.grade_decks import deck_for_grade
 from lessons.models import ClassSession, Student
 from lessons.sessions import services
 from lessons.sessions.forms import MoveForm, SessionStartForm
@@ -53,7 +54,8 @@ def session_new(request: SignedInRequest, classroom_id: int) -> HttpResponse:
     if classroom is None:
         raise Http404
     current = session_open_for_classroom(classroom=classroom)
-    form = SessionStartForm(request.POST or None)
+    # The deck suits the class's grade (a CM1 class does not start on the 2-48 deck).
+    form = SessionStartForm(request.POST or None, initial={"deck": deck_for_grade(classroom.grade)})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

@@ -10,6 +10,7 @@ const TABLE = Number(root.dataset.table);
 const SEAT = root.dataset.seat === "" ? null : Number(root.dataset.seat);
 const RULESET = root.dataset.ruleset;
 const IN_SESSION = root.dataset.session === "1"; // a table of a class session
+const ACCESSIBLE = root.dataset.accessible === "1"; // the UNO Braille markings on every card
 const DENOMINATORS = [2, 3, 6, 12, 24, 48];
 const COLOURS = ["r", "j", "v", "b"];
 const SHAPES = { r: "▲", j: "●", v: "■", b: "◆" };
@@ -40,6 +41,7 @@ const game = {
   unoSaidAt: -1, // state_id at which this seat said UNO (the view does not carry it)
   handKey: "",
   lastActing: null,
+  ended: root.dataset.ended === "1", // the table's class session has ended
 };
 
 // ------------------------------------------------------------------ cards
@@ -59,6 +61,15 @@ export function parseCard(code) {
     return { kind: "frac", colour, face: body, num, den };
   }
   return { kind: "n", colour, face: body };
+}
+
+/** Return what a card's face shows: its value, or its kind's name in the page's language. */
+function faceText(card) {
+  if (card.kind === "rev") return "⇄";
+  if (card.kind === "stop") return "⊘";
+  if (card.kind === "wild") return S[`name_${card.face}`] || card.face;
+  if (card.kind === "fq") return card.face[0].toUpperCase() + card.face.slice(1);
+  return card.face;
 }
 
 /** Return the spoken name of a card: the server's when the page has it, else built here. */
@@ -88,14 +99,29 @@ function cardFace(code, element) {
   corner.className = "card__corner";
   corner.textContent = card.colour ? `${SHAPES[card.colour]} ${card.colour}` : "★";
   const value = document.createElement("span");
-  // Longer values and markings take a smaller size: they never wrap (play.css).
-  const size = card.face.length >= 7 ? " card__value--xlong" : card.face.length > 4 ? " card__value--long" : "";
+  // The face says the card in the page's language ("Inversion", not the marking "rev").
+  const text = faceText(card);
+  // Longer values take a smaller size: they never wrap nor clip (play.css).
+  const size = text.length >= 7 ? " card__value--xlong" : text.length > 4 ? " card__value--long" : "";
   value.className = `card__value${size}`;
-  value.textContent = card.face;
-  const mark = document.createElement("span");
-  mark.className = code.length >= 7 ? "card__mark card__mark--long" : "card__mark";
-  mark.textContent = code;
-  face.append(corner, value, mark);
+  value.style.setProperty("--len", String(text.length)); // play.css fits it to the card
+  value.textContent = text;
+  face.append(corner, value);
+  // A Reverse or a Skip shows its sign big and its name small, in the page's language.
+  if (card.kind === "rev" || card.kind === "stop") {
+    const name = document.createElement("span");
+    name.className = "card__name";
+    name.textContent = S[`name_${card.kind}`] || card.face;
+    face.append(name);
+  }
+  // The UNO Braille marking ("rev j", "+02v") is shown only at an accessible table, where the
+  // class reads the markings; elsewhere a child read it as part of the card.
+  if (ACCESSIBLE) {
+    const mark = document.createElement("span");
+    mark.className = code.length >= 7 ? "card__mark card__mark--long" : "card__mark";
+    mark.textContent = code;
+    face.append(mark);
+  }
   element.append(face);
   return element;
 }
@@ -197,6 +223,7 @@ function showState(frame) {
   game.view = frame.view;
   game.table = frame.table;
   game.playable = Array.isArray(frame.playable) ? new Set(frame.playable) : null;
+  game.toPlay = Array.isArray(frame.to_play) ? frame.to_play : null;
   render();
 }
 
@@ -225,6 +252,9 @@ function onFrame(frame) {
     game.logged = frame.state_id;
     game.batch = frame.state_id;
     if (frame.state_id > game.stateId) expectState(frame.state_id, 2000);
+  } else if (frame.type === "notice" && frame.notice === "activity_ended") {
+    game.ended = true; // the class session has ended, even if this game was over already
+    if (game.view) render();
   } else if (frame.type === "error") {
     if (expected) clearTimeout(expected.timer);
     expected = null; // the action was answered: refused
@@ -324,7 +354,8 @@ function countText(count) {
 
 /** Tell whether the table's game was stopped before its end (a class session ended). */
 function stopped() {
-  return Boolean(game.table && game.table.status === "finished" && game.view && !game.view.game_over);
+  const finished = game.ended || (game.table && game.table.status === "finished");
+  return Boolean(finished && game.view && !game.view.game_over);
 }
 
 /** Hide every action and disable the cards: the game is over for this page. */
@@ -375,13 +406,14 @@ function renderBanner(view) {
   } else if (game.table && game.table.status === "paused") {
     text = S.paused;
   }
+  if (game.ended && view.game_over) text = `${text} ${S.session_over}`.trim();
   banner.textContent = text;
   banner.hidden = !text;
   // After the game: the next game of the class session, the way back to the class (or to
-  // another practice game). A stopped game has no next one.
+  // another practice game). A stopped game, or an ended session, has no next one.
   $("play-after").hidden = !view.game_over && !stopped();
   const next = $("play-next-game");
-  if (next) next.hidden = !view.game_over;
+  if (next) next.hidden = !view.game_over || game.ended;
 
   const turn = $("play-turn");
   const acting = stopped() ? null : view.acting;
@@ -405,15 +437,16 @@ function renderPile(view) {
     card.setAttribute("aria-label", fmt(S.top_card, { card: cardName(view.top) }));
     top.append(card);
   }
-  const parts = [];
-  if (RULESET === "fractions") {
-    if (view.reference) parts.push(fmt(S.reference_is, { fraction: view.reference }));
-    else if (view.denominator) parts.push(fmt(S.denominator_is, { denominator: view.denominator }));
-  }
-  if (view.colour) {
-    parts.push(fmt(S.colour_is, { colour: `${S[`colour_${view.colour}`]}\u00a0(${SHAPES[view.colour]}\u00a0${view.colour})` }));
-  }
-  $("play-match").textContent = parts.length ? parts.join(" · ") : S.nothing_to_match;
+  // What may go on the pile, in words the server built from the engine's facts (to_play).
+  const list = $("play-to-play");
+  const parts = stopped() ? [] : game.toPlay || [];
+  list.replaceChildren(
+    ...(parts.length ? parts : ["–"]).map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }),
+  );
   $("play-direction").textContent = view.direction === 1 ? S.clockwise : S.anticlockwise;
   $("play-pile-size").textContent = countText(view.draw_pile_size);
   renderTimer();
@@ -424,7 +457,13 @@ function renderTimer() {
   $("play-timer-row").hidden = !deadline;
   if (!deadline) return;
   const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
-  $("play-timer").textContent = fmt(S.seconds, { count: left });
+  // Without a turn timer, a deadline is the wait for a player who has not come to the table.
+  const settings = game.table.settings || {};
+  const acting = game.view ? game.view.acting : null;
+  const arrival = !settings.turn_timer && acting !== null && acting !== SEAT;
+  $("play-timer").textContent = arrival
+    ? fmt(S.arrival, { name: playerName(acting), count: left })
+    : fmt(S.seconds, { count: left });
 }
 
 function renderPlayers(view) {
@@ -599,7 +638,7 @@ function choose(title, options) {
   box.replaceChildren();
   return new Promise((resolve, reject) => {
     chooserDone = reject;
-    options.forEach((option, index) => {
+    options.forEach((option) => {
       const button = document.createElement("button");
       button.type = "button";
       button.className = `button chooser__option${option.colour ? ` chooser__option--${option.colour}` : ""}`;
@@ -611,9 +650,11 @@ function choose(title, options) {
         resolve(option.value);
       });
       box.append(button);
-      if (index === 0) queueMicrotask(() => button.focus());
     });
     panel.hidden = false;
+    // The question itself takes the focus, not its first answer: Enter pressed twice (to play
+    // the card, then again) must not answer for the child. Tab then reaches the answers.
+    queueMicrotask(() => $("chooser-title").focus());
   });
 }
 

@@ -50,8 +50,8 @@ def test_the_script_chooses_by_count_for_each_pair() -> None:
 @pytest.mark.parametrize(
     ("options", "french"),
     [
-        ({}, "Le paquet de cette table : Dénominateurs de 2 à 48"),
-        ({"deck": "sixths"}, "Le paquet de cette table : Dénominateurs 2, 3 et 6."),
+        ({}, "Le paquet de cette table : Dénominateurs de 2 à 48"),
+        ({"deck": "sixths"}, "Le paquet de cette table : Dénominateurs 2, 3 et 6."),
     ],
 )
 def test_the_help_names_the_deck_of_a_fractions_table(class_a, options, french):  # type: ignore[no-untyped-def]

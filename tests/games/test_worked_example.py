@@ -94,7 +94,7 @@ async def test_practice_refusal_carries_the_example_with_the_own_card(pair):  # 
 async def test_example_follows_the_socket_language(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), Table.Kind.PRACTICE)
     example = (await _refusal(table, pair[1], WRONG_EQUAL, "fr"))["example"]
-    assert example["sentence"] == "1/3 et 2/3 ne sont pas égales : 2/3 est plus grande."
+    assert example["sentence"] == "1/3 et 2/3 ne sont pas égales : 2/3 est plus grande."
     assert example["own_card"]["sentence"] == "Ta carte 4/12 est égale à 1/3."
 
 
@@ -135,7 +135,7 @@ def test_a_bit_more_or_less_and_equal_in_both_languages() -> None:
         "1/2 and 5/12 are not equal: 5/12 is a bit less."
     )
     assert worked_example("5/6", "1/6", [], "fr")["sentence"] == (
-        "5/6 et 1/6 ne sont pas égales : 1/6 est plus petite."
+        "5/6 et 1/6 ne sont pas égales : 1/6 est plus petite."
     )
     same = worked_example("1/3", "2/6r", ["2/6r"], "en")
     assert same["equal"] is True and same["own_card"] is None  # never the played card itself

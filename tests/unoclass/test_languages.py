@@ -34,7 +34,7 @@ PAGES: list[tuple[str, str, Callable[[ClassWorld], list[Any]], str, str]] = [
     ("home", "teacher", lambda a: [], "New class", "Nouvelle classe"),
     ("home", "student", lambda a: [], "Practice", "Entraînement"),
     ("signup", "anonymous", lambda a: [], "Create my account", "Créer mon compte"),
-    ("login", "anonymous", lambda a: [], "No account yet?", "Pas encore de compte ?"),
+    ("login", "anonymous", lambda a: [], "No account yet?", "Pas encore de compte ?"),
     ("password_change", "teacher", lambda a: [], "Change my password", "Changer mon mot de passe"),
     (
         "password_change_done",

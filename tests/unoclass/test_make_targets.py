@@ -8,10 +8,10 @@ from pathlib import Path
 from django.conf import settings
 
 
-def _recipe(target: str) -> str:
+def _recipe(target: str, *variables: str) -> str:
     """Return the commands `make <target>` would run from scratch (dry run, nothing runs)."""
     done = subprocess.run(
-        ["make", "--dry-run", "--always-make", target],
+        ["make", "--dry-run", "--always-make", target, *variables],
         cwd=Path(settings.BASE_DIR),
         capture_output=True,
         text=True,
@@ -31,3 +31,12 @@ def test_make_test_adds_the_dev_and_bench_extras_and_the_debian_packages() -> No
     recipe = _recipe("test")
     assert '-e ".[dev,bench]"' in recipe
     assert "chromium" in recipe and "lint-imports" in recipe and "mypy" in recipe
+
+
+def test_make_run_prints_the_address_it_serves_on() -> None:
+    recipe = _recipe("run").splitlines()
+    said = [line for line in recipe if line.startswith("echo") and "http://" in line]
+    assert said and "http://127.0.0.1:8000/" in said[0], recipe[-3:]
+    serve = next(line for line in recipe if "daphne" in line)
+    assert recipe.index(said[0]) < recipe.index(serve)
+    assert "http://127.0.0.1:8080/" in _recipe("run", "PORT=8080")

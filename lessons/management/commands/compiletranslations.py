@@ -14,6 +14,8 @@ from django.apps import apps
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from lessons.typography import french_spacing
+
 
 def _project_locale_dirs() -> list[Path]:
     base = Path(settings.BASE_DIR).resolve()
@@ -31,6 +33,14 @@ def _project_locale_dirs() -> list[Path]:
         if app_locale.is_dir():
             dirs.append(app_locale)
     return dirs
+
+
+def _french_typography(catalog: polib.POFile) -> None:
+    """Give every French translation its narrow no-break spaces (lessons.typography)."""
+    for entry in catalog:
+        entry.msgstr = french_spacing(entry.msgstr)
+        for index, text in entry.msgstr_plural.items():
+            entry.msgstr_plural[index] = french_spacing(text)
 
 
 class Command(BaseCommand):
@@ -54,6 +64,8 @@ class Command(BaseCommand):
                 catalog = polib.pofile(str(po_path))
             except (OSError, ValueError) as error:
                 raise CommandError(f"{po_path}: {error}") from error
+            if po_path.parent.parent.name == "fr":
+                _french_typography(catalog)
             mo_path = po_path.with_suffix(".mo")
             catalog.save_as_mofile(str(mo_path))
             self.stdout.write(

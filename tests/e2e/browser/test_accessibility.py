@@ -76,11 +76,12 @@ def test_practice_page_starts_a_table_and_has_no_serious_violation(
     try:
         page = context.new_page()
         page.goto(f"{server.url}/")
-        page.click('main a[href="/practice/"]')  # the student home links to practice
+        page.click("main a#free-practice")  # the student home links to practice
         expect(page.locator("h1")).to_have_text("Entraînement")
         assert blocking_violations(page) == []
         page.select_option("#id_ruleset", "classic")
         page.fill("#id_bots", "2")
+        page.click(".more-options summary")  # the options a child rarely needs fold away
         page.check("#id_highlight_playable")
         page.click(".practice-form button[type=submit]")
         expect(page).to_have_url(f"{server.url}/tables/{world['table'] + 1}/")

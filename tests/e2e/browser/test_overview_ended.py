@@ -24,7 +24,7 @@ def test_an_open_overview_says_ended_when_the_session_ends(
         url = f"{server.url}/sessions/{world['session']}/"
         overview.goto(url)
         expect(overview.locator("#overview-connection")).to_have_text(
-            "En direct : cette page se met à jour toute seule."
+            "En direct : cette page se met à jour toute seule."
         )
         expect(overview.get_by_role("heading", level=1)).to_have_text("Séance de classe en direct")
 

@@ -17,14 +17,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SIGNED_OUT = {
     "en": ("You are signed out: this page no longer updates.", "Sign in again", "Sign out"),
     "fr": (
-        "Vous n'êtes plus connecté·e : cette page ne se met plus à jour.",
+        "Vous n'êtes plus connecté·e : cette page ne se met plus à jour.",
         "Se reconnecter",
         "Se déconnecter",
     ),
 }
 LIVE = {
     "en": "Live: this page updates by itself.",
-    "fr": "En direct : cette page se met à jour toute seule.",
+    "fr": "En direct : cette page se met à jour toute seule.",
 }
 
 

@@ -129,10 +129,10 @@ def test_wrong_equivalence_shows_its_explanation(server: Server, browser: Browse
         page.goto(f"{server.url}/tables/{world['table']}/")
         player = PlayPage(page)
         player.wait_state(0)
-        expect(page.locator("#play-announcer")).to_contain_text("À toi de jouer !")
+        expect(page.locator("#play-announcer")).to_contain_text("À toi de jouer !")
         # 2/3 on 1/3: same denominator, so the page asks; the student claims "equal".
         page.click(card_selector("2/3r"))
-        expect(page.locator("#chooser-title")).to_have_text("Quelle règle utilises-tu ?")
+        expect(page.locator("#chooser-title")).to_have_text("Quelle règle utilises-tu ?")
         page.click(option_selector("equal"))
         error = page.locator("#play-error")
         expect(error).to_be_visible()

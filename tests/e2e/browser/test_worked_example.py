@@ -101,7 +101,7 @@ def test_the_reason_prompt_comes_first_then_the_example_in_french(
         expect(page.locator("#play-example")).to_be_visible()
         expect(page.locator("#play-example-title")).to_have_text("Un exemple")
         words = page.locator("#play-example-words")
-        expect(words).to_contain_text("1/3 et 10/12 ne sont pas égales : 10/12 est plus grande.")
+        expect(words).to_contain_text("1/3 et 10/12 ne sont pas égales : 10/12 est plus grande.")
         expect(words).to_contain_text("Ta carte 4/12 est égale à 1/3.")
         expect(page.locator("#play-announcer")).to_contain_text("Ta carte 4/12 est égale à 1/3.")
         # The focus stays in the hand the prompt gave it back to; Escape closes the example.

@@ -133,7 +133,7 @@ BAD_FILES = {
         b"Classe;Date\nCM1;2015\n",
         "No name column found (the file's headings are: Classe, Date). "
         "Name a column “Prénom” (or “Nom” and “Prénom”).",
-        "Aucune colonne de noms trouvée (titres du fichier : Classe, Date). "
+        "Aucune colonne de noms trouvée (titres du fichier : Classe, Date). "
         "Nommez une colonne « Prénom » (ou « Nom » et « Prénom »).",
     ),
     "duplicates": (
@@ -144,12 +144,12 @@ BAD_FILES = {
     "5000-rows": (
         ("Prénom\n" + "".join(f"Élève{i}\n" for i in range(5000))).encode(),
         f"The file has 5000 rows: a class list has at most {ROSTER_FILE_MAX_ROWS}.",
-        f"Le fichier a 5000 lignes : une liste de classe en a au plus {ROSTER_FILE_MAX_ROWS}.",
+        f"Le fichier a 5000 lignes : une liste de classe en a au plus {ROSTER_FILE_MAX_ROWS}.",
     ),
     "class-full": (
         ("Prénom\n" + "".join(f"Élève{i}\n" for i in range(99))).encode(),
         "A class holds at most 100 students: it has 2, the file adds 99.",
-        "Une classe compte au plus 100 élèves : elle en a 2, le fichier en ajoute 99.",
+        "Une classe compte au plus 100 élèves : elle en a 2, le fichier en ajoute 99.",
     ),
 }
 

@@ -17,35 +17,35 @@ CASES = [
         "2/3",
         "3/4",
         "equal",
-        "2/3 ≠ 3/4 : 2/3 = 8/12 mais 3/4 = 9/12.",
+        "2/3 ≠ 3/4 : 2/3 = 8/12 mais 3/4 = 9/12.",
         "2/3 ≠ 3/4: 2/3 = 8/12 but 3/4 = 9/12.",
     ),
     (
         "2/3",
         "6/12",
         "equal",
-        "2/3 ≠ 6/12 : 2/3 = 8/12, pas 6/12.",
+        "2/3 ≠ 6/12 : 2/3 = 8/12, pas 6/12.",
         "2/3 ≠ 6/12: 2/3 = 8/12, not 6/12.",
     ),
     (
         (9, 12),
         (3, 6),
         "equal",
-        "9/12 ≠ 3/6 : 3/6 = 6/12, pas 9/12. Une fraction égale à 9/12 : 18/24.",
+        "9/12 ≠ 3/6 : 3/6 = 6/12, pas 9/12. Une fraction égale à 9/12 : 18/24.",
         "9/12 ≠ 3/6: 3/6 = 6/12, not 9/12. A fraction equal to 9/12: 18/24.",
     ),
     (
         "1/2",
         "9/6",
         "equal",
-        "1/2 ≠ 9/6 : 1/2 = 3/6, pas 9/6. 9/6 est plus grand que 1, mais 1/2 est plus petit que 1.",
+        "1/2 ≠ 9/6 : 1/2 = 3/6, pas 9/6. 9/6 est plus grand que 1, mais 1/2 est plus petit que 1.",
         "1/2 ≠ 9/6: 1/2 = 3/6, not 9/6. 9/6 is more than 1, but 1/2 is less than 1.",
     ),
     (
         "5/12",
         "9/12",
         "equal",
-        "5/12 ≠ 9/12 : même dénominateur, mais pas le même numérateur. Tu peux la poser "
+        "5/12 ≠ 9/12 : même dénominateur, mais pas le même numérateur. Tu peux la poser "
         "avec la règle « même dénominateur ».",
         "5/12 ≠ 9/12: same denominator, but not the same numerator. You can play it with the "
         "“same denominator” rule.",
@@ -54,7 +54,7 @@ CASES = [
         "10/12",
         "4/6",
         "denominator",
-        "10/12 et 4/6 n'ont pas le même dénominateur (le nombre du bas) : 12 et 6. Il faut "
+        "10/12 et 4/6 n'ont pas le même dénominateur (le nombre du bas) : 12 et 6. Il faut "
         "une carte avec 12 en bas.",
         "10/12 and 4/6 do not have the same denominator (bottom number): 12 and 6. You need a "
         "card with 12 at the bottom.",
@@ -63,8 +63,8 @@ CASES = [
         "1/3",
         "2/6",
         "denominator",
-        "1/3 et 2/6 n'ont pas le même dénominateur (le nombre du bas) : 3 et 6. Mais elles "
-        "sont égales : choisis la règle « égale ».",
+        "1/3 et 2/6 n'ont pas le même dénominateur (le nombre du bas) : 3 et 6. Mais elles "
+        "sont égales : choisis la règle « égale ».",
         "1/3 and 2/6 do not have the same denominator (bottom number): 3 and 6. But they are "
         "equal: choose the “equal” rule.",
     ),
@@ -72,7 +72,7 @@ CASES = [
         "2/3",
         "5/7",
         "equal",
-        "2/3 ≠ 5/7 : 2/3 = 14/21 mais 5/7 = 15/21. Une fraction égale à 2/3 : 4/6.",
+        "2/3 ≠ 5/7 : 2/3 = 14/21 mais 5/7 = 15/21. Une fraction égale à 2/3 : 4/6.",
         "2/3 ≠ 5/7: 2/3 = 14/21 but 5/7 = 15/21. A fraction equal to 2/3: 4/6.",
     ),
 ]
@@ -146,5 +146,5 @@ def test_every_wrong_play_gets_a_short_explanation_naming_both_cards(ref, card, 
 def test_a_huge_common_denominator_is_not_shown():
     assert explain_wrong_play("1/49", "1/50", "equal", "en") == "1/49 ≠ 1/50."
     assert explain_wrong_play("2/3", "1/50", "equal", "fr") == (
-        "2/3 ≠ 1/50. Une fraction égale à 2/3 : 4/6."
+        "2/3 ≠ 1/50. Une fraction égale à 2/3 : 4/6."
     )

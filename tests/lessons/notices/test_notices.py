@@ -163,7 +163,7 @@ def test_every_page_footer_links_both_notices(class_a: ClassWorld) -> None:
     ]
     for user, url in pages:
         for language, privacy, accessibility in [
-            ("fr", "Données personnelles", "Accessibilité : non conforme"),
+            ("fr", "Données personnelles", "Accessibilité : non conforme"),
             ("en", "Privacy notice", "Accessibility: not compliant"),
         ]:
             text = _get(url, language, user)

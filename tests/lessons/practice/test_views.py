@@ -122,7 +122,7 @@ def test_posts_need_the_csrf_token(class_a: ClassWorld) -> None:
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("fr", ["Entraînement de ta maîtresse ou ton maître", "0 sur 2 parties jouées",
+        ("fr", ["Entraînement donné par ton enseignant·e", "0 sur 2 parties jouées",
                 "Jouer une partie"]),
         ("en", ["Practice from your teacher", "0 of 2 games played", "Play a game"]),
     ],

@@ -84,9 +84,9 @@ def test_the_language_and_the_name_are_part_of_the_version(
     class_a: ClassWorld, printer: FakePrinter
 ) -> None:
     client = teacher_client(class_a.teacher)
+    client.cookies["django_language"] = "fr"
     client.get(_student_pdf(class_a))
-    class_a.classroom.language = "en"
-    class_a.classroom.save()
+    client.cookies["django_language"] = "en"  # the reader's language, not the class's
     client.get(_student_pdf(class_a))
     Student.objects.filter(pk=class_a.student.student.pk).update(display_name="Zélie")
     client.get(_student_pdf(class_a))

@@ -76,25 +76,32 @@ def test_student_and_session_pages(class_a: ClassWorld, played: ClassSession) ->
     assert "AnaïsA" in text and "BasileA" in text and "M1" in text
 
 
-def test_report_is_in_the_classroom_language(
+def test_report_is_in_the_readers_language(
     class_a: ClassWorld, class_b: ClassWorld, played: ClassSession
 ) -> None:
-    # Class A is French: the report is French even when the teacher browses in English.
+    # Class A is French; its teacher browses in English: the whole report is English, the
+    # navigation included (issue 21, point 7), and French once they switch back.
     client = teacher_client(class_a.teacher)
     client.cookies["django_language"] = "en"
     anais = class_a.student.student
     text = _get(client, "report_student", classroom_id=class_a.classroom.pk, student_id=anais.pk)
+    assert 'lang="en"' in text
+    assert "Things to work on" in text and "Choses à travailler" not in text
+    assert "My classes" in text and "Mes classes" not in text
+    client.cookies["django_language"] = "fr"
+    text = _get(client, "report_student", classroom_id=class_a.classroom.pk, student_id=anais.pk)
     assert 'lang="fr"' in text
     assert "Choses à travailler" in text and "Même nombre ajouté en haut et en bas" in text
     assert "ajouté 1 en haut et en bas" in text
-    # Class B is English: its student sees an English report, even with a French browser.
+    # Class B is English; its student reads in French: their own report is French.
     log_plays(class_b.student.student, M1_PLAYS)
     own = student_client(class_b.student.student)
-    response = own.get(reverse("report_me"), HTTP_ACCEPT_LANGUAGE="fr")
+    own.cookies["django_language"] = "fr"
+    response = own.get(reverse("report_me"))
     text = page_text(response)
     assert response.status_code == 200
-    assert 'lang="en"' in text and "Things to work on" in text and "AnaïsB" in text
-    assert "AnaïsA" not in text
+    assert 'lang="fr"' in text and "Choses à travailler" in text and "AnaïsB" in text
+    assert "Things to work on" not in text and "AnaïsA" not in text
 
 
 def test_report_pdf(class_a: ClassWorld, played: ClassSession) -> None:

@@ -79,7 +79,7 @@ def test_student_home_offers_to_join_the_open_session(class_a):  # type: ignore[
     response = client.post(reverse("session_join", args=[session.pk]))
     assert response["Location"] == reverse("session_play", args=[session.pk])
     assert SessionMember.objects.filter(session=session, student=class_a.student.student).exists()
-    assert "Join the class session" in page_text(client.get(reverse("home")))
+    assert "Wait for my table" in page_text(client.get(reverse("home")))
 
 
 def test_student_waits_then_is_sent_to_their_table(class_a):  # type: ignore[no-untyped-def]
@@ -177,7 +177,7 @@ def test_signing_in_joins_the_open_session(class_a):  # type: ignore[no-untyped-
         reverse("join_pin", args=[code, login.student.pk]), {"pin": login.pin}, follow=True
     )
     assert response.redirect_chain[-1][0] == reverse("home")
-    assert "Rejoindre la séance de la classe" in page_text(response)
+    assert "Attendre ma table" in page_text(response)
     assert SessionMember.objects.filter(session=session, student=login.student).exists()
 
 

@@ -1,0 +1,195 @@
+"""French typography and numbers on every page a user reaches, in French and in English.
+
+Issue 21, point 8. Each page is rendered with the demo class (its history gives the
+dashboards and reports real figures) for a visitor, a teacher, a student and the school
+admin; its visible text (the texts the scripts show later included) is checked:
+
+- French: a narrow no-break space (U+202F) before every colon, "!" and "?"; a decimal comma,
+  never a decimal point;
+- English: no space before a colon, "!" or "?".
+
+Code (`<code>`, `<kbd>`), addresses and times (9:30) are not prose and are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Table
+from games.services import SeatSpec, table_create
+from lessons.demo.data import demo_classroom_ensure, demo_history_ensure
+from lessons.models import User
+from lessons.practice.services import assignment_create
+from lessons.sessions.services import session_start
+from tests.support.factories import make_teacher
+
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+
+NNBSP = "\u202f"
+SKIP_TAGS = {"script", "style", "code", "kbd", "pre", "textarea", "svg"}
+# Not prose: an address (http://), a time or a ratio (9:30), a standard's version (WCAG 2.1)
+# and the rules' version (2026.11-1).
+NOT_PROSE = re.compile(r"https?://\S+|\d:\d|\b(?:RGAA|WCAG) \d+\.\d+|\b\d{4}\.\d{2}-\d+")
+
+
+class _Text(HTMLParser):
+    """Collect the text a reader sees (the page's hidden strings for its scripts included)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.skipping = 0
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in SKIP_TAGS:
+            self.skipping += 1
+        for name, value in attrs:
+            if name in {"aria-label", "title", "placeholder", "alt"} and value:
+                self.parts.append(value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in SKIP_TAGS and self.skipping:
+            self.skipping -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping and data.strip():
+            self.parts.append(data)
+
+
+def visible_texts(html: str) -> list[str]:
+    """Return the page's visible texts, one a text node or label."""
+    parser = _Text()
+    parser.feed(html)
+    # Only ASCII white space folds: str.split() would take U+202F for a space too.
+    return [re.sub(r"[ \t\r\n]+", " ", part) for part in parser.parts]
+
+
+def french_faults(text: str) -> list[str]:
+    """Return what breaks French typography in one text."""
+    prose = NOT_PROSE.sub(" ", text)
+    faults = []
+    for found in re.finditer(r"[:!?]", prose):
+        at = found.start()
+        before = prose[at - 1] if at else ""
+        if before != NNBSP and not (found.group() in "!?" and before in "!?"):
+            faults.append(f"{found.group()!r} without U+202F in {text!r}")
+    for found in re.finditer(r"(?<![\d.])\d+\.\d+(?![\d.])", prose):
+        faults.append(f"decimal point {found.group()!r} in {text!r}")
+    return faults
+
+
+def english_faults(text: str) -> list[str]:
+    """Return what breaks English typography in one text (a space before : ! ?)."""
+    prose = NOT_PROSE.sub(" ", text)
+    return [
+        f"space before {m.group(1)!r} in {text!r}"
+        for m in re.finditer(r"[\s\u202f\u00a0]([:!?])", prose)
+    ]
+
+
+def _pages() -> list[tuple[Client, str]]:
+    """Sign in everyone the app has pages for; return (client, url) for each page they see."""
+    demo = demo_classroom_ensure()
+    sessions = demo_history_ensure(demo)
+    classroom = demo.classroom
+    student = classroom.students.order_by("display_name")[1]
+    teacher = demo.teacher
+    assignment = assignment_create(
+        teacher=teacher,
+        classroom=classroom,
+        games=2,
+        deck="sixths",
+        due_on=sessions[-1].started_at.date().replace(year=2099),
+    )
+    admin = make_teacher(username="direction_typo")
+    User.objects.filter(pk=admin.pk).update(is_staff=True)
+    visitor, as_teacher, as_student, as_admin = Client(), Client(), Client(), Client()
+    as_teacher.force_login(teacher)
+    as_student.force_login(student.user)
+    as_admin.force_login(User.objects.get(pk=admin.pk))
+    c, s = classroom.pk, student.pk
+    table = table_create(
+        ruleset="fractions",
+        seats=[
+            SeatSpec(name=student.display_name, user_id=student.user_id),
+            SeatSpec(name="Robot 1", bot="heuristic"),
+        ],
+        kind=Table.Kind.PRACTICE,
+    )
+    session = session_start(teacher=teacher, classroom=classroom)
+    return [
+        (as_student, reverse("games:play", args=[table.pk])),
+        (as_teacher, reverse("session_overview", args=[session.pk])),
+        (visitor, reverse("home")),
+        (visitor, reverse("login")),
+        (visitor, reverse("signup")),
+        (visitor, reverse("join")),
+        (visitor, reverse("join_name", args=[classroom.join_code])),
+        (visitor, reverse("join_pin", args=[classroom.join_code, s])),
+        (visitor, reverse("privacy")),
+        (visitor, reverse("accessibility")),
+        (visitor, reverse("diagnosis")),
+        (as_teacher, reverse("home")),
+        (as_teacher, reverse("password_change")),
+        (as_teacher, reverse("classroom_create")),
+        (as_teacher, reverse("classrooms_archived")),
+        (as_teacher, reverse("classroom_detail", args=[c])),
+        (as_teacher, reverse("classroom_roster", args=[c])),
+        (as_teacher, reverse("classroom_cards", args=[c])),
+        (as_teacher, reverse("classroom_import", args=[c])),
+        (as_teacher, reverse("student_manage", args=[s])),
+        (as_teacher, reverse("session_new", args=[c])),
+        (as_teacher, reverse("dashboard_class", args=[c])),
+        (as_teacher, reverse("dashboard_student", args=[c, s])),
+        (as_teacher, reverse("dashboard_session", args=[c, sessions[-1].pk])),
+        (as_teacher, reverse("report_student", args=[c, s])),
+        (as_teacher, reverse("export_dictionary")),
+        (as_teacher, reverse("practice_assignment_new", args=[c])),
+        (as_teacher, reverse("practice_assignment", args=[c, assignment.pk])),
+        (as_student, reverse("home")),
+        (as_student, reverse("report_me")),
+        (as_student, reverse("games:practice")),
+        (as_admin, reverse("school_admin")),
+        (as_admin, reverse("home")),
+    ]
+
+
+def _render(client: Client, url: str, language: str) -> str:
+    client.cookies["django_language"] = language
+    response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return response.content.decode()
+
+
+def test_every_page_keeps_the_typography_of_its_language() -> None:
+    pages = _pages()
+    faults: dict[str, list[str]] = {}
+    for language, check in (("fr", french_faults), ("en", english_faults)):
+        for client, url in pages:
+            html = _render(client, url, language)
+            assert f'<html lang="{language}"' in html, (url, language)
+            found = [fault for text in visible_texts(html) for fault in check(text)]
+            if found:
+                faults[f"{language} {url}"] = sorted(set(found))
+    assert faults == {}, "\n".join(f"{page}: {f}" for page, fs in faults.items() for f in fs)
+
+
+@pytest.mark.parametrize(
+    ("text", "faults"),
+    [
+        ("Biais des nombres entiers: 8", 1),
+        ("Biais des nombres entiers\u202f: 8", 0),
+        ("Bonjour Alice !", 1),
+        ("Bonjour Alice\u202f!", 0),
+        ("0.8 s", 1),
+        ("0,8 s", 0),
+        ("Voir http://127.0.0.1:8000/ à 9:30", 0),
+    ],
+)
+def test_the_french_rules_catch_what_the_issue_saw(text: str, faults: int) -> None:
+    assert len(french_faults(text)) == faults
