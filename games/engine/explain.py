@@ -57,9 +57,7 @@ _TEXTS: Final[dict[str, dict[str, str]]] = {
 }
 
 
-def equal_forms(
-    fraction: FractionLike, denominators: tuple[int, ...] = DENOMINATORS
-) -> list[str]:
+def equal_forms(fraction: FractionLike, denominators: tuple[int, ...] = DENOMINATORS) -> list[str]:
     """List the fraction's equal forms over the deck's denominators, smallest denominator first.
 
     The fraction itself is included when its denominator is one of the deck's.
