@@ -108,7 +108,9 @@ DESCRIBED_FIELDS = {
     Seat: {
         "id", "table", "index", "user", "bot", "bot_profile", "bot_takeover", "name", "last_seen",
     },
-    TableEvent: {"id", "table", "seq", "seat", "actor", "user", "action", "result", "created_at"},
+    TableEvent: {
+        "id", "table", "seq", "state_id", "seat", "actor", "user", "action", "result", "created_at",
+    },
     Student: {
         "id", "user", "classroom", "display_name", "pin_hash", "failed_attempts", "locked_until",
         "pseudonymised_at",
