@@ -219,7 +219,9 @@ async def cached_pdf(
             finally:
                 if await cache.aget(lock) == token:
                     await cache.adelete(lock)
-        if time.monotonic() >= give_up:
-            # The lock's holder never finished, nor did its lock expire: print it here.
-            return await _print_and_keep(slot, version, make_html, version_now)
-        await asyncio.sleep(WAIT_POLL_SECONDS)
+        # Another request prints it: watch its lock (a few bytes), not the slot (a PDF).
+        while await cache.aget(lock) is not None:
+            if time.monotonic() >= give_up:
+                # The lock's holder never finished, nor did its lock expire: print it here.
+                return await _print_and_keep(slot, version, make_html, version_now)
+            await asyncio.sleep(WAIT_POLL_SECONDS)

@@ -68,11 +68,15 @@ def sessions_forget(*, student_id: int, name: str, classroom_ids: set[int]) -> i
     """Drop the pupil's copies from every live session; return how many sessions changed."""
     store_class = import_module(settings.SESSION_ENGINE).SessionStore
     model = store_class.get_model_class()
+    reader = store_class()
     changed = 0
     live = model.objects.filter(expire_date__gt=timezone.now()).values_list(
-        "session_key", flat=True
+        "session_key", "session_data"
     )
-    for key in list(live):
+    for key, encoded in live.iterator():
+        if not _forget_in_session(reader.decode(encoded), student_id, name, classroom_ids):
+            continue
+        # Only the sessions that hold a copy are loaded and saved again.
         store = store_class(session_key=key)
         data = dict(store.items())
         if _forget_in_session(data, student_id, name, classroom_ids):

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.core.cache.backends import locmem
@@ -33,9 +34,12 @@ from pytest_django.fixtures import Settings
 from games import driver
 from games.models import Seat, Table, TableEvent
 from games.services import next_step_for, table_step
+from lessons.classrooms.fresh_pins import SESSION_KEY as FRESH_PINS_KEY
+from lessons.classrooms.pending_import import PENDING_IMPORT_KEY
 from lessons.models import Attempt, SchoolPolicy, Student
 from lessons.reporting import printing
 from lessons.reporting.printing import PrintPool
+from lessons.school.copies import sessions_forget
 from lessons.school.erasure import student_erase, student_pseudonymise
 from lessons.school.purge import purge_expired
 from tests.conftest import ClassWorld
@@ -278,3 +282,30 @@ def test_without_a_socket_the_robots_step_is_due_at_once(class_a: ClassWorld) ->
     assert outcome is not None
     table.refresh_from_db()
     assert table.state_id == 1 and table.moves >= 1
+
+
+def test_only_waiting_roster_files_of_the_pupils_classes_that_name_them_are_dropped(
+    class_a: ClassWorld, class_b: ClassWorld
+) -> None:
+    student = class_a.other_student.student
+    stores = {}
+    for label, classroom, names in [
+        ("names them", class_a.classroom, ["Nina", student.display_name.upper()]),
+        ("another class", class_b.classroom, [student.display_name]),
+        ("not them", class_a.classroom, ["Nina"]),
+    ]:
+        store = SessionStore()
+        store[PENDING_IMPORT_KEY] = {"classroom": classroom.pk, "names": names}
+        store[FRESH_PINS_KEY] = {str(student.pk): ["1234", 0.0], "999": ["5678", 0.0]}
+        store.create()
+        stores[label] = store.session_key
+    changed = sessions_forget(
+        student_id=student.pk, name=student.display_name, classroom_ids={class_a.classroom.pk}
+    )
+    assert changed == 3  # each held the pupil's fresh PIN
+    after = {label: SessionStore(session_key=key).load() for label, key in stores.items()}
+    assert PENDING_IMPORT_KEY not in after["names them"]
+    assert after["another class"][PENDING_IMPORT_KEY]["names"] == [student.display_name]
+    assert after["not them"][PENDING_IMPORT_KEY]["names"] == ["Nina"]
+    for data in after.values():
+        assert data[FRESH_PINS_KEY] == {"999": ["5678", 0.0]}
