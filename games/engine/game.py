@@ -442,7 +442,15 @@ class Game(Legal):
             allowed = opts["family_quick_functions"]
             if type(effect) is not str or effect not in allowed:
                 raise IllegalAction("bad_function", functions=", ".join(allowed))
+        elif a.get("function") is not None:
+            # Checked even where nothing reads it: a stored action holds only values that mean
+            # something, never whatever a client put in a field the card ignores.
+            raise _bad_action(
+                "« function » sert aux cartes Family Quick", "'function' is for Family Quick cards"
+            )
         target = a.get("target")
+        if target is not None and (type(target) is not int or not 0 <= target < self.n):
+            raise IllegalAction("bad_target", {"target": target if type(target) is int else None})
         needs_target = len(hand) > 1 and (
             effect == "swap" or (kind == "n" and sym == "7" and opts.get("seven_o"))
         )

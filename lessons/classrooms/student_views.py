@@ -14,6 +14,7 @@ from lessons.classrooms import selectors, services
 from lessons.classrooms.access import SignedInRequest, teacher_required
 from lessons.classrooms.fresh_pins import fresh_pins_to_cards
 from lessons.classrooms.lookups import classroom_or_404, student_or_404
+from lessons.classrooms.pending_import import PENDING_IMPORT_KEY
 from lessons.classrooms.roster_csv import (
     ROSTER_FILE_MAX_BYTES,
     roster_file_read,
@@ -27,8 +28,6 @@ from lessons.classrooms.student_forms import (
     StudentRenameForm,
 )
 from lessons.models import Classroom, Student
-
-PENDING_IMPORT_KEY = "lessons.classrooms.pending_import"
 
 
 def _archived_refusal(request: SignedInRequest, classroom: Classroom) -> HttpResponse | None:

@@ -11,7 +11,8 @@ from django.contrib.staticfiles import finders
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-STYLESHEETS = ("css/app.css", "css/dashboards.css")
+# The page styles, then the PDF-only layout (static/css/report-pdf.css says why).
+STYLESHEETS = ("css/app.css", "css/dashboards.css", "css/report-pdf.css")
 
 
 def inline_css() -> str:

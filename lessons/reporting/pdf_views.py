@@ -37,10 +37,13 @@ from lessons.reporting.student_report import student_report
 
 @dataclass(frozen=True)
 class PrintJob:
-    """What to print: the cache key of its version, how to build its HTML, the file's name."""
+    """What to print: its cache slot and version, how to build its HTML and to read its
+    version again (None: gone), the file's name."""
 
-    key: str
+    slot: str
+    version: str
     make_html: Callable[[], str]
+    version_now: Callable[[], str | None]
     filename: str
 
 
@@ -53,6 +56,14 @@ def _body(request: HttpRequest, student: Student, lang: str, *, for_student: boo
     return report_body(request, context)
 
 
+def _student_version(student: Student, lang: str, *, for_student: bool) -> str:
+    return printing.version_digest([printing.report_version(student, lang), str(for_student)])
+
+
+def _class_version(students: list[Student], lang: str) -> str:
+    return printing.version_digest(printing.report_version(s, lang) for s in students)
+
+
 def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -> PrintJob:
     lang = reader_lang()  # the reader's language, as the report page's
 
@@ -62,21 +73,32 @@ def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -
             title = _("Progress report · %(name)s") % {"name": student.display_name}
             return document_html(request, [body], lang=lang, title=title)
 
-    version = printing.report_version(student, lang)
+    def version_now() -> str | None:
+        again = Student.objects.select_related("classroom").filter(pk=student.pk).first()
+        return None if again is None else _student_version(again, lang, for_student=for_student)
+
+    audience = "student" if for_student else "teacher"
     return PrintJob(
-        printing.cache_key("student", [version, str(for_student)]),
+        printing.student_slot(student.pk, audience),
+        _student_version(student, lang, for_student=for_student),
         make_html,
+        version_now,
         f"report-{student.pk}.pdf",
     )
 
 
-def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
-    lang = reader_lang()
+def _class_students(classroom: Classroom) -> list[Student]:
     students = by_name(selectors.students_of_classroom(classroom=classroom))
-    if not students:
-        raise Http404
     for student in students:
         student.classroom = classroom  # spares a query per student
+    return students
+
+
+def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
+    lang = reader_lang()  # the reader's language, as the report page's
+    students = _class_students(classroom)
+    if not students:
+        raise Http404
 
     def make_html() -> str:
         with translation.override(lang):
@@ -84,9 +106,16 @@ def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
             title = _("Progress reports · %(name)s") % {"name": classroom.name}
             return document_html(request, bodies, lang=lang, title=title)
 
-    versions = [printing.report_version(s, lang) for s in students]
+    def version_now() -> str | None:
+        again = Classroom.objects.filter(pk=classroom.pk).first()
+        return None if again is None else _class_version(_class_students(again), lang)
+
     return PrintJob(
-        printing.cache_key("class", versions), make_html, f"reports-class-{classroom.pk}.pdf"
+        printing.class_slot(classroom.pk),
+        _class_version(students, lang),
+        make_html,
+        version_now,
+        f"reports-class-{classroom.pk}.pdf",
     )
 
 
@@ -136,7 +165,7 @@ async def _print(
         return HttpResponseNotAllowed(["GET", "HEAD"])
     job = await sync_to_async(prepare)(user)
     try:
-        document = await printing.cached_pdf(job.key, job.make_html)
+        document = await printing.cached_pdf(job.slot, job.version, job.make_html, job.version_now)
     except PdfUnavailable:
         return HttpResponse(
             _("PDF export is not available on this server. Use your browser's Print instead."),

@@ -6,9 +6,18 @@ the HTML (a few queries), then wait for the print pool, whose workers are separa
 (WeasyPrint is CPU-bound Python: threads would still share the GIL with the pages). The pool
 has PDF_RENDER_WORKERS workers (2 by default): more requests wait their turn in its queue.
 
-A finished PDF is cached (the Django cache) under a key naming the report's version: the
-student, their latest attempt and missed equivalence, their sessions, their name and class,
-the diagnosis rules' version and the language. A new attempt makes a new key.
+A finished PDF is cached (the Django cache: Redis with several processes) in one slot per
+report (a student's, for the teacher or for the student) or per class, with the version it was
+printed from: the student, their attempts (the latest, the reasons given and the draws after a
+play, which change after the attempt is written), missed equivalences, sessions, name and
+class, the diagnosis rules' version and the language. A newer version replaces the slot's PDF;
+erasing a pupil empties every slot that may show their name (`pdf_forget`).
+
+One render per version: the first request takes a lock in the cache (`cache.add`, atomic in
+Redis and in the local memory cache) with a deadline (RENDER_LOCK_SECONDS: a crashed
+holder's lock expires); identical requests meanwhile wait for its PDF instead of printing it
+again. A PDF is kept only if its version is still the current one once printed (a pupil
+erased meanwhile, or a play: the next request prints the newer one).
 """
 
 from __future__ import annotations
@@ -17,13 +26,16 @@ import asyncio
 import hashlib
 import multiprocessing
 import threading
+import time
+import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 
 from lessons.diagnosis import RULES_VERSION
 from lessons.models import Attempt, MissedEquivalence, SessionMember, Student
@@ -31,6 +43,11 @@ from lessons.reporting.pdf_render import html_to_pdf
 
 CACHE_SECONDS = 7 * 24 * 3600
 DEFAULT_WORKERS = 2
+# The longest a render may hold its lock: a class PDF waits for a free worker, then renders.
+RENDER_LOCK_SECONDS = 600
+# How often a request waiting for another's render looks for its PDF.
+WAIT_POLL_SECONDS = 0.2
+AUDIENCES = ("teacher", "student")
 
 
 class PrintPool:
@@ -103,7 +120,14 @@ def use_pool(replacement: PrintPool | None) -> PrintPool | None:
 def report_version(student: Student, lang: str) -> str:
     """Return a string that changes whenever the student's report would."""
     attempts = Attempt.objects.filter(student=student).aggregate(
-        n=Count("id"), last=Max("id"), at=Max("created_at")
+        n=Count("id"),
+        last=Max("id"),
+        at=Max("created_at"),
+        # Written after the attempt: a reason answered, a draw later in the turn.
+        reasons=Count("reason"),
+        last_reason=Max("id", filter=Q(reason__isnull=False)),
+        draws=Count("id", filter=Q(drew=True)),
+        last_draw=Max("id", filter=Q(drew=True)),
     )
     missed = MissedEquivalence.objects.filter(student=student).aggregate(
         n=Count("id"), last=Max("id")
@@ -127,18 +151,77 @@ def report_version(student: Student, lang: str) -> str:
     return repr(parts)
 
 
-def cache_key(kind: str, versions: Iterable[str]) -> str:
-    """Return the cache key of a PDF made from these report versions."""
-    digest = hashlib.sha256("\n".join(versions).encode()).hexdigest()
-    return f"lessons:pdf:{kind}:{digest}"
+def version_digest(versions: Iterable[str]) -> str:
+    """Return the short name of a PDF's version, made from its reports' versions."""
+    return hashlib.sha256("\n".join(versions).encode()).hexdigest()
 
 
-async def cached_pdf(key: str, make_html: Callable[[], str]) -> bytes:
-    """Return the cached PDF under `key`, or build the HTML, print it and cache it."""
-    cached = await cache.aget(key)
-    if isinstance(cached, bytes):
-        return cached
+def student_slot(student_id: int, audience: str) -> str:
+    """Return the cache key of a student's latest report PDF, for `audience` (AUDIENCES)."""
+    return f"lessons:pdf:student:{student_id}:{audience}"
+
+
+def class_slot(classroom_id: int) -> str:
+    """Return the cache key of a class's latest PDF of every report."""
+    return f"lessons:pdf:class:{classroom_id}"
+
+
+def pdf_forget(*, student_ids: Iterable[int] = (), classroom_ids: Iterable[int] = ()) -> None:
+    """Drop the cached PDFs of these students and classes (an erasure: no copy of a name)."""
+    keys = [student_slot(pk, audience) for pk in student_ids for audience in AUDIENCES]
+    keys += [class_slot(pk) for pk in classroom_ids]
+    if keys:
+        cache.delete_many(keys)
+
+
+def _kept(entry: Any, version: str) -> bytes | None:
+    if isinstance(entry, dict) and entry.get("version") == version:
+        document = entry.get("pdf")
+        return document if isinstance(document, bytes) else None
+    return None
+
+
+async def _print_and_keep(
+    slot: str, version: str, make_html: Callable[[], str], version_now: Callable[[], str | None]
+) -> bytes:
     html = await sync_to_async(make_html)()
     document = await pool().print(html)
-    await cache.aset(key, document, CACHE_SECONDS)
+    # Kept only while still current: a pupil erased while it printed leaves no copy behind.
+    if await sync_to_async(version_now)() == version:
+        await cache.aset(slot, {"version": version, "pdf": document}, CACHE_SECONDS)
     return document
+
+
+async def cached_pdf(
+    slot: str,
+    version: str,
+    make_html: Callable[[], str],
+    version_now: Callable[[], str | None],
+) -> bytes:
+    """Return the PDF of `version` from `slot`, printing it once however many ask at once.
+
+    `version_now` reads the version again (None: the report is gone), after printing.
+    """
+    lock = f"{slot}:printing:{version}"
+    give_up = time.monotonic() + RENDER_LOCK_SECONDS
+    while True:
+        document = _kept(await cache.aget(slot), version)
+        if document is not None:
+            return document
+        token = uuid.uuid4().hex
+        if await cache.aadd(lock, token, RENDER_LOCK_SECONDS):
+            try:
+                # Printed by another between the look and the lock?
+                document = _kept(await cache.aget(slot), version)
+                if document is not None:
+                    return document
+                return await _print_and_keep(slot, version, make_html, version_now)
+            finally:
+                if await cache.aget(lock) == token:
+                    await cache.adelete(lock)
+        # Another request prints it: watch its lock (a few bytes), not the slot (a PDF).
+        while await cache.aget(lock) is not None:
+            if time.monotonic() >= give_up:
+                # The lock's holder never finished, nor did its lock expire: print it here.
+                return await _print_and_keep(slot, version, make_html, version_now)
+            await asyncio.sleep(WAIT_POLL_SECONDS)

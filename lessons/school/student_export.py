@@ -1,9 +1,18 @@
 """All the data stored about one pupil, for a family's request of access (JSON and CSV).
 
-Everything the database holds about the pupil except the PIN hash (it reveals nothing, and a
-hash is a guessable 4-digit PIN): profile, class sessions joined, every judged play and every
-missed equivalence. The CSV is the same data in long form, one value a row
-(`section, row, field, value`), so that any spreadsheet opens it.
+Everything the database holds about the pupil except the PIN and password hashes (they reveal
+nothing, and a hash of a 4-digit PIN is guessable): the profile and account, class sessions
+joined, every judged play and missed equivalence, the seats held at game tables and the
+pupil's own moves there, the tables the pupil started, assigned practice and its tables.
+
+Each section lists every column of its rows (read from the model, so a new column is exported
+without anyone remembering it); `RELATIONS` says which section holds each relation from a
+table to the pupil or their account, and `NOT_THE_PUPILS` why the others are not the pupil's
+(tests/lessons/school/test_student_data.py fails on a relation in neither). A game move's
+events are shown as the pupil's seat saw them: never another player's drawn cards.
+
+The CSV is the same data in long form, one value a row (`section, row, field, value`), so that
+any spreadsheet opens it.
 """
 
 from __future__ import annotations
@@ -16,18 +25,44 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.db.models import Q
 
-from lessons.models import Attempt, MissedEquivalence, SessionMember, Student
+from games.engine import events_for
+from games.models import Seat, Table, TableEvent
+from lessons.models import (
+    Attempt,
+    MissedEquivalence,
+    PracticeAssignment,
+    PracticeTable,
+    SessionMember,
+    Student,
+    WarmupRound,
+)
 
-ATTEMPT_FIELDS = (
-    "id", "session_id", "table_id", "created_at", "reference_num", "reference_den",
-    "named_denominator", "played_num", "played_den", "card", "claim", "claim_source",
-    "outcome", "tags", "p0", "opportunities", "skills", "hand", "response_ms",
-    "rules_version", "turn", "reason", "drew", "source", "warmup_id",
-)  # fmt: skip
-MISSED_FIELDS = (
-    "id", "session_id", "table_id", "created_at", "reference", "equal_cards", "rules_version",
-)  # fmt: skip
+# Which export section holds the rows of each relation to the pupil ("app.Model.field").
+RELATIONS: dict[str, str] = {
+    "lessons.Student.user": "profile",
+    "lessons.SessionMember.student": "sessions",
+    "lessons.Attempt.student": "attempts",
+    "lessons.MissedEquivalence.student": "missed_equivalences",
+    "games.Seat.user": "seats",
+    "games.TableEvent.user": "game_actions",
+    "games.Table.created_by": "tables_started",
+    "lessons.PracticeTable.student": "practice_tables",
+    "lessons.PracticeAssignment.students": "assignments",
+    "lessons.WarmupRound.student": "warmup_rounds",
+}
+# Relations to a user that only a teacher's or an admin's account ever has.
+NOT_THE_PUPILS: dict[str, str] = {
+    "lessons.Classroom.teacher": "the class's teacher",
+    "lessons.Classroom.co_teachers": "the class's co-teachers",
+    "lessons.TeacherInvitation.created_by": "a teacher's invitation",
+    "lessons.TeacherInvitation.used_by": "a teacher's invitation",
+    "lessons.PracticeAssignment.created_by": "the teacher who assigned practice",
+    "admin.LogEntry.user": "the Django admin's log (staff only)",
+}
+# Columns never exported: secrets.
+SECRET_COLUMNS = frozenset({"lessons.Student.pin_hash", "lessons.User.password"})
 # Cells a spreadsheet would run as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -38,43 +73,86 @@ def _value(value: Any) -> Any:
     return value
 
 
-def _rows(queryset: models.QuerySet[Any], fields: tuple[str, ...]) -> list[dict[str, Any]]:
-    return [{name: _value(row[name]) for name in fields} for row in queryset.values(*fields)]
+def columns(model: type[models.Model]) -> tuple[str, ...]:
+    """Return the exported columns of `model`: every concrete column but the secrets."""
+    label = model._meta.label
+    return tuple(
+        field.attname
+        for field in model._meta.concrete_fields
+        if f"{label}.{field.name}" not in SECRET_COLUMNS
+    )
 
 
-def student_data(*, student: Student) -> dict[str, Any]:
-    """Return everything stored about the student (no PIN hash), JSON-ready."""
-    user = student.user
-    sessions = [
+def _rows(queryset: models.QuerySet[Any]) -> list[dict[str, Any]]:
+    names = columns(queryset.model)
+    return [{name: _value(row[name]) for name in names} for row in queryset.values(*names)]
+
+
+def _profile(student: Student) -> dict[str, Any]:
+    """Return the pupil's row and their account's, with the class's name for the reader."""
+    own = _rows(Student.objects.filter(pk=student.pk))[0]
+    account = _rows(type(student.user).objects.filter(pk=student.user_id))[0]
+    return {
+        **own,
+        "classroom": student.classroom.name,
+        **{f"account_{name}": value for name, value in account.items()},
+    }
+
+
+def _sessions(student: Student) -> list[dict[str, Any]]:
+    members = SessionMember.objects.filter(student=student).select_related("session", "table")
+    rows = {row["id"]: row for row in _rows(SessionMember.objects.filter(student=student))}
+    return [
         {
-            "session_id": member.session_id,
+            **rows[member.pk],
             "started_at": _value(member.session.started_at),
             "ended_at": _value(member.session.ended_at),
             "game": member.session.ruleset,
             "table_number": member.table.number if member.table else None,
             "joined_at": _value(member.joined_at),
         }
-        for member in SessionMember.objects.filter(student=student).select_related(
-            "session", "table"
-        )
+        for member in members
+    ]
+
+
+def _game_actions(student: Student) -> list[dict[str, Any]]:
+    """Return the pupil's own moves; their events as the pupil's seat saw them."""
+    rows = _rows(TableEvent.objects.filter(user_id=student.user_id).order_by("table_id", "seq"))
+    for row in rows:
+        row["result"] = events_for(list(row["result"]), row["seat"])
+    return rows
+
+
+def _assignments(student: Student) -> models.QuerySet[PracticeAssignment]:
+    """Return the practice assigned to the pupil: by name, to the whole class, or started."""
+    started = PracticeTable.objects.filter(student=student).values("assignment_id")
+    return PracticeAssignment.objects.filter(
+        Q(students=student)
+        | Q(classroom_id=student.classroom_id, students=None)
+        | Q(pk__in=started)
+    ).distinct()
+
+
+def student_data(*, student: Student) -> dict[str, Any]:
+    """Return everything stored about the student (no PIN or password hash), JSON-ready."""
+    user_id = student.user_id
+    named = set(PracticeAssignment.objects.filter(students=student).values_list("pk", flat=True))
+    assignments = [
+        # The assignment's list of pupils, as far as this pupil goes: named, or the whole class.
+        {**row, "students": [student.pk] if row["id"] in named else []}
+        for row in _rows(_assignments(student).order_by("pk"))
     ]
     return {
-        "profile": {
-            "student_id": student.pk,
-            "display_name": student.display_name,
-            "classroom": student.classroom.name,
-            "classroom_id": student.classroom_id,
-            "account": user.username,
-            "account_created_at": _value(user.date_joined),
-            "last_login": _value(user.last_login),
-            "failed_attempts": student.failed_attempts,
-            "locked_until": _value(student.locked_until),
-        },
-        "sessions": sessions,
-        "attempts": _rows(Attempt.objects.filter(student=student), ATTEMPT_FIELDS),
-        "missed_equivalences": _rows(
-            MissedEquivalence.objects.filter(student=student), MISSED_FIELDS
-        ),
+        "profile": _profile(student),
+        "sessions": _sessions(student),
+        "attempts": _rows(Attempt.objects.filter(student=student)),
+        "missed_equivalences": _rows(MissedEquivalence.objects.filter(student=student)),
+        "seats": _rows(Seat.objects.filter(user_id=user_id).order_by("table_id")),
+        "game_actions": _game_actions(student),
+        "tables_started": _rows(Table.objects.filter(created_by_id=user_id).order_by("pk")),
+        "practice_tables": _rows(PracticeTable.objects.filter(student=student)),
+        "assignments": assignments,
+        "warmup_rounds": _rows(WarmupRound.objects.filter(student=student).order_by("pk")),
     }
 
 
@@ -85,10 +163,11 @@ def student_json(*, student: Student) -> str:
     )
 
 
-def _cell(value: Any) -> str:
+def csv_cell(value: Any) -> str:
+    """Return a value as CSV text a spreadsheet shows as it is (never runs as a formula)."""
     text = "" if value is None else value
     if not isinstance(text, str):
-        text = json.dumps(text, ensure_ascii=False)
+        text = json.dumps(text, ensure_ascii=False, cls=DjangoJSONEncoder)
     # A leading quote keeps a spreadsheet from running a name such as "=1+1" as a formula.
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
@@ -100,9 +179,11 @@ def student_csv(*, student: Student) -> str:
     writer = csv.writer(out)
     writer.writerow(["section", "row", "field", "value"])
     for field, value in data["profile"].items():
-        writer.writerow(["profile", 1, field, _cell(value)])
-    for section in ("sessions", "attempts", "missed_equivalences"):
-        for number, row in enumerate(data[section], start=1):
+        writer.writerow(["profile", 1, field, csv_cell(value)])
+    for section, rows in data.items():
+        if section == "profile":
+            continue
+        for number, row in enumerate(rows, start=1):
             for field, value in row.items():
-                writer.writerow([section, number, field, _cell(value)])
+                writer.writerow([section, number, field, csv_cell(value)])
     return out.getvalue()

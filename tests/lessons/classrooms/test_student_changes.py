@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Seat
+from games.models import Seat, Table
 from games.services import SeatSpec, table_create
 from lessons.classrooms.pins import pin_matches
 from lessons.models import Attempt, Student, User
@@ -143,8 +143,10 @@ def test_remove_erase_deletes_student_account_and_plays_and_the_name_at_tables(
     assert not Student.objects.filter(pk=student.pk).exists()
     assert not User.objects.filter(pk=user_id).exists()
     assert not Attempt.objects.filter(student_id=student.pk).exists()
+    # The game was still being played: a robot has the seat (and no player is left at it).
     seat = Seat.objects.get(table_id=table_id, index=0)
-    assert seat.user_id is None and seat.name == "—"
+    assert seat.user_id is None and seat.bot and seat.name == "Robot 1"
+    assert Table.objects.get(pk=table_id).status == Table.Status.FINISHED
 
 
 def test_remove_pseudonymise_keeps_plays_under_a_pseudonym_without_pin_or_sign_in(
@@ -152,7 +154,7 @@ def test_remove_pseudonymise_keeps_plays_under_a_pseudonym_without_pin_or_sign_i
 ) -> None:
     student = class_a.student.student
     attempt = _attempt(class_a, student)
-    _seat_at_a_table(class_a)
+    table_id = _seat_at_a_table(class_a)
     url = reverse("student_remove", args=[student.pk])
     response = _teacher(class_a).post(url, {"mode": "pseudonymise"})
     assert response.status_code == 302
@@ -161,7 +163,9 @@ def test_remove_pseudonymise_keeps_plays_under_a_pseudonym_without_pin_or_sign_i
     assert student.display_name == "Élève retiré 1" and student.pin_hash == ""
     assert not student.user.is_active and not student.user.has_usable_password()
     assert attempt.student_id == student.pk
-    assert Seat.objects.get(user=student.user).name == "Élève retiré 1"
+    # A robot has the seat of the game still being played.
+    seat = Seat.objects.get(table_id=table_id, index=0)
+    assert seat.user_id is None and seat.bot and seat.name == "Robot 1"
     # Gone from the class page and the sign-in list; the student page answers 404.
     client = _teacher(class_a)
     detail = page_text(client.get(reverse("classroom_detail", args=[class_a.classroom.pk])))

@@ -10,22 +10,30 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
-from django.test import Client
+from asgiref.sync import ThreadSensitiveContext
+from django.core.cache import cache
+from django.test import AsyncClient, Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
-from lessons.models import Student
-from lessons.reporting import printing
+from lessons.attempts.reasons import attempt_set_reason
+from lessons.models import Attempt, Student
+from lessons.reporting import pdf_views, printing
 from lessons.reporting.pdf_render import PdfUnavailable
 from lessons.reporting.printing import PrintPool
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
 from tests.support.factories import make_students, student_client, teacher_client
+from tests.support.servers import redis_server
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.django_db
+__all__ = ["redis_server"]
 
 
 class FakePrinter:
@@ -211,3 +219,145 @@ def test_the_class_page_offers_the_class_pdf(class_a: ClassWorld) -> None:
     page = teacher_client(class_a.teacher).get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert f'href="{_class_pdf(class_a)}"' in page
     assert "Imprimer tous les bilans (PDF)" in page
+
+
+def test_a_reason_or_a_draw_after_the_last_play_is_a_new_version(
+    class_a: ClassWorld, printer: FakePrinter
+) -> None:
+    student = class_a.student.student
+    log_plays(student, M1_PLAYS)
+    client = teacher_client(class_a.teacher)
+    client.get(_student_pdf(class_a))
+    client.get(_class_pdf(class_a))
+    assert len(printer.documents) == 2
+    last_wrong = Attempt.objects.filter(student=student, outcome="wrong").latest("id")
+    # The reason comes after the last play: no new attempt, and yet a new report.
+    attempt_set_reason(student=student, attempt_id=last_wrong.pk, reason="same_bottom")
+    client.get(_student_pdf(class_a))
+    client.get(_class_pdf(class_a))
+    assert len(printer.documents) == 4
+    # So does a draw later in the same turn.
+    Attempt.objects.filter(pk=last_wrong.pk).update(drew=True)
+    client.get(_student_pdf(class_a))
+    client.get(_class_pdf(class_a))
+    assert len(printer.documents) == 6
+    # Nothing new: answered from the cache.
+    client.get(_student_pdf(class_a))
+    client.get(_class_pdf(class_a))
+    assert len(printer.documents) == 6
+
+
+class GatedPrinter(FakePrinter):
+    """A printer that holds every render until the test opens the gate."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+        self.entered = 0
+
+    def __call__(self, html: str) -> bytes:
+        with self.lock:
+            self.entered += 1
+        self.gate.wait(30)
+        return super().__call__(html)
+
+
+def _concurrent_class_pdfs(
+    world: ClassWorld, count: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[bytes], GatedPrinter]:
+    """Ask for the same class PDF `count` times at once; return the answers and the printer.
+
+    The gate opens once every request has its job (checks, version) and the renders that
+    would start have started: without a lock, each request would be printing by then.
+    """
+    gated = GatedPrinter()
+    prepared = [0]
+    prepare = pdf_views._prepare_class
+
+    def counted(*args: Any) -> Any:
+        job = prepare(*args)
+        prepared[0] += 1
+        return job
+
+    monkeypatch.setattr(pdf_views, "_prepare_class", counted)
+    previous = printing.use_pool(PrintPool(count, gated, processes=False))
+
+    async def ask() -> list[bytes]:
+        client = AsyncClient()
+        await client.aforce_login(world.teacher)
+
+        async def one() -> Any:
+            # Each request in its own thread for synchronous code, as daphne runs them
+            # (Django's ASGIHandler; the test client would share one thread among them).
+            async with ThreadSensitiveContext():
+                return await client.get(_class_pdf(world))
+
+        requests = [asyncio.ensure_future(one()) for _ in range(count)]
+        await asyncio.to_thread(wait_until, lambda: prepared[0] == count, 20, "every job")
+        # Time for the HTML of each (a render without the lock starts then), at most 5 s.
+        await asyncio.to_thread(_wait_quietly, lambda: gated.entered == count, 5)
+        gated.gate.set()
+        responses = await asyncio.gather(*requests)
+        assert all(r.status_code == 200 for r in responses)
+        return [r.content for r in responses]
+
+    try:
+        return asyncio.run(ask()), gated
+    finally:
+        gated.gate.set()
+        printing.use_pool(previous)
+        monkeypatch.setattr(pdf_views, "_prepare_class", prepare)
+
+
+def _wait_quietly(condition: Callable[[], bool], seconds: float) -> None:
+    """Wait until `condition` holds or `seconds` pass (either is fine)."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("backend", ["locmem", "redis"])
+def test_identical_requests_render_once_and_the_others_wait_for_it(
+    class_a: ClassWorld,
+    settings: Settings,
+    backend: str,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if backend == "redis":
+        server = request.getfixturevalue("redis_server")
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "unoclass.cache_fallback.RedisCacheWithLocalFallback",
+                "LOCATION": server.url,
+            }
+        }
+    cache.clear()
+    log_plays(class_a.student.student, M1_PLAYS)
+    answers, gated = _concurrent_class_pdfs(class_a, 4, monkeypatch)
+    assert len(gated.documents) == 1
+    assert answers == [answers[0]] * 4
+    # No lock is left behind: the next version prints at once.
+    log_plays(class_a.other_student.student, RIGHT_PLAYS)
+    answers, gated = _concurrent_class_pdfs(class_a, 2, monkeypatch)
+    assert len(gated.documents) == 1
+    cache.clear()
+
+
+async def test_a_lock_whose_holder_died_expires(
+    class_a: ClassWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(printing, "RENDER_LOCK_SECONDS", 1)
+    slot, version = printing.class_slot(class_a.classroom.pk), "v1"
+    # A lock taken by a process that died: it never prints nor lets go.
+    await cache.aadd(f"{slot}:printing:{version}", "dead", 1)
+    previous = printing.use_pool(PrintPool(1, FakePrinter(), processes=False))
+    try:
+        document = await asyncio.wait_for(
+            printing.cached_pdf(slot, version, lambda: "<html>", lambda: version), 10
+        )
+    finally:
+        printing.use_pool(previous)
+    assert document == b"%PDF-fake-1"
+    assert (await cache.aget(slot))["pdf"] == document

@@ -6,12 +6,16 @@ import csv
 import io
 import json
 import logging
+from datetime import datetime, timedelta
 
 import pytest
+from django.apps import apps
 from django.test import Client
 from django.urls import reverse
 
 from lessons.models import Attempt, Student, User
+from lessons.practice.services import assignment_create, practice_table_start, today
+from lessons.school.student_export import NOT_THE_PUPILS, RELATIONS, SECRET_COLUMNS, csv_cell
 from tests.conftest import ClassWorld
 from tests.lessons.school.helpers import plays_make, texts_with
 from tests.support.responses import form_errors, page_text, snapshot
@@ -64,10 +68,101 @@ def test_csv_export_is_the_same_data_one_value_a_row(class_a: ClassWorld) -> Non
     assert class_a.other_student.student.pin_hash not in str(rows)
 
 
-def test_csv_export_keeps_a_spreadsheet_from_running_a_name(class_a: ClassWorld) -> None:
-    Student.objects.filter(pk=class_a.other_student.student.pk).update(display_name="=1+1")
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_export_keeps_a_spreadsheet_from_running_a_name(
+    class_a: ClassWorld, start: str
+) -> None:
+    name = f"{start}1+1"
+    Student.objects.filter(pk=class_a.other_student.student.pk).update(display_name=name)
     rows = list(csv.reader(io.StringIO(_download(class_a, "csv"))))
-    assert ["profile", "1", "display_name", "'=1+1"] in rows
+    assert ["profile", "1", "display_name", f"'{name}"] in rows
+    # A name that only holds such a sign further on is left as it is.
+    assert csv_cell(f"Zoé{start}1") == f"Zoé{start}1"
+
+
+def _relations_to_the_pupil() -> set[str]:
+    """Return 'app.Model.field' of every relation (FK, one-to-one, many-to-many) to a pupil
+    or to a user account, in every installed model."""
+    found = set()
+    for model in apps.get_models():
+        for field in model._meta.get_fields():
+            # Fields declared on the model (a reverse relation is the other model's field).
+            declared = field.concrete or (field.many_to_many and not field.auto_created)
+            if declared and field.is_relation and field.related_model in (Student, User):
+                found.add(f"{model._meta.label}.{field.name}")
+    return found
+
+
+def test_every_relation_to_a_pupil_is_exported_or_said_not_the_pupils() -> None:
+    relations = _relations_to_the_pupil()
+    # The walk finds what it should (a broken walk would pass the next line trivially).
+    assert {"lessons.Attempt.student", "games.Seat.user", "lessons.Student.user"} <= relations
+    unaccounted = relations - set(RELATIONS) - set(NOT_THE_PUPILS)
+    assert unaccounted == set(), "export these in lessons/school/student_export.py"
+    assert set(RELATIONS).isdisjoint(NOT_THE_PUPILS)
+    assert set(RELATIONS) | set(NOT_THE_PUPILS) <= relations  # no stale entry
+
+
+def _everything_of(world: ClassWorld) -> Student:
+    """Give the second pupil a row in every table that refers to a pupil or their account."""
+    plays_make(world)
+    student = world.other_student.student
+    named = assignment_create(
+        teacher=world.teacher, classroom=world.classroom, games=2, deck="sixths",
+        due_on=today() + timedelta(days=3), students=[student],
+    )  # fmt: skip
+    assignment_create(
+        teacher=world.teacher, classroom=world.classroom, games=1, deck="sixths",
+        due_on=today() + timedelta(days=3),
+    )  # fmt: skip
+    practice_table_start(student=student, assignment=named, seed=3)
+    return student
+
+
+def test_the_export_holds_a_row_of_every_table_that_refers_to_the_pupil(
+    class_a: ClassWorld,
+) -> None:
+    student = _everything_of(class_a)
+    data = json.loads(_download(class_a, "json"))
+    for relation, section in RELATIONS.items():
+        label, field_name = relation.rsplit(".", 1)
+        model = apps.get_model(label)
+        field = model._meta.get_field(field_name)
+        target = student if field.related_model is Student else student.user
+        rows = model._default_manager.filter(**{field_name: target})
+        assert rows.exists(), f"the test world has no {relation}"
+        got = data[section] if section != "profile" else [data["profile"]]
+        assert {row["id"] for row in got} >= set(rows.values_list("pk", flat=True)), relation
+        # Every column of those rows but the secrets, so that no new field is forgotten.
+        wanted = {
+            f.attname for f in model._meta.concrete_fields
+            if f"{model._meta.label}.{f.name}" not in SECRET_COLUMNS
+        }  # fmt: skip
+        for row in got:
+            assert wanted <= set(row), (relation, wanted - set(row))
+    assert data["profile"]["account_username"] == student.user.username
+    # Another pupil's rows never come with them.
+    assert "AnaïsA" not in json.dumps(data, ensure_ascii=False)
+
+
+def test_every_personal_column_of_an_attempt_is_in_both_formats(class_a: ClassWorld) -> None:
+    plays_make(class_a)
+    attempt = Attempt.objects.get(student=class_a.other_student.student)
+    # Every column set, the child's own answers too (reason, drew).
+    Attempt.objects.filter(pk=attempt.pk).update(reason="same_bottom", drew=True, turn=4)
+    attempt.refresh_from_db()
+    data = json.loads(_download(class_a, "json"))
+    rows = list(csv.reader(io.StringIO(_download(class_a, "csv"))))
+    csv_attempt = {field: value for section, _n, field, value in rows if section == "attempts"}
+    for field in Attempt._meta.concrete_fields:
+        value = field.value_from_object(attempt)
+        if field.is_relation:
+            value = getattr(attempt, field.attname)
+        if isinstance(value, datetime):
+            value = value.isoformat()
+        assert data["attempts"][0][field.attname] == value, field.attname
+        assert csv_attempt[field.attname] == csv_cell(value), field.attname
+    assert data["attempts"][0]["reason"] == "same_bottom"
 
 
 @pytest.mark.parametrize("fmt", ["xml", "JSON", "", "csv.exe"])
