@@ -35,7 +35,7 @@ from lessons.classrooms.fresh_pins import (
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.models import Classroom
 from lessons.practice.home import practice_next, practice_of_classroom
-from lessons.school.signup import signup_invitation_use, signup_refusal
+from lessons.school.signup import signup_closed_page, signup_invitation_use, signup_refusal
 from lessons.sessions.selectors import session_card_for_student
 from lessons.sessions.services import session_join_open
 
@@ -96,11 +96,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         return refusal
     form = TeacherSignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            user = services.teacher_create(
-                username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
-            )
-            signup_invitation_use(request, user)
+        try:
+            with transaction.atomic():
+                user = services.teacher_create(
+                    username=form.cleaned_data["username"],
+                    password=form.cleaned_data["password1"],
+                )
+                signup_invitation_use(request, user)
+        except ValidationError as error:
+            # Both roll the new account back: another sign-up used the invitation first, or
+            # took the username between the form's check and the insert.
+            if getattr(error, "code", None) == "invitation":
+                return signup_closed_page(request)
+            form.add_error(None, error)
+            return render(request, "lessons/signup.html", {"form": form})
         login(request, user, backend=STUDENT_BACKEND)
         messages.success(request, _("Welcome! Create your first class."))
         return redirect("classroom_create")
