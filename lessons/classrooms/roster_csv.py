@@ -36,6 +36,9 @@ CSV_NO_NAME_COLUMN = _(
     "No name column found (the file's headings are: %(found)s). "
     "Name a column “Prénom” (or “Nom” and “Prénom”)."
 )
+CSV_CELL_TOO_LONG = _(
+    "A cell of the file is far too long to be a name: is this the class list, saved as CSV?"
+)
 CSV_ROW_TOO_LONG = _("Row %(row)d: the name is longer than %(limit)d characters.")
 CSV_ROW_UNPRINTABLE = _("Row %(row)d contains characters that cannot be shown.")
 CSV_DUPLICATE = _("“%(name)s” appears more than once in the file.")
@@ -98,6 +101,14 @@ class _Row:
 
 
 def _rows(text: str) -> list[_Row]:
+    try:
+        return _rows_read(text)
+    except csv.Error as error:
+        # The csv module refuses a cell over its field size limit (131,072 characters).
+        raise ValidationError(CSV_CELL_TOO_LONG, code="cell_too_long") from error
+
+
+def _rows_read(text: str) -> list[_Row]:
     lines = text.splitlines()
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(lines[0]))
     headings = next(reader)
