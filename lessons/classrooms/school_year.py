@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from lessons.classrooms.name_rule import classroom_lock
 from lessons.classrooms.services import (
     StudentWithPin,
     classroom_create,
@@ -24,6 +25,7 @@ ARCHIVE_NOT_OWNER = _("Only the class's owner can archive it.")
 ARCHIVE_ALREADY = _("This class is already archived.")
 ARCHIVE_SESSION_OPEN = _("End the class session in progress first.")
 NEW_YEAR_NOT_ARCHIVED = _("Archive the class first; then start the new year from it.")
+NEW_YEAR_ALREADY = _("The new year's class of this class was already started: %(name)s.")
 
 
 def classroom_archive(*, classroom: Classroom, by: User) -> Classroom:
@@ -51,12 +53,18 @@ def classroom_new_year(
     """Create a class for `by` with the archived class's present students, new PINs and code."""
     if source.archived_at is None:
         raise ValidationError(NEW_YEAR_NOT_ARCHIVED, code="not_archived")
-    names = list(
-        source.students.filter(pseudonymised_at__isnull=True)
-        .order_by("display_name", "id")
-        .values_list("display_name", flat=True)
-    )
     with transaction.atomic():
+        # One new year's class per archived class: two clicks (or two co-teachers) at once
+        # take turns on the source's row, and the second finds the first's class.
+        classroom_lock(source)
+        started = Classroom.objects.filter(previous=source).first()
+        if started is not None:
+            raise ValidationError(NEW_YEAR_ALREADY, code="already", params={"name": started.name})
+        names = list(
+            source.students.filter(pseudonymised_at__isnull=True)
+            .order_by("display_name", "id")
+            .values_list("display_name", flat=True)
+        )
         classroom = classroom_create(teacher=by, name=name, grade=grade, language=source.language)
         classroom.previous = source
         classroom.save(update_fields=["previous"])
