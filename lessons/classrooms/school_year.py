@@ -1,9 +1,10 @@
 """Archive a class at the end of the year, and start a new year's class from its roster.
 
-An archived class is read-only: it leaves the home page, nobody can join it or play in it,
-and its dashboards and reports stay readable. A new year's class gets the archived class's
-present students (not the removed ones) with new PINs, and a new class code; the old class
-and its history stay as they were.
+An archived class is read-only: it leaves the home page, nobody can join it or play in it
+(archiving ends its pupils' sign-ins), and its dashboards and reports stay readable. A new
+year's class gets the archived class's present students (not the removed ones) with new PINs,
+and a new class code; the old class and its history stay as they were. An archived class
+starts one new year's class.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.realtime.signout import tell_signed_out
 from lessons.classrooms.name_rule import classroom_lock
 from lessons.classrooms.services import (
     StudentWithPin,
@@ -43,8 +45,24 @@ def classroom_archive(*, classroom: Classroom, by: User) -> Classroom:
             raise ValidationError(ARCHIVE_SESSION_OPEN, code="session_open")
         locked.archived_at = timezone.now()
         locked.save(update_fields=["archived_at"])
+        _pupils_sign_out(locked)
     classroom.archived_at = locked.archived_at
     return classroom
+
+
+def _pupils_sign_out(classroom: Classroom) -> None:
+    """End every sign-in of the class's pupils and close their sockets once committed.
+
+    A pupil's account has no usable password; a new unusable one changes the account's session
+    hash, so every session it signed in with stops signing it in (Django checks the hash on
+    each request, the sockets with each action). Nobody can sign in to an archived class again.
+    """
+    users = list(User.objects.filter(student__classroom=classroom, role=User.Role.STUDENT))
+    for user in users:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    user_ids = [user.pk for user in users]
+    transaction.on_commit(lambda: [tell_signed_out(user_id, None) for user_id in user_ids])
 
 
 def classroom_new_year(
