@@ -61,8 +61,8 @@ def _pupils_sign_out(classroom: Classroom) -> None:
     for user in users:
         user.set_unusable_password()
         user.save(update_fields=["password"])
-    user_ids = [user.pk for user in users]
-    transaction.on_commit(lambda: [tell_signed_out(user_id, None) for user_id in user_ids])
+    for user in users:
+        transaction.on_commit(lambda user_id=user.pk: tell_signed_out(user_id, None))
 
 
 def classroom_new_year(
