@@ -9,6 +9,8 @@ starts one new year's class.
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -62,7 +64,7 @@ def _pupils_sign_out(classroom: Classroom) -> None:
         user.set_unusable_password()
         user.save(update_fields=["password"])
     for user in users:
-        transaction.on_commit(lambda user_id=user.pk: tell_signed_out(user_id, None))
+        transaction.on_commit(partial(tell_signed_out, user.pk, None))
 
 
 def classroom_new_year(
