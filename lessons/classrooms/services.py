@@ -290,7 +290,7 @@ def student_sign_in_check(
         student = (
             Student.objects.select_for_update()
             .select_related("user", "classroom")
-            .filter(classroom=classroom, pk=student_id)
+            .filter(classroom=classroom, pk=student_id, pseudonymised_at__isnull=True)
             .first()
         )
         if student is None:

@@ -350,7 +350,8 @@ def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
     Signing in also joins the class's session in progress, if any (the student then waits).
     """
     classroom = _join_classroom(request, code)
-    student = classroom.students.filter(pk=student_id).first()
+    # A removed (pseudonymised) pupil has no PIN and no sign-in: no page to try one on.
+    student = classroom.students.filter(pk=student_id, pseudonymised_at__isnull=True).first()
     if student is None:
         raise Http404
     form = PinForm(request.POST or None)
