@@ -82,7 +82,14 @@ def teacher_create(*, username: str, password: str) -> User:
     user = User(username=username, role=User.Role.TEACHER)
     user.set_password(password)
     user.full_clean(exclude=["password"])
-    user.save()
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError as error:
+        # A sign-up racing this one took the name after the check (PostgreSQL: both checks
+        # ran before either insert committed): the same refusal as the check's.
+        unique = User._meta.get_field("username").error_messages["unique"]
+        raise ValidationError({"username": [unique]}, code="unique") from error
     return user
 
 
