@@ -55,9 +55,18 @@ def _prototype(char: str) -> str:
     return target
 
 
+def _is_latin(char: str) -> bool:
+    return char.isascii() or unicodedata.name(char, "").startswith("LATIN")
+
+
 def name_identity(name: str) -> str:
     """Return what two names must share to be the same name in a class (see the module)."""
-    folded = unicodedata.normalize("NFKC", name_clean(name)).casefold()
+    text = unicodedata.normalize("NFKC", name_clean(name))
+    # Other scripts' look-alikes first, in their own case: a Cyrillic "Н" is drawn like "H",
+    # its lower case "н" like no Latin letter. Latin letters wait for the case fold ("I" is
+    # listed as drawn like "l", but "IRIS" is "iris").
+    text = "".join(char if _is_latin(char) else _prototype(char) for char in text)
+    folded = unicodedata.normalize("NFKC", text).casefold()
     drawn = "".join(_prototype(char) for char in folded)
     return unicodedata.normalize("NFKC", drawn).casefold()
 

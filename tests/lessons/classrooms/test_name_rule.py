@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lessons.classrooms.name_rule import name_identity, names_repeated
 from lessons.classrooms.roster_csv import roster_file_read, roster_preview
@@ -29,6 +31,8 @@ SAME_NAMES = [
     ("Paul", "\u0420aul"),  # Cyrillic Р
     ("Zoé", "Zoe\u0301"),  # e + combining accent
     ("Chloé", "CHLOÉ"),
+    ("Hugo", "\u041dUGO"),  # Cyrillic Н: like H in capitals only
+    ("Iris", "IRIS"),  # "I" is listed as drawn like "l": the case fold comes first for Latin
 ]
 DIFFERENT_NAMES = [("Léa", "Lea"), ("Marnie", "Mamie"), ("Noé", "Noë"), ("Lucas", "Luca")]
 
@@ -137,3 +141,28 @@ def test_new_year_refuses_a_list_with_near_duplicates_and_creates_nothing() -> N
         classroom_new_year(source=source, by=source.teacher, name="Next", grade="CM2")
     assert _codes(refused) == ["duplicate"]
     assert Classroom.objects.count() == before
+
+
+# Latin letters with their Cyrillic look-alikes (the swaps a copy-paste from another keyboard
+# layout makes), and the accents French names carry.
+LOOK_ALIKES = {"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "x": "х", "y": "у",
+               "A": "А", "E": "Е", "O": "О", "P": "Р", "C": "С", "X": "Х", "H": "Н"}  # fmt: skip
+LETTERS = "abcdefghijklmnopqrstuvwxyzéèêëïîôùûçœABCDEFGHIJKLMNOPQRSTUVWXYZÉÈÇ"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=LETTERS + " -", min_size=1, max_size=30), st.data())
+def test_case_width_spacing_and_look_alikes_never_make_a_new_name(
+    name: str, data: st.DataObject
+) -> None:
+    identity = name_identity(name)
+    assert name_identity(name.upper()) == identity
+    assert name_identity(name.lower()) == identity
+    assert name_identity(f"  {name.replace(' ', '   ')} ") == identity
+    wide = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in name)
+    assert name_identity(wide) == identity
+    swapped = "".join(
+        LOOK_ALIKES[c] if c in LOOK_ALIKES and data.draw(st.booleans()) else c for c in name
+    )
+    assert name_identity(swapped) == identity
+    assert names_repeated([name, swapped]) == [swapped]
