@@ -84,6 +84,10 @@ class Classroom(models.Model):
         ordering = ["name", "id"]
         verbose_name = _("classroom")
         verbose_name_plural = _("classrooms")
+        constraints = [
+            # An archived class starts one new year's class (school_year.classroom_new_year).
+            models.UniqueConstraint(fields=["previous"], name="classroom_one_new_year"),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -14,12 +14,30 @@ def student_name(user: Any) -> str | None:
 
 
 def teacher_may_watch(user: Any, table: Any) -> bool:
-    """Let a teacher watch a table where a student of a class they (co-)teach sits."""
+    """Let a teacher watch (pause, hand seats to robots) the tables of a class they teach.
+
+    The table's class decides: a class session's table belongs to the session's class, an
+    assigned practice table to its assignment's class. Only a table of neither (a pupil's own
+    aimed practice) goes by its seated pupils' class. A pupil seated at a class's table never
+    opens it to the teachers of another class (a pupil moved away, a co-teacher removed).
+    """
     from lessons.classrooms.selectors import classrooms_taught
+    from lessons.models import PracticeTable, SessionTable
 
     if not getattr(user, "is_teacher", False):
         return False
     taught = classrooms_taught(teacher=user)
+    owner_class = (
+        SessionTable.objects.filter(table_id=table.pk)
+        .values_list("session__classroom_id", flat=True)
+        .first()
+    ) or (
+        PracticeTable.objects.filter(table_id=table.pk)
+        .values_list("assignment__classroom_id", flat=True)
+        .first()
+    )
+    if owner_class is not None:
+        return taught.filter(pk=owner_class).exists()
     return bool(table.seats.filter(user__student__classroom__in=taught).exists())
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
@@ -28,9 +29,20 @@ BLOCKED = {
 }
 
 
+def account_key(username: str) -> str:
+    """Return the account's counter name: the username as Django reads it, case folded.
+
+    Django normalises a typed username (NFKC) before looking the account up, so "ｖictimprof"
+    (fullwidth v) signs in as "victimprof": the counter must key on the same normal form, or
+    each look-alike spelling would get ten more guesses.
+    """
+    normal = AbstractBaseUser.normalize_username(username.strip()).casefold()
+    return f"lessons:login-failures:user:{normal[:150]}"
+
+
 def _keys(username: str, address: str) -> tuple[str, str]:
     return (
-        f"lessons:login-failures:user:{username.strip().lower()[:150]}",
+        account_key(username),
         f"lessons:login-failures:address:{address}",
     )
 

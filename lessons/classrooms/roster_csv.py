@@ -17,6 +17,15 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from lessons.classrooms.name_rule import (
+    TOO_LONG,
+    UNPRINTABLE,
+    name_clean,
+    name_fault,
+    name_identity,
+    names_repeated,
+    names_taken,
+)
 from lessons.classrooms.names import name_key
 from lessons.classrooms.services import CLASSROOM_MAX_STUDENTS
 from lessons.models import DISPLAY_NAME_MAX_LENGTH, Classroom
@@ -35,6 +44,9 @@ CSV_TOO_MANY_ROWS = _("The file has %(count)d rows: a class list has at most %(l
 CSV_NO_NAME_COLUMN = _(
     "No name column found (the file's headings are: %(found)s). "
     "Name a column “Prénom” (or “Nom” and “Prénom”)."
+)
+CSV_CELL_TOO_LONG = _(
+    "A cell of the file is far too long to be a name: is this the class list, saved as CSV?"
 )
 CSV_ROW_TOO_LONG = _("Row %(row)d: the name is longer than %(limit)d characters.")
 CSV_ROW_UNPRINTABLE = _("Row %(row)d contains characters that cannot be shown.")
@@ -98,6 +110,14 @@ class _Row:
 
 
 def _rows(text: str) -> list[_Row]:
+    try:
+        return _rows_read(text)
+    except csv.Error as error:
+        # The csv module refuses a cell over its field size limit (131,072 characters).
+        raise ValidationError(CSV_CELL_TOO_LONG, code="cell_too_long") from error
+
+
+def _rows_read(text: str) -> list[_Row]:
     lines = text.splitlines()
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(lines[0]))
     headings = next(reader)
@@ -121,9 +141,7 @@ def _rows(text: str) -> list[_Row]:
             )
 
         def cell(index: int | None, cells: list[str] = cells) -> str:
-            return (
-                " ".join(cells[index].split()) if index is not None and index < len(cells) else ""
-            )
+            return name_clean(cells[index]) if index is not None and index < len(cells) else ""
 
         if cell(first):
             rows.append(_Row(number=number, first=cell(first), last=cell(last)))
@@ -136,11 +154,11 @@ def _display_names(rows: list[_Row]) -> list[tuple[int, str]]:
     """Return first names, with a last-name initial where two pupils share one."""
     counts: dict[str, int] = {}
     for row in rows:
-        counts[row.first.casefold()] = counts.get(row.first.casefold(), 0) + 1
+        counts[name_identity(row.first)] = counts.get(name_identity(row.first), 0) + 1
     named: list[tuple[int, str]] = []
     for row in rows:
         name = row.first
-        if counts[row.first.casefold()] > 1 and row.last:
+        if counts[name_identity(row.first)] > 1 and row.last:
             name = f"{row.first} {row.last[0].upper()}."
         named.append((row.number, name))
     return named
@@ -150,9 +168,9 @@ def roster_file_read(*, data: bytes) -> list[str]:
     """Return the display names a roster file gives, or raise every problem found."""
     named = _display_names(_rows(_decode(data)))
     errors: list[ValidationError] = []
-    seen: set[str] = set()
     for number, name in named:
-        if len(name) > DISPLAY_NAME_MAX_LENGTH:
+        fault = name_fault(name)
+        if fault == TOO_LONG:
             errors.append(
                 ValidationError(
                     CSV_ROW_TOO_LONG,
@@ -160,13 +178,14 @@ def roster_file_read(*, data: bytes) -> list[str]:
                     params={"row": number, "limit": DISPLAY_NAME_MAX_LENGTH},
                 )
             )
-        elif not name.isprintable():
+        elif fault == UNPRINTABLE:
             errors.append(
                 ValidationError(CSV_ROW_UNPRINTABLE, code="unprintable", params={"row": number})
             )
-        if name.casefold() in seen:
-            errors.append(ValidationError(CSV_DUPLICATE, code="duplicate", params={"name": name}))
-        seen.add(name.casefold())
+    errors += [
+        ValidationError(CSV_DUPLICATE, code="duplicate", params={"name": name})
+        for name in names_repeated(name for _number, name in named)
+    ]
     if errors:
         raise ValidationError(errors)
     return [name for _number, name in named]
@@ -189,9 +208,11 @@ def roster_preview(*, classroom: Classroom, names: list[str]) -> RosterPreview:
         ),
         key=name_key,
     )
-    present_keys = {name.casefold() for name in present}
-    file_keys = {name.casefold() for name in names}
-    new = [name for name in names if name.casefold() not in present_keys]
+    # Removed pupils' names count too: confirming adds through roster_add_names, which
+    # refuses any name of the class (names_taken).
+    taken = set(names_taken(classroom, names))
+    file_keys = {name_identity(name) for name in names}
+    new = [name for name in names if name not in taken]
     everyone = classroom.students.count()
     if everyone + len(new) > CLASSROOM_MAX_STUDENTS:
         raise ValidationError(
@@ -201,6 +222,6 @@ def roster_preview(*, classroom: Classroom, names: list[str]) -> RosterPreview:
         )
     return RosterPreview(
         new=new,
-        unchanged=[name for name in present if name.casefold() in file_keys],
-        missing=[name for name in present if name.casefold() not in file_keys],
+        unchanged=[name for name in present if name_identity(name) in file_keys],
+        missing=[name for name in present if name_identity(name) not in file_keys],
     )

@@ -1,18 +1,23 @@
 """Archive a class at the end of the year, and start a new year's class from its roster.
 
-An archived class is read-only: it leaves the home page, nobody can join it or play in it,
-and its dashboards and reports stay readable. A new year's class gets the archived class's
-present students (not the removed ones) with new PINs, and a new class code; the old class
-and its history stay as they were.
+An archived class is read-only: it leaves the home page, nobody can join it or play in it
+(archiving ends its pupils' sign-ins), and its dashboards and reports stay readable. A new
+year's class gets the archived class's present students (not the removed ones) with new PINs,
+and a new class code; the old class and its history stay as they were. An archived class
+starts one new year's class.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.realtime.signout import tell_signed_out
+from lessons.classrooms.name_rule import classroom_lock
 from lessons.classrooms.services import (
     StudentWithPin,
     classroom_create,
@@ -24,6 +29,7 @@ ARCHIVE_NOT_OWNER = _("Only the class's owner can archive it.")
 ARCHIVE_ALREADY = _("This class is already archived.")
 ARCHIVE_SESSION_OPEN = _("End the class session in progress first.")
 NEW_YEAR_NOT_ARCHIVED = _("Archive the class first; then start the new year from it.")
+NEW_YEAR_ALREADY = _("The new year's class of this class was already started: %(name)s.")
 
 
 def classroom_archive(*, classroom: Classroom, by: User) -> Classroom:
@@ -41,8 +47,24 @@ def classroom_archive(*, classroom: Classroom, by: User) -> Classroom:
             raise ValidationError(ARCHIVE_SESSION_OPEN, code="session_open")
         locked.archived_at = timezone.now()
         locked.save(update_fields=["archived_at"])
+        _pupils_sign_out(locked)
     classroom.archived_at = locked.archived_at
     return classroom
+
+
+def _pupils_sign_out(classroom: Classroom) -> None:
+    """End every sign-in of the class's pupils and close their sockets once committed.
+
+    A pupil's account has no usable password; a new unusable one changes the account's session
+    hash, so every session it signed in with stops signing it in (Django checks the hash on
+    each request, the sockets with each action). Nobody can sign in to an archived class again.
+    """
+    users = list(User.objects.filter(student__classroom=classroom, role=User.Role.STUDENT))
+    for user in users:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    for user in users:
+        transaction.on_commit(partial(tell_signed_out, user.pk, None))
 
 
 def classroom_new_year(
@@ -51,12 +73,18 @@ def classroom_new_year(
     """Create a class for `by` with the archived class's present students, new PINs and code."""
     if source.archived_at is None:
         raise ValidationError(NEW_YEAR_NOT_ARCHIVED, code="not_archived")
-    names = list(
-        source.students.filter(pseudonymised_at__isnull=True)
-        .order_by("display_name", "id")
-        .values_list("display_name", flat=True)
-    )
     with transaction.atomic():
+        # One new year's class per archived class: two clicks (or two co-teachers) at once
+        # take turns on the source's row, and the second finds the first's class.
+        classroom_lock(source)
+        started = Classroom.objects.filter(previous=source).first()
+        if started is not None:
+            raise ValidationError(NEW_YEAR_ALREADY, code="already", params={"name": started.name})
+        names = list(
+            source.students.filter(pseudonymised_at__isnull=True)
+            .order_by("display_name", "id")
+            .values_list("display_name", flat=True)
+        )
         classroom = classroom_create(teacher=by, name=name, grade=grade, language=source.language)
         classroom.previous = source
         classroom.save(update_fields=["previous"])

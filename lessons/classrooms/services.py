@@ -18,6 +18,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from lessons.classrooms.name_rule import (
+    TOO_LONG,
+    UNPRINTABLE,
+    classroom_lock,
+    name_clean,
+    name_fault,
+    names_repeated,
+    names_taken,
+)
 from lessons.classrooms.pins import PIN_LENGTH, pin_generate, pin_hash, pin_matches
 from lessons.models import (
     DISPLAY_NAME_MAX_LENGTH,
@@ -73,7 +82,14 @@ def teacher_create(*, username: str, password: str) -> User:
     user = User(username=username, role=User.Role.TEACHER)
     user.set_password(password)
     user.full_clean(exclude=["password"])
-    user.save()
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError as error:
+        # A sign-up racing this one took the name after the check (PostgreSQL: both checks
+        # ran before either insert committed): the same refusal as the check's.
+        unique = User._meta.get_field("username").error_messages["unique"]
+        raise ValidationError({"username": [unique]}, code="unique") from error
     return user
 
 
@@ -113,7 +129,7 @@ def roster_parse(*, text: str) -> list[str]:
     """Split a pasted roster into clean display names, or raise every problem found."""
     names: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        name = " ".join(raw.split())
+        name = name_clean(raw)
         if name:
             names.append((number, name))
     if not names:
@@ -125,10 +141,9 @@ def roster_parse(*, text: str) -> list[str]:
             params={"limit": ROSTER_MAX_LINES, "count": len(names)},
         )
     errors: list[ValidationError] = []
-    seen: dict[str, str] = {}
-    reported: set[str] = set()
     for number, name in names:
-        if len(name) > DISPLAY_NAME_MAX_LENGTH:
+        fault = name_fault(name)
+        if fault == TOO_LONG:
             errors.append(
                 ValidationError(
                     ROSTER_NAME_TOO_LONG,
@@ -136,22 +151,23 @@ def roster_parse(*, text: str) -> list[str]:
                     params={"line": number, "limit": DISPLAY_NAME_MAX_LENGTH},
                 )
             )
-        elif not name.isprintable():
+        elif fault == UNPRINTABLE:
             errors.append(
                 ValidationError(
                     ROSTER_NAME_UNPRINTABLE, code="unprintable", params={"line": number}
                 )
             )
-        key = name.casefold()
-        if key in seen and key not in reported:
-            reported.add(key)
-            errors.append(
-                ValidationError(ROSTER_DUPLICATE_IN_PASTE, code="duplicate", params={"name": name})
-            )
-        seen.setdefault(key, name)
+    errors += _repeats_refused([name for _number, name in names])
     if errors:
         raise ValidationError(errors)
     return [name for _number, name in names]
+
+
+def _repeats_refused(names: list[str]) -> list[ValidationError]:
+    return [
+        ValidationError(ROSTER_DUPLICATE_IN_PASTE, code="duplicate", params={"name": name})
+        for name in names_repeated(names)
+    ]
 
 
 def _student_user_create() -> User:
@@ -170,9 +186,13 @@ def roster_add_names(*, classroom: Classroom, names: list[str]) -> list[StudentW
     """Add checked names to a classroom, each with a new PIN; all or nothing."""
     if classroom.archived_at is not None:
         raise ValidationError(CLASSROOM_ARCHIVED, code="archived")
+    repeats = _repeats_refused(names)
+    if repeats:
+        raise ValidationError(repeats)
     with transaction.atomic():
-        # Lock the classroom so two pastes at once cannot pass the size check together.
-        Classroom.objects.select_for_update().get(pk=classroom.pk)
+        # Lock the classroom so two pastes at once cannot pass the size or name checks together.
+        if classroom_lock(classroom).archived_at is not None:
+            raise ValidationError(CLASSROOM_ARCHIVED, code="archived")
         existing = list(classroom.students.values_list("display_name", flat=True))
         if len(existing) + len(names) > CLASSROOM_MAX_STUDENTS:
             raise ValidationError(
@@ -184,8 +204,7 @@ def roster_add_names(*, classroom: Classroom, names: list[str]) -> list[StudentW
                     "count": len(names),
                 },
             )
-        taken = {name.casefold() for name in existing}
-        clashes = [name for name in names if name.casefold() in taken]
+        clashes = names_taken(classroom, names)
         if clashes:
             raise ValidationError(
                 [
@@ -278,7 +297,7 @@ def student_sign_in_check(
         student = (
             Student.objects.select_for_update()
             .select_related("user", "classroom")
-            .filter(classroom=classroom, pk=student_id)
+            .filter(classroom=classroom, pk=student_id, pseudonymised_at__isnull=True)
             .first()
         )
         if student is None:

@@ -43,14 +43,14 @@ def co_teacher_remove_view(request: SignedInRequest, classroom_id: int) -> HttpR
     """Remove a co-teacher (owner), or leave the class (the co-teacher themself)."""
     classroom = classroom_or_404(request, classroom_id)
     raw = str(request.POST.get("teacher", ""))
+    # isdigit() alone accepts "²" and other digits int() refuses: ASCII digits only.
+    teacher_id = int(raw) if raw.isascii() and raw.isdigit() else -1
     try:
-        co_teacher_remove(
-            classroom=classroom, by=request.user, teacher_id=int(raw) if raw.isdigit() else -1
-        )
+        co_teacher_remove(classroom=classroom, by=request.user, teacher_id=teacher_id)
     except ValidationError as error:
         return _back(request, classroom.pk, error)
     messages.success(request, _("The class is no longer shared with this teacher."))
-    if request.user.pk == int(raw):
+    if request.user.pk == teacher_id:
         return redirect("home")
     return redirect("classroom_detail", classroom_id=classroom.pk)
 

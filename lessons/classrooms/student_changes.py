@@ -13,6 +13,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from lessons.classrooms.name_rule import (
+    TOO_LONG,
+    UNPRINTABLE,
+    classroom_lock,
+    name_clean,
+    name_fault,
+    names_taken,
+)
 from lessons.classrooms.services import (
     CLASSROOM_ARCHIVED,
     CLASSROOM_MAX_STUDENTS,
@@ -44,23 +52,21 @@ def _writable(classroom: Classroom) -> None:
 
 
 def _clean_name(name: str) -> str:
-    clean = " ".join(name.split())
+    clean = name_clean(name)
     if not clean:
         raise ValidationError(RENAME_EMPTY, code="empty")
-    if len(clean) > DISPLAY_NAME_MAX_LENGTH:
+    fault = name_fault(clean)
+    if fault == TOO_LONG:
         raise ValidationError(
             RENAME_TOO_LONG, code="too_long", params={"limit": DISPLAY_NAME_MAX_LENGTH}
         )
-    if not clean.isprintable():
+    if fault == UNPRINTABLE:
         raise ValidationError(RENAME_UNPRINTABLE, code="unprintable")
     return clean
 
 
 def _name_free(classroom: Classroom, name: str, *, other_than: Student | None = None) -> None:
-    clash = classroom.students.filter(display_name__iexact=name)
-    if other_than is not None:
-        clash = clash.exclude(pk=other_than.pk)
-    if clash.exists():
+    if names_taken(classroom, [name], other_than=other_than):
         raise ValidationError(RENAME_TAKEN, code="taken", params={"name": name})
 
 
@@ -75,6 +81,7 @@ def student_rename(*, student: Student, name: str) -> Student:
     _writable(student.classroom)
     clean = _clean_name(name)
     with transaction.atomic():
+        _writable(classroom_lock(student.classroom))
         _name_free(student.classroom, clean, other_than=student)
         student.display_name = clean
         student.save(update_fields=["display_name"])
@@ -89,7 +96,7 @@ def student_move(*, student: Student, to: Classroom) -> Student:
     if to.pk == student.classroom_id:
         raise ValidationError(MOVE_SAME_CLASS, code="same_class")
     with transaction.atomic():
-        Classroom.objects.select_for_update().filter(pk=to.pk).first()
+        _writable(classroom_lock(to))
         if to.students.count() >= CLASSROOM_MAX_STUDENTS:
             raise ValidationError(
                 MOVE_CLASS_FULL, code="class_full", params={"limit": CLASSROOM_MAX_STUDENTS}

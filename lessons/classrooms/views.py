@@ -35,7 +35,7 @@ from lessons.classrooms.fresh_pins import (
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.models import Classroom
 from lessons.practice.home import practice_next, practice_of_classroom
-from lessons.school.signup import signup_invitation_use, signup_refusal
+from lessons.school.signup import signup_closed_page, signup_invitation_use, signup_refusal
 from lessons.sessions.selectors import session_card_for_student
 from lessons.sessions.services import session_join_open
 from lessons.warmup.selectors import open_rounds_for_student
@@ -98,11 +98,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         return refusal
     form = TeacherSignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            user = services.teacher_create(
-                username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
-            )
-            signup_invitation_use(request, user)
+        try:
+            with transaction.atomic():
+                user = services.teacher_create(
+                    username=form.cleaned_data["username"],
+                    password=form.cleaned_data["password1"],
+                )
+                signup_invitation_use(request, user)
+        except ValidationError as error:
+            # Both roll the new account back: another sign-up used the invitation first, or
+            # took the username between the form's check and the insert.
+            if getattr(error, "code", None) == "invitation":
+                return signup_closed_page(request)
+            form.add_error(None, error)
+            return render(request, "lessons/signup.html", {"form": form})
         login(request, user, backend=STUDENT_BACKEND)
         messages.success(request, _("Welcome! Create your first class."))
         return redirect("classroom_create")
@@ -343,7 +352,8 @@ def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
     Signing in also joins the class's session in progress, if any (the student then waits).
     """
     classroom = _join_classroom(request, code)
-    student = classroom.students.filter(pk=student_id).first()
+    # A removed (pseudonymised) pupil has no PIN and no sign-in: no page to try one on.
+    student = classroom.students.filter(pk=student_id, pseudonymised_at__isnull=True).first()
     if student is None:
         raise Http404
     form = PinForm(request.POST or None)

@@ -128,6 +128,8 @@ def practice_table_start(
     """
     if not is_assigned_to(assignment, student):
         raise ValidationError(NOT_FOR_YOU, code="not_assigned")
+    if Classroom.objects.filter(pk=assignment.classroom_id, archived_at__isnull=False).exists():
+        raise ValidationError(CLASSROOM_ARCHIVED, code="archived")  # read-only for its pupils
     if assignment.due_on < today():
         raise ValidationError(DUE_DATE_PASSED, code="past")
     with transaction.atomic():

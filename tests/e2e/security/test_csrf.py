@@ -101,3 +101,26 @@ def test_every_form_on_every_page_requires_the_token(class_a, class_b) -> None: 
             transaction.set_rollback(True)
     # The language switcher, sign-in, join, roster, cards, practice, session forms...
     assert len(checked) >= 20, checked
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "advice"),
+    [
+        ("en", "This form has expired", "Go back, reload the page and try again."),
+        ("fr", "Ce formulaire a expiré", "Revenez en arrière, rechargez la page et réessayez."),
+    ],
+)
+def test_a_refused_post_gets_the_sites_translated_page(
+    class_a: ClassWorld, language: str, title: str, advice: str
+) -> None:
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(class_a.teacher)
+    refused = client.post(
+        reverse("classroom_roster", args=[class_a.classroom.pk]), {"names": "Zoé"}
+    )
+    assert refused.status_code == 403
+    html = refused.content.decode()
+    assert title in html and advice in html
+    assert "css/app.css" in html  # the site's own layout and stylesheet
+    assert "CSRF verification failed" not in html and "Forbidden" not in html
+    assert not class_a.classroom.students.filter(display_name="Zoé").exists()

@@ -110,6 +110,8 @@ ROUTES: list[Route] = [
         TEACHER_OF_A_POST,
         method="post",
         kwargs=_classroom,
-        data=lambda a, b: {"username": "nobody-here"},
+        # A real teacher: the owner hands the class over; anyone else is refused by the owner
+        # check itself, not by an unknown name (test_co_teachers.py checks what changed).
+        data=lambda a, b: {"username": b.teacher.username},
     ),
 ]

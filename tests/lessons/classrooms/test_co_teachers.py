@@ -117,9 +117,26 @@ def test_a_student_account_or_deactivated_teacher_cannot_be_added(class_a: Class
     assert not class_a.classroom.co_teachers.exists()
 
 
-@pytest.mark.parametrize("teacher", ["", "abc", "-3", "99999"])
+@pytest.mark.parametrize("teacher", ["", "abc", "-3", "99999", "²", "١", "٣", "1²"])
 def test_bad_remove_changes_nothing(class_a: ClassWorld, teacher: str) -> None:
     before = snapshot()
     url = reverse("co_teacher_remove", args=[class_a.classroom.pk])
-    assert _client(class_a.teacher).post(url, {"teacher": teacher}).status_code == 302
+    response = _client(class_a.teacher).post(url, {"teacher": teacher}, follow=True)
+    assert response.redirect_chain[0][1] == 302
+    assert "This teacher is not a co-teacher of the class." in page_text(response)
     assert snapshot() == before
+
+
+def test_a_co_teacher_cannot_hand_the_class_to_a_third_teacher(class_a: ClassWorld) -> None:
+    co = make_teacher(username="colleague")
+    third = make_teacher(username="third")  # a real, active teacher: only the owner check stops it
+    _share(class_a, "colleague")
+    before = snapshot()
+    url = reverse("classroom_transfer", args=[class_a.classroom.pk])
+    response = _client(co).post(url, {"username": "third"}, follow=True)
+    assert "Only the class's owner can share it or hand it over." in page_text(response)
+    assert snapshot() == before
+    classroom = Classroom.objects.get(pk=class_a.classroom.pk)
+    assert classroom.teacher == class_a.teacher
+    assert list(classroom.co_teachers.all()) == [co]
+    assert third not in classroom.co_teachers.all()

@@ -146,6 +146,12 @@ BAD_FILES = {
         f"The file has 5000 rows: a class list has at most {ROSTER_FILE_MAX_ROWS}.",
         f"Le fichier a 5000 lignes : une liste de classe en a au plus {ROSTER_FILE_MAX_ROWS}.",
     ),
+    "huge-cell": (
+        ('Prénom\n"' + "a" * 140_000 + '"\n').encode(),
+        "A cell of the file is far too long to be a name: is this the class list, saved as CSV?",
+        "Une cellule du fichier est bien trop longue pour être un prénom\u202f: est-ce bien la "
+        "liste de la classe, enregistrée en CSV\u202f?",
+    ),
     "class-full": (
         ("Prénom\n" + "".join(f"Élève{i}\n" for i in range(99))).encode(),
         "A class holds at most 100 students: it has 2, the file adds 99.",

@@ -141,3 +141,24 @@ def test_archive_pages_speak_french(class_a: ClassWorld) -> None:
     detail = page_text(client.get(reverse("classroom_detail", args=[class_a.classroom.pk])))
     assert "cette classe est en lecture seule" in detail
     assert "Commencer une nouvelle année scolaire" in detail
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "The new year's class of this class was already started: CM2 2027."),
+        ("fr", "La classe de la nouvelle année a déjà été créée à partir de cette classe\u202f: "
+               "CM2 2027."),
+    ],
+)  # fmt: skip
+def test_a_second_new_year_from_one_class_is_refused_with_the_first_ones_name(
+    class_a: ClassWorld, language: str, message: str
+) -> None:
+    client = _teacher(class_a, language)
+    _archive(client, class_a)
+    url = reverse("classroom_new_year", args=[class_a.classroom.pk])
+    assert client.post(url, {"name": "CM2 2027", "grade": "CM2"}).status_code == 302
+    before = snapshot()
+    again = client.post(url, {"name": "CM2 bis", "grade": "CM2"})
+    assert again.status_code == 200 and message in form_errors(again)
+    assert snapshot() == before

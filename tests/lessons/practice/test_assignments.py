@@ -176,3 +176,16 @@ def test_withdrawing_keeps_the_plays(class_a: ClassWorld) -> None:
     assignment_delete(teacher=class_a.teacher, assignment=assignment)
     assert Attempt.objects.filter(student=student).count() == 1
     assert selectors.assignments_for_student(student=student) == []
+
+
+def test_practice_due_today_is_still_offered_and_starts_on_its_due_day(
+    class_a: ClassWorld,
+) -> None:
+    student = class_a.student.student
+    assignment = assign(class_a.teacher, class_a.classroom, days=0)
+    assert assignment.due_on == today()
+    offered = selectors.assignments_for_student(student=student)
+    assert [line.assignment.pk for line in offered] == [assignment.pk]
+    table = practice_table_start(student=student, assignment=assignment)
+    assert table.status != Table.Status.FINISHED
+    assert PracticeTable.objects.filter(assignment=assignment, student=student).count() == 1

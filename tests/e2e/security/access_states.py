@@ -1,0 +1,162 @@
+"""The states of the authorisation matrix: every role × URL row again after a change of the
+class's life (issue 22). Each state is made by the product's own services after the row's
+targets exist, and each row's outcome in that state follows from its outcome before by the
+rules below (a removed co-teacher is a teacher of no class; a moved, archived-away,
+pseudonymised or erased pupil has no sign-in and is no target in class A), plus the few rows
+whose answer the state changes otherwise (STATE_ROWS, each with its reason).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from lessons.classrooms.co_teachers import co_teacher_remove
+from lessons.classrooms.school_year import classroom_archive
+from lessons.classrooms.student_changes import student_move, student_remove
+from lessons.models import Classroom, ClassSession, Student, User
+from lessons.school.erasure import student_erase
+from lessons.sessions.services import session_end
+from tests.e2e.security.access_matrix import Outcome, Route
+from tests.support.factories import make_classroom
+
+P, R, L, F, N = Outcome.OK, Outcome.REDIRECT, Outcome.LOGIN, Outcome.FORBIDDEN, Outcome.NOT_FOUND
+SERVED = {P, R}
+
+
+@dataclass(frozen=True)
+class Made:
+    """What making a state did: whether the product let it happen (an archived class's pupil
+    cannot be moved or removed: then the row keeps its outcome)."""
+
+    happened: bool
+
+
+def _pupil(a: Any) -> Student:
+    # A fresh copy: the services change the object they get, and the world's stays as it was
+    # for the next actor (whose savepoint starts from the row's database again).
+    return Student.objects.select_related("classroom", "user").get(pk=a.student.student.pk)
+
+
+def _class_a(a: Any) -> Classroom:
+    return Classroom.objects.get(pk=a.classroom.pk)
+
+
+def _moved(a: Any, b: Any, co_teacher: User) -> Made:
+    other = make_classroom(teacher=a.teacher, name="Classe A2")
+    try:
+        student_move(student=_pupil(a), to=other)
+    except ValidationError:
+        return Made(False)
+    return Made(True)
+
+
+def _archived(a: Any, b: Any, co_teacher: User) -> Made:
+    for session in ClassSession.objects.filter(classroom=a.classroom).exclude(
+        status=ClassSession.Status.ENDED
+    ):
+        session_end(session=session, teacher=a.teacher)
+    classroom = _class_a(a)
+    if classroom.archived_at is not None:  # the row archived it already (new year rows)
+        return Made(False)
+    classroom_archive(classroom=classroom, by=a.teacher)
+    return Made(True)
+
+
+def _pseudonymised(a: Any, b: Any, co_teacher: User) -> Made:
+    try:
+        student_remove(student=_pupil(a), mode="pseudonymise")
+    except ValidationError:
+        return Made(False)
+    return Made(True)
+
+
+def _erased(a: Any, b: Any, co_teacher: User) -> Made:
+    student_erase(student=_pupil(a))
+    return Made(True)
+
+
+def _co_teacher_removed(a: Any, b: Any, co_teacher: User) -> Made:
+    co_teacher_remove(classroom=_class_a(a), by=a.teacher, teacher_id=co_teacher.pk)
+    return Made(True)
+
+
+STATES: dict[str, Callable[[Any, Any, User], Made]] = {
+    "moved": _moved,
+    "archived": _archived,
+    "pseudonymised": _pseudonymised,
+    "erased": _erased,
+    "co_teacher_removed": _co_teacher_removed,
+}
+
+# Rows whose outcome in a state is not the rule's: (state, row id, actor) -> outcome.
+STATE_ROWS: dict[tuple[str, str, str], Outcome] = {}
+EVERYONE = ("anonymous", "student_a", "student_b", "teacher_a", "teacher_b", "co_teacher",
+            "school_admin")  # fmt: skip
+TEACHERS_OF_A = ("teacher_a", "co_teacher")
+
+
+def _rows(state: str, row: str, actors: tuple[str, ...], outcome: Outcome) -> None:
+    for actor in actors:
+        STATE_ROWS[(state, row, actor)] = outcome
+
+
+# An archived class: its forms send its teachers back to the class page, or show the
+# "archived, read-only" error (200, nothing changed); its code lets nobody in any more.
+for _row in ("GET classroom_roster", "GET classroom_import", "POST classroom_import"):
+    _rows("archived", _row, TEACHERS_OF_A, R)
+for _row in ("POST student_rename", "POST student_remove", "POST practice_assignment_new",
+             "POST session_new"):  # fmt: skip
+    _rows("archived", _row, TEACHERS_OF_A, P)
+_rows("archived", "POST student_move", ("teacher_a",), P)
+_rows("archived", "POST join", EVERYONE, P)  # "no class has this code"
+for _row in ("GET join_name", "GET join_pin", "POST join_pin (wrong PIN)"):
+    _rows("archived", _row, EVERYONE, N)
+# A pseudonymised pupil's plays stay in the class's statistics under the pseudonym: the class's
+# teachers still read that pupil's dashboard and report (no name, no sign-in, no PIN).
+for _row in ("GET dashboard_student", "GET report_student", "GET report_student_pdf"):
+    _rows("pseudonymised", _row, TEACHERS_OF_A, P)
+
+
+def _targets_pupil(kwargs: dict[str, Any], a: Any) -> bool:
+    return bool(kwargs.get("student_id") == a.student.student.pk)
+
+
+def _in_class_a(kwargs: dict[str, Any], a: Any) -> bool:
+    return bool(
+        kwargs.get("classroom_id") == a.classroom.pk or kwargs.get("code") == a.classroom.join_code
+    )
+
+
+def expected_in_state(
+    state: str, route: Route, actor: str, kwargs: dict[str, Any], a: Any, made: Made
+) -> Outcome:
+    """Return the outcome the actor must get at the row in the state."""
+    base = route.expect[actor]
+    if not made.happened:
+        return base
+    row = STATE_ROWS.get((state, route.id, actor))
+    if row is not None:
+        return row
+    if state == "co_teacher_removed":
+        # A removed co-teacher is a teacher of no class: what the school admin (a teacher of
+        # no class) gets, except on the school's own pages.
+        if actor == "co_teacher" and not route.name.startswith("school_"):
+            return route.expect["school_admin"]
+        return base
+    pupil_gone = state in {"pseudonymised", "erased"}
+    if _targets_pupil(kwargs, a) and base in SERVED:
+        if pupil_gone or (state == "moved" and _in_class_a(kwargs, a)):
+            return N  # nobody reaches a removed pupil, nor a pupil in a class they left
+        if state == "moved" and actor == "co_teacher":
+            return N  # the co-teacher does not teach the pupil's new class
+    if actor == "student_a":
+        if state == "moved" and route.name.startswith("games:"):
+            return base  # the seat at a table stays the pupil's (tables are not the class's)
+        if state == "moved":
+            return route.expect["student_b"]  # a pupil of another class now
+        return route.expect["anonymous"]  # archived, pseudonymised, erased: signed out
+    return base

@@ -1,0 +1,75 @@
+"""The authorisation matrix after each change of a class's life: every role × URL row again
+after a pupil's move, the class's archive, the pupil's pseudonymisation and erasure, and the
+co-teacher's removal (tests/e2e/security/access_states.py says what each row must answer).
+
+One test per state and row, in savepoints: the row's targets and the state are made afresh
+for each POST actor, once for all the actors of a GET (a read changes nothing).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from tests.conftest import ClassWorld
+from tests.e2e.security.access_matrix import ACTORS, Route, extra_actor
+from tests.e2e.security.access_states import STATES, expected_in_state
+from tests.e2e.security.test_access_matrix import ALL_ROUTES, _assert_outcome
+
+pytestmark = pytest.mark.django_db
+
+
+def _signed_in(actor: str, a: ClassWorld, b: ClassWorld) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    user = {
+        "anonymous": None,
+        "student_a": a.student.user,
+        "student_b": b.student.user,
+        "teacher_a": a.teacher,
+        "teacher_b": b.teacher,
+        "co_teacher": extra_actor("co_teacher", a),
+        "school_admin": extra_actor("school_admin", a),
+    }[actor]
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _answers(
+    state: str, route: Route, actors: tuple[str, ...], a: ClassWorld, b: ClassWorld
+) -> list[str]:
+    """Sign the actors in, make the row's targets, then the state; return each wrong answer."""
+    clients = {actor: _signed_in(actor, a, b) for actor in actors}
+    kwargs = route.kwargs(a, b)
+    data = route.data(a, b)
+    made = STATES[state](a, b, extra_actor("co_teacher", a))
+    url = reverse(route.name, kwargs=kwargs)
+    wrong = []
+    for actor, client in clients.items():
+        send = client.post if route.method == "post" else client.get
+        response = send(url, data)
+        expected = expected_in_state(state, route, actor, kwargs, a, made)
+        try:
+            _assert_outcome(response, expected)
+        except AssertionError:
+            where = response.get("Location", "")
+            wrong.append(f"{actor}: {response.status_code} {where} (expected {expected})")
+    return wrong
+
+
+@pytest.mark.parametrize("route", ALL_ROUTES, ids=lambda route: route.id)
+@pytest.mark.parametrize("state", list(STATES))
+def test_every_actor_gets_the_rows_outcome_after_the_state_change(
+    state: str, route: Route, class_a: ClassWorld, class_b: ClassWorld
+) -> None:
+    # A GET changes nothing (reads never write), so its actors share one making of the state;
+    # a POST may change it, so each actor's POST gets the row and the state afresh.
+    groups = [ACTORS] if route.method == "get" else [(actor,) for actor in ACTORS]
+    wrong: list[str] = []
+    for actors in groups:
+        with transaction.atomic():
+            wrong += _answers(state, route, actors, class_a, class_b)
+            transaction.set_rollback(True)
+    assert not wrong, wrong

@@ -1,0 +1,71 @@
+"""The WebSocket matrix after each change of a class's life (tests/e2e/security/access_states.py
+makes the states): who may still open class A's table and session sockets."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
+from tests.e2e.security.access_matrix import ACTORS, extra_actor
+from tests.e2e.security.access_states import STATES
+from tests.e2e.security.test_websocket_matrix import (
+    ACCEPTED,
+    ROUTES,
+    SEATED,
+    WATCHING,
+    SocketRoute,
+    _communicator,
+    _user,
+)
+from tests.games.helpers import refusal_code
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TABLE, SESSION = ROUTES[0].pattern, ROUTES[1].pattern
+
+
+def expected_socket(state: str, route: SocketRoute, actor: str) -> Any:
+    """Return what the actor gets from class A's socket in the state."""
+    base = route.expect[actor]
+    if state == "co_teacher_removed" and actor == "co_teacher":
+        return CLOSE_NO_ACCESS  # a teacher of no class
+    if actor == "student_a" and state in {"archived", "pseudonymised", "erased"}:
+        return CLOSE_SIGNED_OUT  # their sign-in ended with the change
+    # A moved pupil keeps their seat at a table that is no class session's (the game is theirs).
+    return base
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.pattern)
+@pytest.mark.parametrize("state", list(STATES))
+async def test_each_actor_opens_only_what_the_state_leaves_them(  # type: ignore[no-untyped-def]
+    state: str, route: SocketRoute, actor: str, class_a, class_b
+):
+    def prepare() -> tuple[str, Any]:
+        co_teacher = extra_actor("co_teacher", class_a)
+        user = _user(actor, class_a, class_b)
+        path = route.path(class_a)
+        STATES[state](class_a, class_b, co_teacher)
+        return path, user
+
+    path, user = await database_sync_to_async(prepare)()
+    # The cookie signs the user in as they were before the change (the in-memory account).
+    comm = await _communicator(path, user)
+    expected = expected_socket(state, route, actor)
+    if isinstance(expected, int):
+        assert await refusal_code(comm) == expected
+        return
+    connected, _code = await comm.connect()
+    assert connected
+    first = json.loads(await comm.receive_from(timeout=5))
+    if expected == SEATED:
+        assert first["type"] == "state" and first["view"]["seat"] == 0
+    elif expected == WATCHING:
+        assert first["type"] == "state" and first["view"]["seat"] is None
+    else:
+        assert expected == ACCEPTED and first["type"] == "overview"
+    await comm.disconnect()

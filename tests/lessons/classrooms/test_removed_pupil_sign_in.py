@@ -1,0 +1,43 @@
+"""A removed (pseudonymised) pupil has no way in: their join page is gone and a PIN try on it
+is refused without counting against anyone."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from lessons.classrooms.services import student_sign_in_check
+from lessons.classrooms.student_changes import student_remove
+from lessons.models import Student
+from tests.conftest import ClassWorld
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_pseudonymised_pupils_join_page_refuses_pin_tries(class_a: ClassWorld) -> None:
+    student = class_a.student.student
+    student_remove(student=student, mode="pseudonymise")
+    url = reverse("join_pin", args=[class_a.classroom.join_code, student.pk])
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert client.get(url).status_code == 404
+    for pin in ("1357", "0000", ""):
+        assert client.post(url, {"pin": pin}).status_code == 404
+    assert Student.objects.get(pk=student.pk).failed_attempts == 0
+    assert "_auth_user_id" not in client.session
+    # The way in for the others is unchanged.
+    other = class_a.other_student
+    page = reverse("join_pin", args=[class_a.classroom.join_code, other.student.pk])
+    assert client.post(page, {"pin": other.pin}).status_code == 302
+
+
+def test_the_sign_in_check_treats_a_pseudonymised_pupil_as_unknown(class_a: ClassWorld) -> None:
+    student = class_a.student.student
+    student_remove(student=student, mode="pseudonymise")
+    with pytest.raises(ValidationError) as refused:
+        student_sign_in_check(
+            classroom=class_a.classroom, student_id=student.pk, pin="1357", address="10.0.0.9"
+        )
+    assert refused.value.code == "unknown_student"
+    assert Student.objects.get(pk=student.pk).failed_attempts == 0

@@ -1,0 +1,100 @@
+"""Who may watch a class's table follows the table's class (its session's class, or its
+assignment's), never a pupil seated there: a removed co-teacher can no longer watch, pause or
+hand a seat to a robot, over HTTP or over the table socket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Seat, Table
+from games.realtime.consumer import CLOSE_NO_ACCESS
+from games.services import SeatSpec, table_create
+from lessons.attempts.hooks import teacher_may_watch
+from lessons.classrooms.co_teachers import co_teacher_add, co_teacher_remove
+from lessons.models import SessionTable
+from lessons.sessions.services import session_start
+from tests.conftest import ClassWorld
+from tests.games.helpers import refusal_code, socket
+from tests.support.factories import make_classroom, make_student, make_teacher
+from tests.support.responses import snapshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _removed_co_teacher_with_a_pupil_at_the_table(class_a: ClassWorld) -> tuple[Any, Table]:
+    """Class A's session table seats a pupil of A and one of the colleague's own class."""
+    colleague = make_teacher(username="colleague")
+    co_teacher_add(classroom=class_a.classroom, by=class_a.teacher, username="colleague")
+    own = make_classroom(teacher=colleague, name="Classe C")
+    their_pupil = make_student(classroom=own, display_name="Côme").student
+    session = session_start(teacher=class_a.teacher, classroom=class_a.classroom)
+    table = table_create(
+        ruleset="fractions",
+        seats=[
+            SeatSpec(name="AnaïsA", user_id=class_a.student.user.pk),
+            SeatSpec(name="Côme", user_id=their_pupil.user_id),
+        ],
+        seed=5,
+    )
+    SessionTable.objects.create(session=session, table=table, number=1)
+    assert teacher_may_watch(colleague, table)  # while they co-teach class A
+    co_teacher_remove(classroom=class_a.classroom, by=class_a.teacher, teacher_id=colleague.pk)
+    return colleague, table
+
+
+def _client(user: Any) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+    return client
+
+
+def test_a_removed_co_teacher_cannot_watch_pause_or_hand_a_seat_to_a_robot(
+    class_a: ClassWorld,
+) -> None:
+    colleague, table = _removed_co_teacher_with_a_pupil_at_the_table(class_a)
+    assert not teacher_may_watch(colleague, table)
+    client = _client(colleague)
+    before = snapshot()
+    assert client.get(reverse("games:play", args=[table.pk])).status_code == 404
+    paused = client.post(reverse("games:pause", args=[table.pk]), {"paused": "on"})
+    assert paused.status_code == 404
+    robot = client.post(reverse("games:seat_bot", args=[table.pk, 0]), {"bot": "on"})
+    assert robot.status_code == 404
+    assert snapshot() == before
+    assert Table.objects.get(pk=table.pk).status != Table.Status.PAUSED
+    assert not Seat.objects.filter(table=table, bot_takeover=True).exists()
+    # The owner still runs the table.
+    owner = _client(class_a.teacher)
+    assert owner.get(reverse("games:play", args=[table.pk])).status_code == 200
+
+
+async def test_a_removed_co_teacher_cannot_open_the_table_socket(class_a: ClassWorld) -> None:
+    colleague, table = await database_sync_to_async(_removed_co_teacher_with_a_pupil_at_the_table)(
+        class_a
+    )
+    assert await refusal_code(await socket(table.pk, colleague)) == CLOSE_NO_ACCESS
+    # The colleague's own pupil still plays at their seat.
+    pupil = await database_sync_to_async(lambda: Seat.objects.get(table=table, index=1).user)()
+    assert await refusal_code(await socket(table.pk, pupil)) is None
+
+
+def test_a_teacher_of_a_seated_pupils_other_class_cannot_watch_a_class_table(
+    class_a: ClassWorld, class_b: ClassWorld
+) -> None:
+    session = session_start(teacher=class_a.teacher, classroom=class_a.classroom)
+    table = table_create(
+        ruleset="fractions",
+        seats=[
+            SeatSpec(name="AnaïsA", user_id=class_a.student.user.pk),
+            SeatSpec(name="AnaïsB", user_id=class_b.student.user.pk),
+        ],
+        seed=6,
+    )
+    SessionTable.objects.create(session=session, table=table, number=1)
+    assert teacher_may_watch(class_a.teacher, table)
+    assert not teacher_may_watch(class_b.teacher, table)
