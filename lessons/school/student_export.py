@@ -59,6 +59,7 @@ NOT_THE_PUPILS: dict[str, str] = {
     "lessons.TeacherInvitation.created_by": "a teacher's invitation",
     "lessons.TeacherInvitation.used_by": "a teacher's invitation",
     "lessons.PracticeAssignment.created_by": "the teacher who assigned practice",
+    "lessons.WarmupRound.created_by": "the teacher who asked for a warm-up round",
     "admin.LogEntry.user": "the Django admin's log (staff only)",
 }
 # Columns never exported: secrets.

@@ -23,6 +23,8 @@ from lessons.diagnosis.model import (
 )
 from lessons.reporting.words import status_meanings, status_summary
 
+# The resolved sentence's share: whole percents (RESOLVED_MISS is 0.02 since the re-check).
+RESOLVED_DIGITS = 0
 # A number standing alone: not the digits of a rule's code (M0, D1).
 NUMBER = re.compile(r"(?<![A-Za-z\d])\d+(?:[.,]\d+)?")
 
@@ -42,7 +44,7 @@ def _expected() -> dict[str, list[str]]:
             _share(ALPHA_LIKELY, 1),
         ],
         "emerging": [str(EMERGING_MIN_MATCHES), _share(ALPHA_EMERGING, 0)],
-        "resolved": [str(RESOLVED_MIN_CLEAN), _share(1 - RESOLVED_MISS, 2)],
+        "resolved": [str(RESOLVED_MIN_CLEAN), _share(1 - RESOLVED_MISS, RESOLVED_DIGITS)],
         "none": [],
         "not_possible": [],
         "untested": [],
@@ -70,10 +72,10 @@ def test_every_figure_of_every_status_text_is_the_models(language: str) -> None:
 def test_the_resolved_sentence_says_how_sure_not_how_unsure() -> None:
     with translation.override("en"):
         resolved = status_meanings()["resolved"]
-    assert f"({_share(1 - RESOLVED_MISS, 2)}%)" in resolved
-    assert _share(RESOLVED_MISS, 2) not in resolved
+    assert f"({_share(1 - RESOLVED_MISS, RESOLVED_DIGITS)}%)" in resolved
+    assert f"({_share(RESOLVED_MISS, RESOLVED_DIGITS)}%)" not in resolved
     with translation.override("fr"):
         resolved = status_meanings()["resolved"]
     # French: a decimal comma, then the catalogue's space before the percent sign.
-    sure = _share(1 - RESOLVED_MISS, 2).replace(".", ",")
+    sure = _share(1 - RESOLVED_MISS, RESOLVED_DIGITS).replace(".", ",")
     assert re.search(rf"\({sure}\s%\)", resolved), resolved

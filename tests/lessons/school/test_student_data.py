@@ -16,6 +16,7 @@ from django.urls import reverse
 from lessons.models import Attempt, Student, User
 from lessons.practice.services import assignment_create, practice_table_start, today
 from lessons.school.student_export import NOT_THE_PUPILS, RELATIONS, SECRET_COLUMNS, csv_cell
+from lessons.warmup.services import warmup_recheck
 from tests.conftest import ClassWorld
 from tests.lessons.school.helpers import plays_make, texts_with
 from tests.support.responses import form_errors, page_text, snapshot
@@ -116,6 +117,7 @@ def _everything_of(world: ClassWorld) -> Student:
         due_on=today() + timedelta(days=3),
     )  # fmt: skip
     practice_table_start(student=student, assignment=named, seed=3)
+    warmup_recheck(teacher=world.teacher, classroom=world.classroom, students=[student.pk])
     return student
 
 
