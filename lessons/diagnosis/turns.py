@@ -21,7 +21,7 @@ game and are left out of the hand (a play of such a value is left out).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any, Final
 
@@ -32,6 +32,7 @@ from .stream import Card, deck_values
 
 __all__ = [
     "CSV_COLUMNS",
+    "first_claim_indices",
     "turns_from_attempts",
     "turns_from_csv",
 ]
@@ -69,15 +70,17 @@ def _hand(values: tuple[str, ...], deck: frozenset[Card]) -> tuple[str, ...]:
     return tuple(v for v in values if _card(v) in deck)
 
 
-def turns_from_attempts(
-    attempts: Iterable[Mapping[str, Any]], deck: object = None
-) -> list[dict[str, Any]]:
-    """Return one student's turn dicts for diagnose(), from attempt records oldest first."""
-    cards = deck_values(deck)
-    turns: list[dict[str, Any]] = []
+def _grouped(
+    attempts: Iterable[Mapping[str, Any]], cards: frozenset[Card]
+) -> Iterator[tuple[int, Mapping[str, Any], bool]]:
+    """Yield (index, record, whether it begins a turn) for the records a turn can hold.
+
+    A record outside the deck in use is left out; a record without a turn, another turn,
+    table or reference, or one after an accepted play begins a new turn.
+    """
     key: tuple[object, ...] | None = None
     ended = True
-    for record in attempts:
+    for index, record in enumerate(attempts):
         played = str(record["played"])
         reference = record["reference"]
         if _card(played) not in cards or (reference is not None and _card(reference) not in cards):
@@ -85,7 +88,32 @@ def turns_from_attempts(
         named = None if reference is not None else record["denominator"]
         turn = record["turn"]
         this = (record["table"], turn, reference, named)
-        if turn is None or this != key or ended:
+        yield index, record, turn is None or this != key or ended
+        key = this
+        ended = bool(record["correct"])
+
+
+def first_claim_indices(attempts: Iterable[Mapping[str, Any]], deck: object = None) -> list[int]:
+    """Return the indices of the records that are the first claim of their turn.
+
+    The turns are turns_from_attempts()'s: diagnose() weighs only these claims (the later
+    tries of a turn are probes), so every count of right and wrong plays reads these.
+    """
+    return [index for index, _record, begins in _grouped(attempts, deck_values(deck)) if begins]
+
+
+def turns_from_attempts(
+    attempts: Iterable[Mapping[str, Any]], deck: object = None
+) -> list[dict[str, Any]]:
+    """Return one student's turn dicts for diagnose(), from attempt records oldest first."""
+    cards = deck_values(deck)
+    turns: list[dict[str, Any]] = []
+    for _index, record, begins in _grouped(attempts, cards):
+        played = str(record["played"])
+        reference = record["reference"]
+        named = None if reference is not None else record["denominator"]
+        turn = record["turn"]
+        if begins:
             turns.append(
                 {
                     "turn": int(turn if turn is not None else record["id"]),
@@ -96,7 +124,6 @@ def turns_from_attempts(
                     "drew": False,
                 }
             )
-        key = this
         current = turns[-1]
         reason = record["reason"]
         wrong_equal = not record["correct"] and record["claim"] == CLAIM_EQUAL
@@ -110,7 +137,6 @@ def turns_from_attempts(
             }
         )
         current["drew"] = current["drew"] or bool(record["drew"])
-        ended = bool(record["correct"])
     return turns
 
 

@@ -332,6 +332,12 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
         "weekly_scale": charts.percent(WEEKLY_SCALE),
         "panels": panels,
         "groups": groups,
+        "low_accuracy": [
+            {"student": line.student, "figures": words.low_accuracy_figures(line.low_accuracy)}
+            for line in dash.low_accuracy
+            if line.low_accuracy is not None
+        ],
+        "low_accuracy_meaning": words.low_accuracy_meaning(),
         "watch": sorted(
             {s.pk: s for panel in dash.panels for s in panel.emerging}.values(),
             key=lambda s: (name_key(s.display_name), s.pk),
@@ -478,6 +484,17 @@ def student_context(report: StudentReport, lang: str) -> dict[str, Any]:
         "accuracy": charts.percent(report.accuracy),
         "findings": finding_rows(report, lang),
         "focus": finding_rows(report, lang, report.focus),
+        "low_accuracy": (
+            words.low_accuracy_family(report.low_accuracy, report.window.days)
+            if report.low_accuracy is not None
+            else ""
+        ),
+        "low_accuracy_teacher": (
+            words.low_accuracy_figures(report.low_accuracy)
+            if report.low_accuracy is not None
+            else ""
+        ),
+        "low_accuracy_meaning": words.low_accuracy_meaning(),
         "fixed": finding_rows(report, lang, report.fixed),
         "missed": [
             {"day": short_date(when), "reference": ref, "cards": ", ".join(dict.fromkeys(cards))}

@@ -42,6 +42,7 @@ from lessons.reporting.loading import (
     statuses_of,
     student_rows,
 )
+from lessons.reporting.reading import LowAccuracy, first_claims, low_accuracy
 
 SPARK_CLAIMS: Final = 20
 OWN_EXAMPLES: Final = 2
@@ -116,6 +117,7 @@ class StudentReport:
     lang: str = "fr"
     all_correct: int = 0
     all_claims: int = 0
+    low_accuracy: LowAccuracy | None = None
 
     @property
     def accuracy(self) -> float | None:
@@ -229,4 +231,5 @@ def student_report(student: Student, *, lang: str, source: str = SOURCE_BOTH) ->
         lang=lang,
         all_correct=all_correct,
         all_claims=all_claims,
+        low_accuracy=low_accuracy(first_claims(recent), evidence),
     )
