@@ -34,7 +34,7 @@ from lessons.reporting import charts, words
 from lessons.reporting.class_report import ClassDashboard, WrongPlay
 from lessons.reporting.loading import RuleStatus
 from lessons.reporting.session_report import SessionReport
-from lessons.reporting.student_report import StudentReport, play_minutes
+from lessons.reporting.student_report import StudentReport
 
 LANGS = ("fr", "en")
 # Weekly misconception rates are small shares: their bars fill up at 25 %.
@@ -406,13 +406,24 @@ def ladder_rows(report: StudentReport, lang: str) -> list[dict[str, Any]]:
                     {
                         "label": STATE_LABELS[state][lang],
                         "reached": short_date_of(progress.reached.get(state)),
-                        "done": state in progress.reached,
+                        "when": _step_when(state, progress),
+                        "done": _step_when(state, progress) in ("current", "done"),
                     }
                     for state in STATES[1:]
                 ],
             }
         )
     return rows
+
+
+def _step_when(state: str, progress: SkillProgress) -> str:
+    """Place a state of the ladder: "current", "done" (below it), "past" (reached once, lost
+    since: a miss demotes the state) or "not_yet"."""
+    if state == progress.state:
+        return "current"
+    if state not in progress.reached:
+        return "not_yet"
+    return "done" if STATES.index(state) < STATES.index(progress.state) else "past"
 
 
 def short_date_of(day: Any) -> str:
@@ -541,7 +552,7 @@ def session_context(report: SessionReport, lang: str) -> dict[str, Any]:
     session = report.session
     lines = []
     for line in report.lines:
-        minutes = play_minutes(line.first, line.last) if line.first and line.last else None
+        minutes = line.minutes
         lines.append(
             {
                 "student": line.student,

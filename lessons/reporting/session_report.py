@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from django.db.models import Count
 
@@ -14,6 +13,7 @@ from lessons.models import ClassSession, MissedEquivalence, SessionMember, Stude
 from lessons.reporting.class_report import WrongPlay, wrong_plays
 from lessons.reporting.loading import accuracy, by_student, longest_wrong_run, session_rows
 from lessons.reporting.reading import first_claims, fitting_rules
+from lessons.reporting.student_report import play_minutes
 
 
 @dataclass
@@ -26,8 +26,7 @@ class SessionLine:
     wrong_run: int = 0
     missed: int = 0
     tags: Counter[str] = field(default_factory=Counter)
-    first: datetime | None = None
-    last: datetime | None = None
+    minutes: float | None = None  # time at a table while playing (student_report.play_minutes)
 
     @property
     def accuracy(self) -> float | None:
@@ -92,8 +91,7 @@ def session_report(session: ClassSession) -> SessionReport:
                 wrong_run=longest_wrong_run(first),
                 missed=missed.get(student_id, 0),
                 tags=tags,
-                first=own[0].created_at if own else None,
-                last=own[-1].created_at if own else None,
+                minutes=play_minutes(own) if own else None,
             )
         )
     lines.sort(key=lambda line: (name_key(line.student.display_name), line.student.pk))
