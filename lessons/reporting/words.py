@@ -131,9 +131,9 @@ def low_accuracy_meaning() -> str:
     """Say what "low accuracy" means for a teacher: the mark and the claims it needs."""
     return _(
         "Fewer than %(mark)s of their first claims of a turn right (counted from %(min)d "
-        "claims in the evidence window), and no mistake more frequent than luck would give: a "
-        "need too, not a diagnosis. Go back over equal fractions with them, on a number line "
-        "or with fraction strips, and watch which cards they choose."
+        "claims in the evidence window), and no kind of mistake “likely”: a need too, not a "
+        "diagnosis. Go back over equal fractions with them, on a number line or with fraction "
+        "strips, and watch which cards they choose."
     ) % {"mark": percent(LOW_ACCURACY_BELOW, 0), "min": LOW_ACCURACY_MIN_CLAIMS}
 
 
