@@ -44,7 +44,10 @@ def test_wrong_first_claims_of_separate_turns_are_a_run(class_a: ClassWorld) -> 
     assert [a.kind for a in dash.alerts] == ["wrong_run"]
 
 
-def test_objects_alive_after_start_up_are_out_of_the_collectors_sight() -> None:
-    # lessons.apps freezes them: a full collection during a dashboard then scans only what
-    # requests made (docs/performance-dashboards.md).
+def test_the_served_app_tunes_the_collector_for_pages_of_short_lived_rows() -> None:
+    # unoclass.asgi (what daphne and bench/dashboards.py load) freezes what start-up loaded and
+    # collects the young generation less often (docs/performance-dashboards.md).
+    from unoclass import asgi
+
     assert gc.get_freeze_count() > 0
+    assert gc.get_threshold()[0] == asgi.GC_YOUNG_THRESHOLD > 700
