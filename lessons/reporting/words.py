@@ -149,12 +149,12 @@ def low_accuracy_figures(need: LowAccuracy) -> str:
 def low_accuracy_family(need: LowAccuracy, days: int) -> str:
     """Say a child's low accuracy to the family: the figures, no cause, what helps."""
     return ngettext(
-        "In the last %(days)d day, %(right)d of %(claims)d first tries were right (%(share)s), "
-        "fewer than %(mark)s. No single kind of mistake stands out: going back over equal "
-        "fractions together will help.",
-        "In the last %(days)d days, %(right)d of %(claims)d first tries were right "
-        "(%(share)s), fewer than %(mark)s. No single kind of mistake stands out: going back "
-        "over equal fractions together will help.",
+        "In the %(days)d day up to the class's last game, %(right)d of %(claims)d first tries "
+        "were right (%(share)s), fewer than %(mark)s. No single kind of mistake stands out: "
+        "going back over equal fractions together will help.",
+        "In the %(days)d days up to the class's last game, %(right)d of %(claims)d first tries "
+        "were right (%(share)s), fewer than %(mark)s. No single kind of mistake stands out: "
+        "going back over equal fractions together will help.",
         days,
     ) % {
         "days": days,
