@@ -103,13 +103,12 @@ class Postgres:
 
 def measure(repeat: int) -> dict[str, Any]:
     """Render each page `repeat` times (after a warm-up) in this process; return timings."""
-    import django
-
-    django.setup()
+    # The app as daphne loads it (unoclass.asgi sets Django up), its collector settings too.
     from django.db import connection
     from django.test import Client
     from django.test.utils import setup_test_environment
 
+    import unoclass.asgi  # noqa: F401
     from lessons.models import Attempt, Classroom
 
     setup_test_environment()

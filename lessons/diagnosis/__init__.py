@@ -61,7 +61,7 @@ from .skills import (
     standards_tags,
 )
 from .stream import DEFAULT_DECK_VALUES, SOURCE_GAME, SOURCE_PROBE, first_claim_accuracy
-from .turns import turns_from_attempts, turns_from_csv
+from .turns import first_claim_indices, turns_from_attempts, turns_from_csv
 
 __all__ = [
     "ALPHA_EMERGING",
@@ -73,6 +73,7 @@ __all__ = [
     "Agreement",
     "cohen_kappa",
     "reason_agreement",
+    "first_claim_indices",
     "turns_from_attempts",
     "turns_from_csv",
     "REASONS",

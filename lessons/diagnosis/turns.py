@@ -26,7 +26,7 @@ game and are left out of the hand (a play of such a value is left out).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any, Final
 
@@ -37,6 +37,7 @@ from .stream import SOURCE_PROBE, Card, deck_values
 
 __all__ = [
     "CSV_COLUMNS",
+    "first_claim_indices",
     "probe_turn",
     "turns_from_attempts",
     "turns_from_csv",
@@ -75,17 +76,19 @@ def _hand(values: tuple[str, ...], deck: frozenset[Card]) -> tuple[str, ...]:
     return tuple(v for v in values if _card(v) in deck)
 
 
-def turns_from_attempts(
-    attempts: Iterable[Mapping[str, Any]], deck: object = None
-) -> list[dict[str, Any]]:
-    """Return one student's turn dicts for diagnose(), from attempt records oldest first."""
-    cards = deck_values(deck)
-    turns: list[dict[str, Any]] = []
+def _grouped(
+    attempts: Iterable[Mapping[str, Any]], cards: frozenset[Card]
+) -> Iterator[tuple[int, Mapping[str, Any], bool]]:
+    """Yield (index, record, whether it begins a turn) for the records a turn can hold.
+
+    A record outside the deck in use is left out; a record without a turn, another turn,
+    table or reference, or one after an accepted play begins a new turn.
+    """
     key: tuple[object, ...] | None = None
     ended = True
-    for record in attempts:
+    for index, record in enumerate(attempts):
         if record.get("source") == SOURCE_PROBE:
-            turns.append(probe_turn(record))
+            yield index, record, True  # a warm-up answer is a turn of its own
             key, ended = None, True
             continue
         played = str(record["played"])
@@ -95,7 +98,40 @@ def turns_from_attempts(
         named = None if reference is not None else record["denominator"]
         turn = record["turn"]
         this = (record["table"], turn, reference, named)
-        if turn is None or this != key or ended:
+        yield index, record, turn is None or this != key or ended
+        key = this
+        ended = bool(record["correct"])
+
+
+def first_claim_indices(attempts: Iterable[Mapping[str, Any]], deck: object = None) -> list[int]:
+    """Return the indices of the records that are the first claim of their turn.
+
+    The turns are turns_from_attempts()'s: diagnose() weighs only these claims (the later
+    tries of a turn are probes), so every count of right and wrong plays reads these. Warm-up
+    answers are not game plays: they are left out.
+    """
+    return [
+        index
+        for index, record, begins in _grouped(attempts, deck_values(deck))
+        if begins and record.get("source") != SOURCE_PROBE
+    ]
+
+
+def turns_from_attempts(
+    attempts: Iterable[Mapping[str, Any]], deck: object = None
+) -> list[dict[str, Any]]:
+    """Return one student's turn dicts for diagnose(), from attempt records oldest first."""
+    cards = deck_values(deck)
+    turns: list[dict[str, Any]] = []
+    for _index, record, begins in _grouped(attempts, cards):
+        if record.get("source") == SOURCE_PROBE:
+            turns.append(probe_turn(record))
+            continue
+        played = str(record["played"])
+        reference = record["reference"]
+        named = None if reference is not None else record["denominator"]
+        turn = record["turn"]
+        if begins:
             turns.append(
                 {
                     "turn": int(turn if turn is not None else record["id"]),
@@ -106,7 +142,6 @@ def turns_from_attempts(
                     "drew": False,
                 }
             )
-        key = this
         current = turns[-1]
         reason = record["reason"]
         wrong_equal = not record["correct"] and record["claim"] == CLAIM_EQUAL
@@ -120,7 +155,6 @@ def turns_from_attempts(
             }
         )
         current["drew"] = current["drew"] or bool(record["drew"])
-        ended = bool(record["correct"])
     return turns
 
 

@@ -48,6 +48,7 @@ from lessons.reporting.loading import (
     statuses_of,
     statuses_then_and_now,
 )
+from lessons.reporting.reading import LowAccuracy, first_claims, low_accuracy
 
 TREND_SESSIONS: Final = 8
 TOP_WRONG_PLAYS: Final = 10
@@ -85,6 +86,7 @@ class StudentLine:
     skills: dict[str, SkillProgress] = field(default_factory=dict)
     missed: int = 0
     wrong_run: int = 0
+    low_accuracy: LowAccuracy | None = None
 
     @property
     def accuracy(self) -> float | None:
@@ -203,6 +205,12 @@ class ClassDashboard:
         """Return the misconceptions some student is likely to hold, most students first."""
         return [panel for panel in self.panels if panel.likely]
 
+    @property
+    def low_accuracy(self) -> list[StudentLine]:
+        """Return the students with low accuracy and no likely misconception, lowest first."""
+        lines = [line for line in self.lines if line.low_accuracy is not None]
+        return sorted(lines, key=lambda line: line.low_accuracy.share if line.low_accuracy else 0)
+
 
 def _share(correct: int, total: int) -> float | None:
     return correct / total if total else None
@@ -264,12 +272,12 @@ def _statuses(rows: list[Row]) -> tuple[dict[str, RuleStatus], list[str]]:
     return now, persistent
 
 
-def _last_session_run(rows: list[Row]) -> int:
-    if not rows:
+def _last_session_run(first: list[Row]) -> int:
+    """Return the longest run of wrong first claims in the student's last session."""
+    if not first:
         return 0
-    last = rows[-1].session_id
-    tail = [row for row in rows if row.session_id == last]
-    return longest_wrong_run(tail)
+    last = first[-1].session_id
+    return longest_wrong_run(row for row in first if row.session_id == last)
 
 
 def wrong_plays(rows: list[Row]) -> list[WrongPlay]:
@@ -401,6 +409,7 @@ def class_dashboard(classroom: Classroom, *, source: str = SOURCE_BOTH) -> Class
         correct, claims = accuracy(own)
         trend = per_student_trend.get(student.pk, {})
         statuses, persistent = _statuses(own)
+        first = first_claims(own)
         line = StudentLine(
             student=student,
             correct=correct,
@@ -409,7 +418,8 @@ def class_dashboard(classroom: Classroom, *, source: str = SOURCE_BOTH) -> Class
             evidence=statuses,
             skills=skills_from(own),
             missed=missed.get(student.pk, 0),
-            wrong_run=_last_session_run(own),
+            wrong_run=_last_session_run(first),
+            low_accuracy=low_accuracy(first, statuses),
         )
         lines.append(line)
         if line.wrong_run >= WRONG_RUN_ALERT:

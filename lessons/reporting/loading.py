@@ -74,7 +74,6 @@ EVIDENCE_FIELDS: Final = (
     "source",
     "warmup_id",
     "tags",
-    "p0",
     "opportunities",
     "hand",
 )
@@ -110,7 +109,11 @@ class Window:
 
 @dataclass(slots=True)
 class Row:
-    """One attempt as reports read it (tags, p0 and opportunities only on full rows)."""
+    """One attempt as reports read it (tags, opportunities and hand only on full rows).
+
+    The stored chance rates (p0) are not read: diagnose() computes them from the hand, and
+    fetching and decoding them cost the class dashboard time for nothing.
+    """
 
     student_id: int
     session_id: int | None
@@ -130,7 +133,6 @@ class Row:
     reason: str | None = None
     drew: bool = False
     tags: tuple[str, ...] = ()
-    p0: dict[str, float] | None = None
     opportunities: frozenset[str] = frozenset()
     hand: tuple[str, ...] = ()
     probe: bool = False  # a warm-up answer (lessons.warmup), not a game's play
@@ -184,9 +186,8 @@ def _row(values: Sequence[Any], zone: tzinfo) -> Row:
         reason,
         bool(drew),
         _tags(values[PLAIN]) if full else (),
-        (_decoded(values[PLAIN + 1]) or {}) if full else None,
-        _opportunities(values[PLAIN + 2]) if full else frozenset(),
-        _tags(values[PLAIN + 3]) if full else (),
+        _opportunities(values[PLAIN + 1]) if full else frozenset(),
+        _tags(values[PLAIN + 2]) if full else (),
         origin == PROBE,
         warmup,
     )

@@ -34,7 +34,7 @@ from lessons.reporting import charts, words
 from lessons.reporting.class_report import ClassDashboard, WrongPlay
 from lessons.reporting.loading import RuleStatus
 from lessons.reporting.session_report import SessionReport
-from lessons.reporting.student_report import StudentReport, play_minutes
+from lessons.reporting.student_report import StudentReport
 
 LANGS = ("fr", "en")
 # Weekly misconception rates are small shares: their bars fill up at 25 %.
@@ -334,6 +334,12 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
         "weekly_scale": charts.percent(WEEKLY_SCALE),
         "panels": panels,
         "groups": groups,
+        "low_accuracy": [
+            {"student": line.student, "figures": words.low_accuracy_figures(line.low_accuracy)}
+            for line in dash.low_accuracy
+            if line.low_accuracy is not None
+        ],
+        "low_accuracy_meaning": words.low_accuracy_meaning(),
         "watch": sorted(
             {s.pk: s for panel in dash.panels for s in panel.emerging}.values(),
             key=lambda s: (name_key(s.display_name), s.pk),
@@ -402,13 +408,24 @@ def ladder_rows(report: StudentReport, lang: str) -> list[dict[str, Any]]:
                     {
                         "label": STATE_LABELS[state][lang],
                         "reached": short_date_of(progress.reached.get(state)),
-                        "done": state in progress.reached,
+                        "when": _step_when(state, progress),
+                        "done": _step_when(state, progress) in ("current", "done"),
                     }
                     for state in STATES[1:]
                 ],
             }
         )
     return rows
+
+
+def _step_when(state: str, progress: SkillProgress) -> str:
+    """Place a state of the ladder: "current", "done" (below it), "past" (reached once, lost
+    since: a miss demotes the state) or "not_yet"."""
+    if state == progress.state:
+        return "current"
+    if state not in progress.reached:
+        return "not_yet"
+    return "done" if STATES.index(state) < STATES.index(progress.state) else "past"
 
 
 def short_date_of(day: Any) -> str:
@@ -481,6 +498,17 @@ def student_context(report: StudentReport, lang: str) -> dict[str, Any]:
         "accuracy": charts.percent(report.accuracy),
         "findings": finding_rows(report, lang),
         "focus": finding_rows(report, lang, report.focus),
+        "low_accuracy": (
+            words.low_accuracy_family(report.low_accuracy, report.window.days)
+            if report.low_accuracy is not None
+            else ""
+        ),
+        "low_accuracy_teacher": (
+            words.low_accuracy_figures(report.low_accuracy)
+            if report.low_accuracy is not None
+            else ""
+        ),
+        "low_accuracy_meaning": words.low_accuracy_meaning(),
         "fixed": finding_rows(report, lang, report.fixed),
         "missed": [
             {"day": short_date(when), "reference": ref, "cards": ", ".join(dict.fromkeys(cards))}
@@ -527,7 +555,7 @@ def session_context(report: SessionReport, lang: str) -> dict[str, Any]:
     session = report.session
     lines = []
     for line in report.lines:
-        minutes = play_minutes(line.first, line.last) if line.first and line.last else None
+        minutes = line.minutes
         lines.append(
             {
                 "student": line.student,

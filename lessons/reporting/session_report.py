@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from django.db.models import Count
 
@@ -13,6 +12,8 @@ from lessons.diagnosis import RULE_IDS, RULES_BY_ID, Rule
 from lessons.models import ClassSession, MissedEquivalence, SessionMember, Student
 from lessons.reporting.class_report import WrongPlay, wrong_plays
 from lessons.reporting.loading import accuracy, by_student, longest_wrong_run, session_rows
+from lessons.reporting.reading import first_claims, fitting_rules
+from lessons.reporting.student_report import play_minutes
 
 
 @dataclass
@@ -25,8 +26,7 @@ class SessionLine:
     wrong_run: int = 0
     missed: int = 0
     tags: Counter[str] = field(default_factory=Counter)
-    first: datetime | None = None
-    last: datetime | None = None
+    minutes: float | None = None  # time at a table while playing (student_report.play_minutes)
 
     @property
     def accuracy(self) -> float | None:
@@ -75,7 +75,11 @@ def session_report(session: ClassSession) -> SessionReport:
     for student_id, student in members.items():
         own = grouped.get(student_id, [])
         correct, claims = accuracy(own)
-        tags: Counter[str] = Counter(tag for row in own for tag in row.tags)
+        # Runs and mistakes read the first claim of each turn, as the diagnosis does.
+        first = first_claims(own)
+        tags: Counter[str] = Counter(
+            rule for row in first if not row.correct for rule in fitting_rules(row.tags)
+        )
         for tag, count in tags.items():
             events[tag] += count
             students_per_tag.setdefault(tag, set()).add(student_id)
@@ -84,11 +88,10 @@ def session_report(session: ClassSession) -> SessionReport:
                 student=student,
                 correct=correct,
                 claims=claims,
-                wrong_run=longest_wrong_run(own),
+                wrong_run=longest_wrong_run(first),
                 missed=missed.get(student_id, 0),
                 tags=tags,
-                first=own[0].created_at if own else None,
-                last=own[-1].created_at if own else None,
+                minutes=play_minutes(own) if own else None,
             )
         )
     lines.sort(key=lambda line: (name_key(line.student.display_name), line.student.pk))

@@ -10,6 +10,7 @@ the class dashboard always agree. A family report names a misconception only whe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Final
@@ -42,6 +43,7 @@ from lessons.reporting.loading import (
     statuses_of,
     student_rows,
 )
+from lessons.reporting.reading import LowAccuracy, first_claims, low_accuracy
 
 SPARK_CLAIMS: Final = 20
 OWN_EXAMPLES: Final = 2
@@ -116,6 +118,7 @@ class StudentReport:
     lang: str = "fr"
     all_correct: int = 0
     all_claims: int = 0
+    low_accuracy: LowAccuracy | None = None
 
     @property
     def accuracy(self) -> float | None:
@@ -146,12 +149,23 @@ def _examples(rows: list[Row], rule: str, lang: str) -> tuple[Example, ...]:
     return tuple(found)
 
 
-def play_minutes(first: datetime, last: datetime) -> float:
-    """Return the minutes one session's plays took: first to last play, plus SESSION_LEAD_IN.
+def play_minutes(rows: Sequence[Row]) -> float:
+    """Return the minutes one session's plays took: at each table, first to last play, plus
+    SESSION_LEAD_IN for the thinking before the first (rows oldest first).
 
-    The student page and the session dashboard both use it, so they show the same time.
+    Time between games (waiting for a table, another table's game) is not play: a student who
+    played 1 minute at one table and 5 at another played about 8 minutes, whatever the
+    session's clock says. Rows without a table (older logs) count as one span. The student
+    page, the report and the session page all use it, so they show the same time.
     """
-    return (last - first + SESSION_LEAD_IN).total_seconds() / 60
+    spans: dict[int | None, tuple[datetime, datetime]] = {}
+    for row in rows:
+        first, _last = spans.get(row.table_id, (row.created_at, row.created_at))
+        spans[row.table_id] = (first, row.created_at)
+    return sum(
+        ((last - first + SESSION_LEAD_IN).total_seconds() / 60 for first, last in spans.values()),
+        0.0,
+    )
 
 
 def _sessions(history: list[Row]) -> list[SessionSummary]:
@@ -162,7 +176,7 @@ def _sessions(history: list[Row]) -> list[SessionSummary]:
     summaries = []
     for session_id, rows in spans.items():
         correct, claims = accuracy(rows)
-        minutes = play_minutes(rows[0].created_at, rows[-1].created_at)
+        minutes = play_minutes(rows)
         summaries.append(SessionSummary(session_id, rows[0].day, correct, claims, minutes))
     summaries.sort(key=lambda s: s.day)
     return summaries
@@ -229,4 +243,5 @@ def student_report(student: Student, *, lang: str, source: str = SOURCE_BOTH) ->
         lang=lang,
         all_correct=all_correct,
         all_claims=all_claims,
+        low_accuracy=low_accuracy(first_claims(recent), evidence),
     )

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine.fractions import parse_fraction
 from lessons.diagnosis import (
@@ -32,10 +33,14 @@ from lessons.diagnosis.model import (
     RESOLVED_MISS,
     UNTESTED_RULES,
 )
+from lessons.reporting.reading import LOW_ACCURACY_BELOW, LOW_ACCURACY_MIN_CLAIMS, LowAccuracy
 
 __all__ = [
     "DeckFigures",
     "deck_figures",
+    "low_accuracy_family",
+    "low_accuracy_figures",
+    "low_accuracy_meaning",
     "percent",
     "status_meanings",
     "status_summary",
@@ -121,3 +126,41 @@ def status_summary() -> str:
     """Return the statuses in one short paragraph (under the dashboards' grids)."""
     meanings = status_meanings()
     return " ".join(meanings[key] for key in ("likely", "emerging", "resolved"))
+
+
+def low_accuracy_meaning() -> str:
+    """Say what "low accuracy" means for a teacher: the mark and the claims it needs."""
+    return _(
+        "Fewer than %(mark)s of their first claims of a turn right (counted from %(min)d "
+        "claims in the evidence window), and no kind of mistake “likely”: a need too, not a "
+        "diagnosis. Go back over equal fractions with them, on a number line or with fraction "
+        "strips, and watch which cards they choose."
+    ) % {"mark": percent(LOW_ACCURACY_BELOW, 0), "min": LOW_ACCURACY_MIN_CLAIMS}
+
+
+def low_accuracy_figures(need: LowAccuracy) -> str:
+    """Write the figures of one child's low accuracy ("6 right of 20 first claims, 30 %")."""
+    return ngettext(
+        "%(right)d right of %(claims)d first claim, %(share)s",
+        "%(right)d right of %(claims)d first claims, %(share)s",
+        need.claims,
+    ) % {"right": need.right, "claims": need.claims, "share": percent(need.share, 0)}
+
+
+def low_accuracy_family(need: LowAccuracy, days: int) -> str:
+    """Say a child's low accuracy to the family: the figures, no cause, what helps."""
+    return ngettext(
+        "In the %(days)d day up to the class's last game, %(right)d of %(claims)d first tries "
+        "were right (%(share)s), fewer than %(mark)s. No single kind of mistake stands out: "
+        "going back over equal fractions together will help.",
+        "In the %(days)d days up to the class's last game, %(right)d of %(claims)d first tries "
+        "were right (%(share)s), fewer than %(mark)s. No single kind of mistake stands out: "
+        "going back over equal fractions together will help.",
+        days,
+    ) % {
+        "days": days,
+        "right": need.right,
+        "claims": need.claims,
+        "share": percent(need.share, 0),
+        "mark": percent(LOW_ACCURACY_BELOW, 0),
+    }

@@ -1,10 +1,12 @@
 """What the teacher's live overview of a class session shows: tables, students, alerts.
 
-Nothing secret: cards left per seat, never a hand. Alerts:
+Nothing secret: cards left per seat, never a hand. Plays are counted as the diagnosis counts
+them (lessons.reporting.reading): the first claim of each turn, so a card refused and tried
+again in the same turn is one wrong play. Alerts:
 
-- "wrong_streak": the student's last WRONG_STREAK attempts of the session are all wrong;
-- "repeat": the same misconception tag fits at least two of the student's attempts of the
-  session (the M0 umbrella and U, "no rule fits", are left out: they would repeat others);
+- "wrong_streak": the student's last WRONG_STREAK first claims of the session are all wrong;
+- "repeat": the same misconception fits at least two of the student's wrong first claims of
+  the session (the M0 umbrella and U, "no rule fits", are never a child's misconception);
 - "idle": the game has waited on the student (their turn, or an answer) for IDLE_SECONDS.
 """
 
@@ -22,12 +24,13 @@ from games.engine import Game
 from games.models import Seat, Table
 from games.services import due_seat
 from lessons.classrooms.names import name_key
-from lessons.diagnosis import RULES_BY_ID
-from lessons.models import Attempt, ClassSession, MissedEquivalence, SessionMember, SessionTable
+from lessons.diagnosis import RULE_IDS, RULES_BY_ID
+from lessons.models import ClassSession, MissedEquivalence, SessionMember, SessionTable
+from lessons.reporting.loading import by_student, session_rows
+from lessons.reporting.reading import first_claims, fitting_rules
 
 WRONG_STREAK = 3
 IDLE_SECONDS = 120
-NOT_REPEAT_TAGS = frozenset({"M0", "U"})
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,20 @@ class Alert:
         return self.rule_name.get(language, self.tag)
 
 
+@dataclass(frozen=True)
+class Fit:
+    """What some wrong plays fit: one misconception, or "one of" several (never M0 or U)."""
+
+    rules: tuple[str, ...]
+    count: int  # wrong first claims that fit exactly these
+
+    @property
+    def names(self) -> list[dict[str, str]]:
+        """Name each rule in the active language (the rulebook carries fr and en)."""
+        language = "en" if translation.get_language() == "en" else "fr"
+        return [{"id": rule, "name": RULES_BY_ID[rule].name[language]} for rule in self.rules]
+
+
 @dataclass
 class StudentRow:
     """One student of the session: where they sit and how their plays went."""
@@ -85,6 +102,7 @@ class StudentRow:
     errors: int = 0
     missed: int = 0
     tags: list[str] = field(default_factory=list)
+    fits: list[Fit] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
 
 
@@ -195,15 +213,21 @@ def _table_row(
     )
 
 
-def _student_alerts(row: StudentRow, outcomes: list[bool], tags: list[list[str]]) -> None:
+def _student_alerts(row: StudentRow, outcomes: list[bool], fits: list[tuple[str, ...]]) -> None:
+    """Add the streak and repeat alerts from the first claims' outcomes and fitting rules."""
     if len(outcomes) >= WRONG_STREAK and not any(outcomes[-WRONG_STREAK:]):
         row.alerts.append(Alert("wrong_streak", row.student_id, row.name))
-    counts = Counter(tag for attempt in tags for tag in set(attempt))
+    counts = Counter(rule for rules in fits for rule in rules)
     for tag in sorted(counts, key=lambda t: (-counts[t], t)):
-        if counts[tag] >= 2 and tag not in NOT_REPEAT_TAGS:
-            rule = RULES_BY_ID.get(tag)
-            name = dict(rule.name) if rule is not None else {}
-            row.alerts.append(Alert("repeat", row.student_id, row.name, tag, name))
+        if counts[tag] >= 2:
+            row.alerts.append(
+                Alert("repeat", row.student_id, row.name, tag, dict(RULES_BY_ID[tag].name))
+            )
+
+
+def _fit_order(rules: tuple[str, ...]) -> tuple[int, tuple[int, ...]]:
+    """Order fits: one misconception before "one of" several, then in the rulebook's order."""
+    return len(rules), tuple(RULE_IDS.index(rule) for rule in rules)
 
 
 def session_overview(*, session: ClassSession, now: datetime | None = None) -> Overview:
@@ -230,28 +254,26 @@ def session_overview(*, session: ClassSession, now: datetime | None = None) -> O
         if seated.pk in occupied or seated.table.status != Table.Status.FINISHED
     ]
     outcomes: dict[int, list[bool]] = defaultdict(list)
-    tags: dict[int, list[list[str]]] = defaultdict(list)
-    attempts = (
-        Attempt.objects.filter(session=session)
-        .order_by("created_at", "id")
-        .values_list("student_id", "outcome", "tags")
-    )
-    for student_id, outcome, attempt_tags in attempts:
+    fits: dict[int, list[tuple[str, ...]]] = defaultdict(list)
+    for student_id, own in by_student(session_rows(session.pk)).items():
         row = rows.get(student_id)
         if row is None:
             continue
-        right = outcome != Attempt.Outcome.WRONG
-        row.attempts += 1
-        row.errors += 0 if right else 1
-        outcomes[student_id].append(right)
-        tags[student_id].append(list(attempt_tags or []))
+        for claim in first_claims(own):
+            row.attempts += 1
+            row.errors += 0 if claim.correct else 1
+            outcomes[student_id].append(claim.correct)
+            if not claim.correct:
+                fits[student_id].append(fitting_rules(claim.tags))
     missed = MissedEquivalence.objects.filter(session=session).values_list("student_id", flat=True)
     for student_id in missed:
         if student_id in rows:
             rows[student_id].missed += 1
     for student_id, row in rows.items():
-        _student_alerts(row, outcomes[student_id], tags[student_id])
-        row.tags = sorted({t for attempt in tags[student_id] for t in attempt})
+        _student_alerts(row, outcomes[student_id], fits[student_id])
+        row.tags = sorted({r for rules in fits[student_id] for r in rules}, key=RULE_IDS.index)
+        seen = Counter(rules for rules in fits[student_id] if rules)
+        row.fits = [Fit(rules, seen[rules]) for rules in sorted(seen, key=_fit_order)]
     for user_id in idle:
         idle_student = user_to_student.get(user_id)
         if idle_student is not None:
