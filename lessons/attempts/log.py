@@ -40,6 +40,8 @@ from django.utils import timezone
 from games.engine.fractions import FractionValue, is_fraction_card, parse_fraction
 from games.listeners import Insert, JudgedPlay, PlayerAction, Update, Write
 from games.models import Seat, TableEvent
+from lessons.attempts.seat_students import last_attempt, seat_student_facts
+from lessons.attempts.seat_students import wrong_turn as _wrong_turn
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
     CLAIM_EQUAL,
@@ -49,7 +51,7 @@ from lessons.diagnosis import (
     missed_equivalences,
     skill_tags,
 )
-from lessons.models import Attempt, MissedEquivalence, SeatStudent, SessionTable, Student
+from lessons.models import Attempt, MissedEquivalence, SeatStudent, Student
 from lessons.sessions.broadcast import session_changed
 
 
@@ -81,25 +83,6 @@ class _Seated:
         return []
 
 
-def seat_student_facts(*, seat: Seat, student: Student) -> SeatStudent:
-    """Return (unsaved) the attempt log's facts of a student's seat, as they stand now."""
-    session_id = (
-        SessionTable.objects.filter(table_id=seat.table_id)
-        .order_by("pk")
-        .values_list("session_id", flat=True)
-        .first()
-    )
-    last = _last_attempt(student.pk, seat.table_id)
-    return SeatStudent(
-        seat_id=seat.pk,
-        user_id=student.user_id,
-        student_id=student.pk,
-        classroom_id=student.classroom_id,
-        session_id=session_id,
-        open_turn=_wrong_turn(last),
-    )
-
-
 def _seated(
     seat_row: Model | None, user_id: int | None, table_id: int, seat: int
 ) -> _Seated | None:
@@ -114,22 +97,6 @@ def _seated(
         return None
     facts = seat_student_facts(seat=found, student=student)
     return _Seated(facts, "missing" if seat_row is None else "stale", facts.open_turn)
-
-
-def _last_attempt(student_id: int, table_id: int) -> tuple[int | None, str] | None:
-    return (
-        Attempt.objects.filter(student_id=student_id, table_id=table_id)
-        .order_by("-id")
-        .values_list("turn", "outcome")
-        .first()
-    )
-
-
-def _wrong_turn(last: tuple[int | None, str] | None) -> int | None:
-    """Return the turn of a last attempt that was refused, else None."""
-    if last is None or last[0] is None or last[1] != Attempt.Outcome.WRONG:
-        return None
-    return int(last[0])
 
 
 def open_turn(
@@ -147,7 +114,7 @@ def open_turn(
     (the last attempt's turn if it was refused, else None) and `last_moves` (each seat's last
     stored action) spare the queries when the caller knows them.
     """
-    turn = _wrong_turn(_last_attempt(student_id, table_id)) if wrong_turn is False else wrong_turn
+    turn = _wrong_turn(last_attempt(student_id, table_id)) if wrong_turn is False else wrong_turn
     if turn is None or turn is True:
         return None
     if last_moves is not None:
