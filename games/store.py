@@ -12,7 +12,9 @@ goal 8), and Django compiles a queryset or an INSERT field by field on every cal
 that was a fifth of its CPU. The SQL text here is built once per shape and database alias;
 values go through each field's documented hooks (`pre_save`, `get_db_prep_save`,
 `get_db_prep_value`); values read back go through the converters a queryset applies
-(undocumented: guarded by tests/games/test_private_apis.py).
+(undocumented: guarded by tests/unoclass/test_private_apis.py, which names each use:
+test_django_db_converters_are_what_store_calls, test_django_model_meta_concrete_fields_and_from_db,
+test_django_features_has_select_for_update_of, test_django_signal_has_listeners).
 """
 
 from __future__ import annotations
@@ -286,7 +288,7 @@ def _instances(models: list[type[Model]], row: Sequence[Any], alias: str) -> lis
 def _converters(model: type[Model], connection: Any) -> list[tuple[int, list[Any], Any]]:
     # What SQLCompiler.get_converters() finds for each selected column, per connection (a
     # backend's converters are methods of that thread's connection). Undocumented:
-    # tests/games/test_private_apis.py::test_django_db_converters_are_what_store_calls.
+    # tests/unoclass/test_private_apis.py::test_django_db_converters_are_what_store_calls.
     found = []
     for index, field_ in enumerate(model._meta.concrete_fields):
         column = field_.get_col(model._meta.db_table)
