@@ -38,6 +38,8 @@ class JudgedPlay:
     action: dict[str, Any]
     view_before: dict[str, Any]
     accepted: bool
+    # The seat's row id (games.Seat.pk).
+    seat_id: int = 0
     error_code: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -66,6 +68,8 @@ class PlayerAction:
     events: list[dict[str, Any]]
     response_ms: int | None = None
     moves: int = 0
+    # The seat's row id (games.Seat.pk).
+    seat_id: int = 0
     seat_row: Model | None = None
     last_moves: dict[int, int] | None = None
 

@@ -227,6 +227,7 @@ class _Move:
         return listeners.JudgedPlay(
             table_id=self.locked.table.pk,
             seat=self.seat.index,
+            seat_id=self.seat.pk,
             user_id=self.user_id,
             action=self.action,
             view_before=self.view_before,
@@ -246,6 +247,7 @@ class _Move:
             table_id=self.locked.table.pk,
             ruleset=self.locked.table.ruleset,
             seat=self.seat.index,
+            seat_id=self.seat.pk,
             user_id=self.user_id,
             action=self.action,
             view_before=self.view_before,

@@ -39,7 +39,7 @@ from django.utils import timezone
 
 from games.engine.fractions import FractionValue, is_fraction_card, parse_fraction
 from games.listeners import Insert, JudgedPlay, PlayerAction, Update, Write
-from games.models import Seat, TableEvent
+from games.models import TableEvent
 from lessons.attempts.seat_students import last_attempt, seat_student_facts
 from lessons.attempts.seat_students import wrong_turn as _wrong_turn
 from lessons.diagnosis import (
@@ -84,7 +84,7 @@ class _Seated:
 
 
 def _seated(
-    seat_row: Model | None, user_id: int | None, table_id: int, seat: int
+    seat_row: Model | None, user_id: int | None, table_id: int, seat_id: int
 ) -> _Seated | None:
     """Return the facts of a seated student (from their row, else looked up), or None."""
     if user_id is None:
@@ -92,10 +92,9 @@ def _seated(
     if isinstance(seat_row, SeatStudent) and seat_row.user_id == user_id:
         return _Seated(seat_row, "kept", seat_row.open_turn)
     student = Student.objects.filter(user_id=user_id, user__role="student").first()
-    found = Seat.objects.filter(table_id=table_id, index=seat).first()
-    if student is None or found is None:
+    if student is None:
         return None
-    facts = seat_student_facts(seat=found, student=student)
+    facts = seat_student_facts(seat_id=seat_id, table_id=table_id, student=student)
     return _Seated(facts, "missing" if seat_row is None else "stale", facts.open_turn)
 
 
@@ -219,7 +218,7 @@ def log_judged_play(play: JudgedPlay) -> list[Write]:
     denominator = view.get("denominator")
     if reference is None and not denominator:
         return []
-    seated = _seated(play.seat_row, play.user_id, play.table_id, play.seat)
+    seated = _seated(play.seat_row, play.user_id, play.table_id, play.seat_id)
     if seated is None:
         return []
     facts = seated.facts
@@ -275,7 +274,7 @@ def log_draw(record: PlayerAction) -> list[Write]:
     equivalence), and the attempts of the turn it ends were followed by a draw (`drew`)."""
     if record.ruleset != "fractions" or record.action.get("type") != "draw":
         return []
-    seated = _seated(record.seat_row, record.user_id, record.table_id, record.seat)
+    seated = _seated(record.seat_row, record.user_id, record.table_id, record.seat_id)
     if seated is None:
         return []
     facts = seated.facts

@@ -11,21 +11,21 @@ from games.models import Seat
 from lessons.models import Attempt, SeatStudent, SessionTable, Student
 
 
-def seat_student_facts(*, seat: Seat, student: Student) -> SeatStudent:
+def seat_student_facts(*, seat_id: int, table_id: int, student: Student) -> SeatStudent:
     """Return (unsaved) the attempt log's facts of a student's seat, as they stand now."""
     session_id = (
-        SessionTable.objects.filter(table_id=seat.table_id)
+        SessionTable.objects.filter(table_id=table_id)
         .order_by("pk")
         .values_list("session_id", flat=True)
         .first()
     )
     return SeatStudent(
-        seat_id=seat.pk,
+        seat_id=seat_id,
         user_id=student.user_id,
         student_id=student.pk,
         classroom_id=student.classroom_id,
         session_id=session_id,
-        open_turn=wrong_turn(last_attempt(student.pk, seat.table_id)),
+        open_turn=wrong_turn(last_attempt(student.pk, table_id)),
     )
 
 
@@ -55,7 +55,7 @@ def seat_students_write(*, table_id: int) -> None:
         if student is None:
             SeatStudent.objects.filter(seat_id=seat.pk).delete()
             continue
-        facts = seat_student_facts(seat=seat, student=student)
+        facts = seat_student_facts(seat_id=seat.pk, table_id=table_id, student=student)
         SeatStudent.objects.update_or_create(
             seat_id=seat.pk,
             defaults={

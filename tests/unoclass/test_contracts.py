@@ -71,7 +71,7 @@ PLANTED = [
     ("diagnosis-pure", "lessons/diagnosis/planted.py", "from django.db import models", "django"),
     # Indirectly: through a helper that is itself allowed, Django still counts.
     ("diagnosis-pure", "lessons/diagnosis/planted.py", "import games.selectors", "django"),
-    ("move-storage", "lessons/attempts/planted.py", "from games.store import Insert", "games.store"),
+    ("move-storage", "lessons/planted.py", "from games.store import Insert", "games.store"),
 ]
 
 
