@@ -196,6 +196,7 @@ def _db_value(field: Any, value: Any, connection: Any) -> Any:
     return prepared
 
 
+@functools.cache
 def _concrete(model: type[Model]) -> dict[str, Any]:
     found = {f.name: f for f in model._meta.concrete_fields}
     found.update({f.attname: f for f in model._meta.concrete_fields})
@@ -268,10 +269,9 @@ def _instances(models: list[type[Model]], row: Sequence[Any], alias: str) -> lis
     made: list[Model | None] = []
     start = 0
     for model in models:
-        fields = model._meta.concrete_fields
-        values = list(row[start : start + len(fields)])
-        start += len(fields)
-        pk_index = next(i for i, f in enumerate(fields) if f.primary_key)
+        attnames, pk_index = _columns(model)
+        values = list(row[start : start + len(attnames)])
+        start += len(attnames)
         if values[pk_index] is None:
             made.append(None)
             continue
@@ -280,8 +280,15 @@ def _instances(models: list[type[Model]], row: Sequence[Any], alias: str) -> lis
             for convert in converters:
                 value = convert(value, column, connection)
             values[index] = value
-        made.append(model.from_db(alias, [f.attname for f in fields], values))
+        made.append(model.from_db(alias, attnames, values))
     return made
+
+
+@functools.cache
+def _columns(model: type[Model]) -> tuple[list[str], int]:
+    """Return the model's concrete attnames (select order) and its primary key's index."""
+    fields = model._meta.concrete_fields
+    return [f.attname for f in fields], next(i for i, f in enumerate(fields) if f.primary_key)
 
 
 @functools.cache
