@@ -12,8 +12,8 @@ from games import listeners
 from games.errors import TableError
 from games.models import Seat
 from games.services import seat_give_to_bot, seat_give_to_user, table_act
-from lessons.attempts.log import AttemptLog
 from lessons.attempts.hooks import register
+from lessons.attempts.log import AttemptLog
 from lessons.models import Attempt, SeatStudent
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 
