@@ -204,6 +204,7 @@ class _Move:
     def start(
         cls, locked: store.LockedTable, seat: Seat, user: Any, action: dict[str, Any]
     ) -> _Move:
+        """Read what the listener is told from the locked table, before the engine acts."""
         table = locked.table
         game = Game.from_dict(table.state)
         fractions = table.ruleset == "fractions"

@@ -108,16 +108,20 @@ def store(
 
     The table's fields are stored as save(update_fields=...) stores them (auto_now too).
     Inserted rows skip save(): a model with a pre_save or post_save receiver is refused, so
-    a receiver can never be skipped silently.
+    a receiver can never be skipped silently. The writes of one move must not read each
+    other's rows (an update of a row inserted by the same move): on PostgreSQL they run on
+    one snapshot. Every row goes to the table's write database, in the move's transaction.
     """
-    statements = [_write_statement(write) for write in writes]
+    alias = router.db_for_write(Table)
+    statements = [_write_statement(write, alias) for write in writes]
     if table is not None and fields:
-        statements.append(_update_statement(Table, {"id": table.pk}, _field_values(table, fields)))
+        values = _field_values(table, fields)
+        statements.append(_update_statement(Table, {"id": table.pk}, values, alias))
     if events:
-        statements.append(_insert_statement(list(events)))
+        statements.append(_insert_statement(list(events), alias))
     if not statements:
         return
-    connection = connections[router.db_for_write(Table)]
+    connection = connections[alias]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql" and len(statements) > 1:
             cursor.execute(*_folded(statements))
@@ -140,10 +144,16 @@ def _folded(statements: list[Statement]) -> Statement:
     return f"WITH {clauses} {last_sql}", [*params, *last_params]
 
 
-def _write_statement(write: Write) -> Statement:
+def _write_statement(write: Write, alias: str) -> Statement:
     if isinstance(write, Insert):
-        return _insert_statement([write.row])
-    return _update_statement(write.model, write.where, write.values)
+        return _insert_statement([write.row], alias)
+    return _update_statement(write.model, write.where, write.values, alias)
+
+
+def _same_database(model: type[Model], alias: str) -> None:
+    """Refuse a row the router sends elsewhere: a move is one transaction on one database."""
+    if router.db_for_write(model) != alias:
+        raise RuntimeError(f"{model.__name__} is not written to {alias!r}, the tables' database")
 
 
 def _field_values(obj: Model, names: Sequence[str]) -> dict[str, Any]:
@@ -153,9 +163,9 @@ def _field_values(obj: Model, names: Sequence[str]) -> dict[str, Any]:
 
 
 def _update_statement(
-    model: type[Model], where: dict[str, Any], values: dict[str, Any]
+    model: type[Model], where: dict[str, Any], values: dict[str, Any], alias: str
 ) -> Statement:
-    alias = router.db_for_write(model)
+    _same_database(model, alias)
     connection = connections[alias]
     concrete = _concrete(model)
     params = [_db_value(concrete[name], value, connection) for name, value in values.items()]
@@ -166,7 +176,7 @@ def _update_statement(
     return _update_sql(model, tuple(values), tuple(where), alias), params
 
 
-def _insert_statement(rows: Sequence[Model]) -> Statement:
+def _insert_statement(rows: Sequence[Model], alias: str) -> Statement:
     """Return the INSERT of `rows` (one model) and its values, as Django's compiler sends them."""
     model = type(rows[0])
     if signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model):
@@ -174,7 +184,7 @@ def _insert_statement(rows: Sequence[Model]) -> Statement:
             f"{model.__name__} has a pre_save or post_save receiver that games.store would skip:"
             " save these rows with save(), or let the receiver's work be done by the listener."
         )
-    alias = router.db_for_write(model)
+    _same_database(model, alias)
     connection = connections[alias]
     fields = _insert_fields(model)
     params = [
