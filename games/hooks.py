@@ -1,81 +1,22 @@
 """Extension points that let other apps react to tables without games importing them.
 
-`lessons` registers its attempt log and its access rules here at start-up (AppConfig.ready),
-so that the dependency goes one way only: lessons → games.
+`lessons` registers its access, naming, placing, practice and reason rules here at start-up
+(AppConfig.ready), so that the dependency goes one way only: lessons → games. What a move
+writes besides the table (the attempt log) goes through games.listeners.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import TableError
 
-
-@dataclass(frozen=True)
-class JudgedPlay:
-    """A fraction play the engine judged, right or wrong, before anything is broadcast."""
-
-    table_id: int
-    seat: int
-    user_id: int | None
-    action: dict[str, Any]
-    view_before: dict[str, Any]
-    accepted: bool
-    error_code: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    # Milliseconds between the state the player saw being committed and this play.
-    response_ms: int | None = None
-    # The table's stored actions before this play (TableEvent.seq of the last one): lets a
-    # listener tell the plays of one turn from the next.
-    moves: int = 0
-    # The table's kept facts (Table.memo), stored with the move: a listener may keep under its
-    # own key what it would otherwise read again on every play. Locked with the table row.
-    memo: dict[str, Any] = field(default_factory=dict)
-    # Each seat's last stored action (TableEvent.seq), or None when the table does not know
-    # it (a table older than Table.memo): then a listener asks the database.
-    seat_seq: dict[int, int] | None = None
-
-
-@dataclass(frozen=True)
-class PlayerAction:
-    """Any action a player (not a bot or a timer) had applied, with the view they acted on."""
-
-    table_id: int
-    ruleset: str
-    seat: int
-    user_id: int | None
-    action: dict[str, Any]
-    view_before: dict[str, Any]
-    events: list[dict[str, Any]]
-    response_ms: int | None = None
-    # As in JudgedPlay: the table's kept facts, and each seat's last stored action before this one.
-    memo: dict[str, Any] = field(default_factory=dict)
-    seat_seq: dict[int, int] | None = None
-
-
-# Called inside the action's transaction: what they store commits with the action or not at all.
-judged_play_listeners: list[Callable[[JudgedPlay], None]] = []
-# Called inside the action's transaction for every action a player had applied.
-player_action_listeners: list[Callable[[PlayerAction], None]] = []
 # Answer whether a user (not seated) may watch a table: teachers of the seated students.
 watch_rules: list[Callable[[Any, Any], bool]] = []
-
-
-def notify_judged_play(play: JudgedPlay) -> None:
-    """Pass a judged fraction play to every listener."""
-    for listener in judged_play_listeners:
-        listener(play)
-
-
-def notify_player_action(record: PlayerAction) -> None:
-    """Pass a player's applied action to every listener."""
-    for listener in player_action_listeners:
-        listener(record)
 
 
 def may_watch(user: Any, table: Any) -> bool:

@@ -50,11 +50,11 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
-    # What a move needs and never changes, or changes with the moves, kept with the row the
-    # move locks anyway, so a move reads no other row for it: "seat_seq" (each seat's last
-    # stored action, kept by games.services) and the listeners' own keys (lessons: a seat's
-    # student and session, their last attempt). Never sent to players.
-    memo = models.JSONField(_("kept facts"), default=dict, blank=True)
+    # Each seat's last stored action ({"<seat>": TableEvent.seq}), kept with the row a move
+    # locks anyway, so a move reads no event to tell whether another seat acted since a
+    # given action (the attempt log's turns). Null on a table that did not keep it from its
+    # first move: readers then ask the events. Never sent to players.
+    last_moves = models.JSONField(_("each seat's last action"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "id"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.models import Table
+from games.models import Seat, Table
 
 
 def robot_name(number: int) -> str:
@@ -16,8 +16,12 @@ def robot_name(number: int) -> str:
     return f"Robot {number}"
 
 
-def table_info(*, table: Table) -> dict[str, Any]:
-    """Describe the table's seats, status and settings (nothing secret)."""
+def table_info(*, table: Table, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """Describe the table's seats, status and settings (nothing secret).
+
+    `seats`: the table's seats when the caller holds them (read here otherwise).
+    """
+    seats = list(table.seats.all()) if seats is None else seats
     return {
         "id": table.pk,
         "ruleset": table.ruleset,
@@ -31,6 +35,6 @@ def table_info(*, table: Table) -> dict[str, Any]:
                 "bot": seat.user_id is None,
                 "takeover": seat.bot_takeover,
             }
-            for seat in table.seats.all()
+            for seat in seats
         ],
     }

@@ -8,26 +8,23 @@ also across several server processes.
 
 from __future__ import annotations
 
-import functools
-import json
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import hooks
+from games import listeners, store
 from games.broadcast import broadcast_table_notice, broadcast_table_update
 from games.engine import Game, IllegalAction
 from games.engine.bots import play_bot_step
 from games.engine.fractions import is_fraction_card
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
-from games.move_rows import read_row, save_then_insert, select_columns
 from games.players import robot_name, table_info
 
 Actor = TableEvent.Actor
@@ -113,7 +110,7 @@ def table_create(
             setup=setup,
             state=game.to_dict(),
             created_by=created_by,
-            memo={SEAT_SEQ: {}},
+            last_moves={},
         )
         Seat.objects.bulk_create(
             Seat(
@@ -126,7 +123,7 @@ def table_create(
             )
             for index, spec in enumerate(seats)
         )
-        _arm_timer(table, game)
+        _arm_timer(table, game, list(table.seats.all()))
         table.save(update_fields=["deadline"])
     return table
 
@@ -150,17 +147,19 @@ def _clean_settings(raw: dict[str, Any]) -> dict[str, Any]:
 def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcome:
     """Apply a player's action; raise TableError (nothing changed) when it is refused.
 
-    A wrong fraction play is logged (through the judged-play listeners) even though the
-    engine refuses it: the attempt is committed, then the error is raised.
+    The flow: lock the table, let the engine apply the action, ask the move listener what to
+    write (lessons: the attempt log), store it all, broadcast after commit. A wrong fraction
+    play the engine refuses is still a judged play: its rows are committed (nothing of the
+    table changes), then the refusal is raised.
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise TableError("bad_action", BAD_ACTION)
     if not isinstance(state_id, int) or isinstance(state_id, bool):
         raise TableError("bad_state_id", BAD_ACTION)
-    refused: TableError | None = None
     with transaction.atomic():
-        table = _lock(table_id)
-        seat = _seat_of(table, user)
+        listener = listeners.registered()
+        locked = _lock(table_id, listener.seat_row)
+        table, seat = locked.table, _seat_of(locked, user)
         if table.status == Table.Status.PAUSED:
             raise TableError("paused", TABLE_PAUSED)
         if table.status == Table.Status.FINISHED:
@@ -172,76 +171,96 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
             seat.bot_takeover = False
             seat.save(update_fields=["bot_takeover"])
             if state_id != table.state_id:
-                return _seat_changed(table, seat.index)
+                return _seat_changed(locked, seat.index)
         if state_id != table.state_id:
             raise TableError("stale_state", STALE_STATE, {"state_id": table.state_id})
+        move = _Move.start(locked, seat, user, action)
+        try:
+            events = move.game.apply(seat.index, action)
+        except IllegalAction as exc:
+            if not (move.judged and exc.code in JUDGED_ERROR_CODES):
+                raise _refusal(exc) from exc
+            store.store(writes=listener.judged_play(move.judged_play(refused=exc)))
+            refused = _refusal(exc)
+        else:
+            writes = listener.judged_play(move.judged_play(events=events)) if move.judged else []
+            writes += listener.player_action(move.player_action(events))
+            applied = [(seat.index, action, events, Actor.PLAYER)]
+            return _commit(locked, move.game, applied, user, writes)
+    raise refused  # after the commit: the judged play's rows are kept
+
+
+@dataclass(frozen=True)
+class _Move:
+    """What a player's move tells the listener, before and after the engine applies it."""
+
+    locked: store.LockedTable
+    seat: Seat
+    user_id: int | None
+    action: dict[str, Any]
+    game: Game
+    judged: bool
+    view_before: dict[str, Any]
+    response_ms: int
+
+    @classmethod
+    def start(
+        cls, locked: store.LockedTable, seat: Seat, user: Any, action: dict[str, Any]
+    ) -> _Move:
+        """Read what the listener is told from the locked table, before the engine acts."""
+        table = locked.table
         game = Game.from_dict(table.state)
         fractions = table.ruleset == "fractions"
-        judged = fractions and _is_fraction_play(action)
-        view_before = game.view(seat.index) if fractions else {}
-        response_ms = int((timezone.now() - table.updated_at).total_seconds() * 1000)
-        memo_before = json.dumps(table.memo, sort_keys=True)
-        seat_seq = _seat_seq(table)
-        try:
-            events = game.apply(seat.index, action)
-        except IllegalAction as exc:
-            if judged and exc.code in JUDGED_ERROR_CODES:
-                hooks.notify_judged_play(
-                    hooks.JudgedPlay(
-                        table_id=table.pk,
-                        seat=seat.index,
-                        user_id=getattr(user, "pk", None),
-                        action=action,
-                        view_before=view_before,
-                        accepted=False,
-                        error_code=exc.code,
-                        details=_details(exc),
-                        response_ms=response_ms,
-                        moves=table.moves,
-                        memo=table.memo,
-                        seat_seq=seat_seq,
-                    )
-                )
-                if json.dumps(table.memo, sort_keys=True) != memo_before:
-                    # Only the memo: the state (and updated_at, the state's time) stay.
-                    Table.objects.filter(pk=table.pk).update(memo=table.memo)
-                refused = _refusal(exc)
-            else:
-                raise _refusal(exc) from exc
-        if refused is None:
-            if judged:
-                hooks.notify_judged_play(
-                    hooks.JudgedPlay(
-                        table_id=table.pk,
-                        seat=seat.index,
-                        user_id=getattr(user, "pk", None),
-                        action=action,
-                        view_before=view_before,
-                        accepted=not _has_wrong_attempt(events),
-                        error_code="wrong_attempt" if _has_wrong_attempt(events) else None,
-                        events=events,
-                        response_ms=response_ms,
-                        moves=table.moves,
-                        memo=table.memo,
-                        seat_seq=seat_seq,
-                    )
-                )
-            hooks.notify_player_action(
-                hooks.PlayerAction(
-                    table_id=table.pk,
-                    ruleset=table.ruleset,
-                    seat=seat.index,
-                    user_id=getattr(user, "pk", None),
-                    action=action,
-                    view_before=view_before,
-                    events=events,
-                    response_ms=response_ms,
-                    memo=table.memo,
-                    seat_seq=seat_seq,
-                )
-            )
-            return _commit(table, game, [(seat.index, action, events, Actor.PLAYER)], user)
-    raise refused
+        return cls(
+            locked=locked,
+            seat=seat,
+            user_id=getattr(user, "pk", None),
+            action=action,
+            game=game,
+            judged=fractions and _is_fraction_play(action),
+            view_before=game.view(seat.index) if fractions else {},
+            response_ms=int((timezone.now() - table.updated_at).total_seconds() * 1000),
+        )
+
+    def judged_play(
+        self, *, events: list[dict[str, Any]] | None = None, refused: IllegalAction | None = None
+    ) -> listeners.JudgedPlay:
+        """Describe the judged play: refused by the engine, or applied with `events`."""
+        wrong = refused is None and _has_wrong_attempt(events or [])
+        error_code = refused.code if refused is not None else ("wrong_attempt" if wrong else None)
+        return listeners.JudgedPlay(
+            table_id=self.locked.table.pk,
+            seat=self.seat.index,
+            seat_id=self.seat.pk,
+            user_id=self.user_id,
+            action=self.action,
+            view_before=self.view_before,
+            accepted=refused is None and not wrong,
+            error_code=error_code,
+            details=_details(refused) if refused is not None else {},
+            events=events or [],
+            response_ms=self.response_ms,
+            moves=self.locked.table.moves,
+            seat_row=self.locked.seat_rows.get(self.seat.index),
+            last_moves=_last_moves(self.locked.table),
+        )
+
+    def player_action(self, events: list[dict[str, Any]]) -> listeners.PlayerAction:
+        """Describe the applied action."""
+        return listeners.PlayerAction(
+            table_id=self.locked.table.pk,
+            ruleset=self.locked.table.ruleset,
+            seat=self.seat.index,
+            seat_id=self.seat.pk,
+            user_id=self.user_id,
+            action=self.action,
+            view_before=self.view_before,
+            events=events,
+            response_ms=self.response_ms,
+            moves=self.locked.table.moves,
+            seat_row=self.locked.seat_rows.get(self.seat.index),
+            last_moves=_last_moves(self.locked.table),
+        )
 
 
 def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> Outcome | None:
@@ -253,19 +272,20 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
     now = now or timezone.now()
     with transaction.atomic():
         try:
-            table = _lock(table_id)
+            locked = _lock(table_id)
         except TableError:
             return None
+        table = locked.table
         if table.state_id != state_id or table.status != Table.Status.PLAYING:
             return None
         game = Game.from_dict(table.state)
-        seats = {seat.index: seat for seat in table.seats.all()}
+        seats = {seat.index: seat for seat in locked.seats}
         public = game.view(None)
         if public.get("winner") is not None:
             return None
         if public.get("round_over"):
             events = game.apply(0, {"type": "next_round"})
-            return _commit(table, game, [(0, {"type": "next_round"}, events, Actor.TIMER)], None)
+            return _commit(locked, game, [(0, {"type": "next_round"}, events, Actor.TIMER)], None)
         seat_index = due_seat(public)
         if seat_index is None:
             return None
@@ -280,13 +300,13 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
             # A wrong attempt that cost a penalty changed the game: it is stored too.
             applied = [(seat_index, w.action, w.events, Actor.BOT) for w in step.wrong if w.events]
             applied.append((seat_index, step.action, step.events, Actor.BOT))
-            return _commit(table, game, applied, None)
+            return _commit(locked, game, applied, None)
         if table.deadline is not None and table.deadline <= now:
             action = game.timeout_action(seat_index)
             events = game.apply(seat_index, action)
             if _timer_turns_in_a_row(table, seat_index, action, events) >= TIMER_TURNS_BEFORE_BOT:
                 _give_to_robot(seat)
-            return _commit(table, game, [(seat_index, action, events, Actor.TIMER)], None)
+            return _commit(locked, game, [(seat_index, action, events, Actor.TIMER)], None)
         return None
 
 
@@ -331,10 +351,10 @@ def _ends_turn(action: dict[str, Any], events: list[dict[str, Any]]) -> bool:
 def _not_arrived(table: Table, seat_index: int) -> bool:
     """Tell whether a seat's player has never acted at this table (robots and timer included).
 
-    Read from Table.memo's last action per seat; a table without it counts everyone as come.
+    Read from Table.last_moves; a table without it counts everyone as come.
     """
-    seat_seq = _seat_seq(table)
-    return seat_seq is not None and seat_index not in seat_seq
+    last_moves = _last_moves(table)
+    return last_moves is not None and seat_index not in last_moves
 
 
 def _arrival_overdue(table: Table, seat_index: int, now: datetime) -> bool:
@@ -362,8 +382,10 @@ def due_seat(public_view: dict[str, Any]) -> int | None:
     return int(acting) if acting is not None else None
 
 
-def next_step_for(table: Table, game: Game | None = None) -> NextStep | None:
-    """Tell when the server must act next on this table, if ever."""
+def next_step_for(
+    table: Table, game: Game | None = None, seats: list[Seat] | None = None
+) -> NextStep | None:
+    """Tell when the server must act next on this table, if ever (`seats`: read if not given)."""
     if table.status != Table.Status.PLAYING:
         return None
     game = game or Game.from_dict(table.state)
@@ -375,7 +397,8 @@ def next_step_for(table: Table, game: Game | None = None) -> NextStep | None:
     seat_index = due_seat(public)
     if seat_index is None:
         return None
-    seat = next((s for s in table.seats.all() if s.index == seat_index), None)
+    seats = list(table.seats.all()) if seats is None else seats
+    seat = next((s for s in seats if s.index == seat_index), None)
     if seat is not None and seat.is_automatic:
         return NextStep(table.pk, table.state_id, bot_delay())
     if table.deadline is not None:
@@ -387,9 +410,18 @@ def next_step_for(table: Table, game: Game | None = None) -> NextStep | None:
 Applied = tuple[int, dict[str, Any], list[dict[str, Any]], Actor]
 
 
-def _commit(table: Table, game: Game, applied: list[Applied], user: Any) -> Outcome:
-    """Store the applied actions and the new state; broadcast after commit."""
+def _commit(
+    locked: store.LockedTable,
+    game: Game,
+    applied: list[Applied],
+    user: Any,
+    writes: list[store.Write] | None = None,
+) -> Outcome:
+    """Store the applied actions, the new state and the listener's `writes`; broadcast after
+    commit."""
+    table = locked.table
     first_seq = table.moves + 1
+    kept_last_moves = _last_moves(table)
     table.state = game.to_dict()
     table.state_id += 1
     table.moves += len(applied)
@@ -408,22 +440,27 @@ def _commit(table: Table, game: Game, applied: list[Applied], user: Any) -> Outc
         )
         for offset, (seat_index, action, events, actor) in enumerate(applied)
     ]
-    if _seat_seq(table, moves=first_seq - 1) is not None:
-        table.memo[SEAT_SEQ].update({str(row.seat): row.seq for row in rows})
-    elif isinstance(table.memo, dict):
-        table.memo.pop(SEAT_SEQ, None)  # not kept whole: listeners read the events from now on
-    _arm_timer(table, game)  # after the memo: it tells who has come to the table
-    _store_move(table, rows)
+    # Kept only while whole: an event stored by another path makes it unknown, never wrong.
+    table.last_moves = (
+        None
+        if kept_last_moves is None
+        else {
+            **{str(k): v for k, v in kept_last_moves.items()},
+            **{str(r.seat): r.seq for r in rows},
+        }
+    )
+    _arm_timer(table, game, locked.seats)  # after last_moves: it tells who has come
+    store.store(table=table, fields=_MOVE_FIELDS, events=rows, writes=writes or [])
     all_events = [event for _seat, _action, events, _actor in applied for event in events]
     table_id, state_id, state = table.pk, table.state_id, table.state
-    info = table_info(table=table)
+    info = table_info(table=table, seats=locked.seats)
     transaction.on_commit(
         lambda: broadcast_table_update(table_id, state_id, state, all_events, info)
     )
-    return Outcome(table.pk, table.state_id, all_events, next_step_for(table, game))
+    return Outcome(table.pk, table.state_id, all_events, next_step_for(table, game, locked.seats))
 
 
-def _arm_timer(table: Table, game: Game) -> None:
+def _arm_timer(table: Table, game: Game, seats: list[Seat]) -> None:
     """Set the turn deadline when a human must act and the table has a turn timer.
 
     The engine's acting seat is the one timed (nobody between rounds or after the game).
@@ -436,7 +473,7 @@ def _arm_timer(table: Table, game: Game) -> None:
     seat_index = game.acting_seat()
     if seat_index is None:
         return
-    seat = next((s for s in table.seats.all() if s.index == seat_index), None)
+    seat = next((s for s in seats if s.index == seat_index), None)
     if seat is None or seat.is_automatic:
         return
     if timer:
@@ -446,122 +483,34 @@ def _arm_timer(table: Table, game: Game) -> None:
         table.deadline = timezone.now() + timedelta(seconds=wait)
 
 
-# Table.memo's key for each seat's last stored action ({"<seat>": seq}); absent on tables
-# created before it, whose listeners then read the events.
-SEAT_SEQ = "seat_seq"
-
-_MOVE_FIELDS = ["state", "state_id", "moves", "status", "deadline", "updated_at", "memo"]
-
-# The seats as one JSON text in the table's row: [[id, table_id, index, user_id, bot,
-# bot_profile, bot_takeover, name], ...] by index. The column order is Seat's, last_seen left.
-_SEAT_COLUMNS = ("id", "table_id", "index", "user_id", "bot", "bot_profile", "bot_takeover", "name")
-_SEATS_SQL = {
-    "postgresql": (
-        "SELECT CAST(COALESCE(JSON_AGG(JSON_BUILD_ARRAY({cols}) ORDER BY s.{index}), '[]') AS text)"
-        " FROM {seat} s WHERE s.{table_id} = {table}.{id}"
-    ),
-    "sqlite": (
-        "SELECT JSON_GROUP_ARRAY(JSON_ARRAY({cols})) FROM"
-        " (SELECT * FROM {seat} WHERE {table_id} = {table}.{id} ORDER BY {index}) s"
-    ),
-}
+_MOVE_FIELDS = ["state", "state_id", "moves", "status", "deadline", "updated_at", "last_moves"]
 
 
-def _seats_sql() -> str:
-    """Return the SQL of the seats' JSON text for this database (a vendor of _SEATS_SQL)."""
-    quote = connection.ops.quote_name
-    vendor = connection.vendor
-
-    def column(name: str) -> str:
-        if name == "bot_profile" and vendor == "sqlite":
-            return f"JSON(s.{quote(name)})"  # stored as text: embed it as JSON
-        return f"s.{quote(name)}"
-
-    return _SEATS_SQL[vendor].format(
-        cols=", ".join(column(name) for name in _SEAT_COLUMNS),
-        seat=quote(Seat._meta.db_table),
-        table=quote(Table._meta.db_table),
-        table_id=quote("table_id"),
-        index=quote("index"),
-        id=quote("id"),
-    )
-
-
-def _lock(table_id: int) -> Table:
-    """Lock the table row for this transaction; its seats come in the same query.
-
-    One statement instead of two (the row, then its seats): the seats are not locked, as
-    before; every change of a seat locks the table row first.
-    """
-    if connection.vendor not in _SEATS_SQL:
-        try:
-            return Table.objects.select_for_update().prefetch_related("seats").get(pk=table_id)
-        except Table.DoesNotExist as exc:
-            raise TableError("table_not_found", TABLE_NOT_FOUND) from exc
-    # The SQL text is built once, not compiled from a queryset on every move.
-    found = read_row(Table, _lock_sql(connection.vendor), [table_id])
-    if found is None:
+def _lock(table_id: int, seat_row: Any = None) -> store.LockedTable:
+    """Lock the table row for this transaction, with its seats; raise TableError if none."""
+    locked = store.lock(table_id, seat_row)
+    if locked is None:
         raise TableError("table_not_found", TABLE_NOT_FOUND)
-    table, (seat_rows,) = found
-    _keep_seats(table, json.loads(seat_rows))
-    return table
+    return locked
 
 
-@functools.cache
-def _lock_sql(vendor: str) -> str:
-    """Return the SQL that locks a table row and reads its seats (for `vendor`)."""
-    quote = connection.ops.quote_name
-    table = quote(Table._meta.db_table)
-    # SQLite has no FOR UPDATE: its IMMEDIATE transactions take the write lock (settings).
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    columns = select_columns(Table, connection.alias)
-    return (
-        f"SELECT {columns}, ({_seats_sql()}) AS seat_rows FROM {table}"
-        f" WHERE {table}.{quote('id')} = %s{lock}"
-    )
-
-
-def _keep_seats(table: Table, rows: list[list[Any]]) -> None:
-    """Make `table.seats.all()` answer these seats without a query (as a prefetch would)."""
-    fields = set(_SEAT_COLUMNS)  # last_seen is left deferred
-    seats = []
-    for row in rows:
-        values = dict(zip(_SEAT_COLUMNS, row, strict=True))
-        values["bot_takeover"] = bool(values["bot_takeover"])
-        if isinstance(values["bot_profile"], str):
-            values["bot_profile"] = json.loads(values["bot_profile"])
-        seats.append(Seat.from_db(connection.alias, fields, [values[f] for f in _SEAT_COLUMNS]))
-    # The same private attributes Django's prefetch_related() fills (django/db/models/query.py);
-    # tests/games/test_move_queries.py fails if a Django upgrade changes them.
-    cached = table.seats.all()
-    cached._result_cache = seats
-    cached._prefetch_done = True  # type: ignore[attr-defined]  # private, set by prefetch
-    table._prefetched_objects_cache = {"seats": cached}  # type: ignore[attr-defined]  # same
-
-
-def _seat_seq(table: Table, moves: int | None = None) -> dict[int, int] | None:
-    """Return each seat's last stored action from the table's memo (None: not kept).
+def _last_moves(table: Table) -> dict[int, int] | None:
+    """Return each seat's last stored action (None: not kept).
 
     Trusted only when its last action is the table's (`moves`): an event stored by another
-    path than _commit makes the memo unknown, never wrong.
+    path than _commit makes it unknown, never wrong.
     """
-    kept = table.memo.get(SEAT_SEQ) if isinstance(table.memo, dict) else None
+    kept = table.last_moves
     if not isinstance(kept, dict):
         return None
     seqs = {int(seat): int(seq) for seat, seq in kept.items()}
-    last = table.moves if moves is None else moves
-    return seqs if max(seqs.values(), default=0) == last else None
+    return seqs if max(seqs.values(), default=0) == table.moves else None
 
 
-def _store_move(table: Table, rows: list[TableEvent]) -> None:
-    """Store the table's new state and the move's events: one statement on PostgreSQL."""
-    save_then_insert(table, _MOVE_FIELDS, rows)
-
-
-def _seat_of(table: Table, user: Any) -> Seat:
+def _seat_of(locked: store.LockedTable, user: Any) -> Seat:
     if not getattr(user, "is_authenticated", False):
         raise TableError("not_seated", NOT_SEATED)
-    seat = next((s for s in table.seats.all() if s.user_id == user.pk), None)
+    seat = next((s for s in locked.seats if s.user_id == user.pk), None)
     if seat is None:
         raise TableError("not_seated", NOT_SEATED)
     return seat
@@ -576,6 +525,7 @@ def _has_wrong_attempt(events: list[dict[str, Any]]) -> bool:
 
 
 def _details(exc: IllegalAction) -> dict[str, Any]:
+    """Return the engine's details of a refusal (a copy)."""
     details = getattr(exc, "details", None)
     return dict(details) if isinstance(details, dict) else {}
 
@@ -594,10 +544,10 @@ def _refusal(exc: IllegalAction) -> TableError:
 def seat_set_takeover(*, table_id: int, seat_index: int, by_bot: bool) -> Outcome | None:
     """Let a bot play for an absent student (or give the seat back); callers check access."""
     with transaction.atomic():
-        table = _lock(table_id)
+        locked = _lock(table_id)
+        table = locked.table
         seat = next(
-            (s for s in table.seats.all() if s.index == seat_index and s.user_id is not None),
-            None,
+            (s for s in locked.seats if s.index == seat_index and s.user_id is not None), None
         )
         if seat is None:
             raise TableError("bad_seat", NOT_SEATED)
@@ -606,10 +556,10 @@ def seat_set_takeover(*, table_id: int, seat_index: int, by_bot: bool) -> Outcom
             seat.bot = Seat.Bot.HEURISTIC
         seat.save(update_fields=["bot_takeover", "bot"])
         game = Game.from_dict(table.state)
-        _arm_timer(table, game)
+        _arm_timer(table, game, locked.seats)
         table.save(update_fields=["deadline"])
-        _broadcast_after_commit(table)
-        step = next_step_for(table, game)
+        _broadcast_after_commit(locked)
+        step = next_step_for(table, game, locked.seats)
         state_id = table.state_id
     return Outcome(table_id, state_id, [], step)
 
@@ -617,19 +567,21 @@ def seat_set_takeover(*, table_id: int, seat_index: int, by_bot: bool) -> Outcom
 def table_set_paused(*, table_id: int, paused: bool) -> None:
     """Pause or resume a table; callers check access."""
     with transaction.atomic():
-        table = _lock(table_id)
+        locked = _lock(table_id)
+        table = locked.table
         if table.status == Table.Status.FINISHED:
             return
         table.status = Table.Status.PAUSED if paused else Table.Status.PLAYING
-        _arm_timer(table, Game.from_dict(table.state))
+        _arm_timer(table, Game.from_dict(table.state), locked.seats)
         table.save(update_fields=["status", "deadline"])
-        _broadcast_after_commit(table)
+        _broadcast_after_commit(locked)
 
 
-def _broadcast_after_commit(table: Table) -> None:
+def _broadcast_after_commit(locked: store.LockedTable) -> None:
     """Send the table's unchanged game with its new seats or status, after commit."""
+    table = locked.table
     table_id, state_id, state = table.pk, table.state_id, table.state
-    info = table_info(table=table)
+    info = table_info(table=table, seats=locked.seats)
     transaction.on_commit(lambda: broadcast_table_update(table_id, state_id, state, [], info))
 
 
@@ -678,10 +630,10 @@ def seat_give_to_bot(
     if bot_kind not in Seat.Bot.values:
         raise TableError("bad_bot", BAD_BOT)
     with transaction.atomic():
-        table = _lock(table_id)
+        locked = _lock(table_id)
+        table, seats = locked.table, locked.seats
         if table.status == Table.Status.FINISHED:
             raise TableError("finished", TABLE_FINISHED)
-        seats = list(table.seats.all())
         seat = next((s for s in seats if s.user_id == user_id), None)
         if seat is None:
             raise TableError("not_seated", NOT_SEATED)
@@ -691,9 +643,9 @@ def seat_give_to_bot(
         seat.name = name or _free_robot_name(seats, seat)
         seat.save(update_fields=["user", "bot", "bot_takeover", "name"])
         if all(s.user_id is None for s in seats):
-            _finish(table)
+            _finish(locked)
             return Outcome(table.pk, table.state_id, [], None)
-        return _seat_changed(table, seat.index)
+        return _seat_changed(locked, seat.index)
 
 
 def seat_give_to_user(
@@ -704,10 +656,10 @@ def seat_give_to_user(
     Raises TableError (nothing changed): "finished", "already_seated", "no_free_seat".
     """
     with transaction.atomic():
-        table = _lock(table_id)
+        locked = _lock(table_id)
+        table, seats = locked.table, locked.seats
         if table.status == Table.Status.FINISHED:
             raise TableError("finished", TABLE_FINISHED)
-        seats = list(table.seats.all())
         if any(s.user_id == user_id for s in seats):
             raise TableError("already_seated", ALREADY_SEATED)
         free = [s for s in seats if s.user_id is None and s.bot and seat_index in (None, s.index)]
@@ -718,30 +670,32 @@ def seat_give_to_user(
         seat.name = name
         seat.bot_takeover = False
         seat.save(update_fields=["user", "name", "bot_takeover"])
-        return _seat_changed(table, seat.index)
+        return _seat_changed(locked, seat.index)
 
 
-def _finish(table: Table) -> None:
+def _finish(locked: store.LockedTable) -> None:
     """Mark a locked table finished, with no timer; broadcast after commit."""
+    table = locked.table
     if table.status == Table.Status.FINISHED:
         return
     table.status = Table.Status.FINISHED
     table.deadline = None
     table.save(update_fields=["status", "deadline"])
-    _broadcast_after_commit(table)
+    _broadcast_after_commit(locked)
 
 
-def _seat_changed(table: Table, seat_index: int) -> Outcome:
+def _seat_changed(locked: store.LockedTable, seat_index: int) -> Outcome:
     """Re-arm the turn timer if the changed seat is the one due; broadcast after commit.
 
     A seat that is not due keeps the table's deadline: another player's time is not reset.
     """
+    table = locked.table
     game = Game.from_dict(table.state)
     if game.acting_seat() == seat_index:
-        _arm_timer(table, game)
+        _arm_timer(table, game, locked.seats)
         table.save(update_fields=["deadline"])
-    _broadcast_after_commit(table)
-    return Outcome(table.pk, table.state_id, [], next_step_for(table, game))
+    _broadcast_after_commit(locked)
+    return Outcome(table.pk, table.state_id, [], next_step_for(table, game, locked.seats))
 
 
 def _free_robot_name(seats: list[Seat], seat: Seat) -> str:

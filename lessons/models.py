@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
@@ -218,6 +219,52 @@ class SessionMember(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["session", "student"], name="session_member_unique")
         ]
+
+
+class SeatStudent(models.Model):
+    """The attempt log's facts about a seat a student holds: who, in which class and session.
+
+    Written by the services that seat and move students (lessons.sessions.services,
+    lessons.classrooms.student_changes) and, for a seat no service wrote, on its first judged
+    play; read with the seats by the table lock (games.store), so a move reads no lessons row.
+    """
+
+    seat = models.OneToOneField(
+        "games.Seat",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("seat"),
+    )
+    # The seat's player when this was written: a row whose user no longer holds the seat is
+    # stale (the attempt log writes it again).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    student = models.ForeignKey(
+        Student, on_delete=models.CASCADE, related_name="+", verbose_name=_("student")
+    )
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="+", verbose_name=_("classroom")
+    )
+    session = models.ForeignKey(
+        ClassSession,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("session"),
+    )
+    # The student's turn still open at the table (Attempt.turn of a refused play no accepted
+    # play has ended yet), or None.
+    open_turn = models.PositiveIntegerField(_("open turn"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("seat's student")
+        verbose_name_plural = _("seats' students")
+
+    def __str__(self) -> str:
+        return f"{self.seat_id}: {self.student_id}"
 
 
 class Attempt(models.Model):

@@ -69,6 +69,8 @@ async def _forget_channel(layer: Any, channel: str) -> None:
     from channels_redis.pubsub import RedisPubSubChannelLayer  # type: ignore[import-untyped]
 
     if isinstance(layer, RedisPubSubChannelLayer):
+        # channels_redis privates: tests/unoclass/test_private_apis.py
+        # ::test_channels_redis_pubsub_layer_privates.
         loop_layer = layer._get_layer()
         if loop_layer.channels.pop(channel, None) is not None:
             await loop_layer._get_shard(channel).unsubscribe(channel)

@@ -34,6 +34,8 @@ class ProcessChannelLayer(InMemoryChannelLayer):
 
     def _clean_expired(self) -> None:
         """Sweep expired messages and memberships, unless swept less than a second ago."""
+        # Channels' private hook: tests/unoclass/test_private_apis.py
+        # ::test_channels_in_memory_layer_sweeps_through_clean_expired.
         now = self.clock()
         if now - self.swept_at < self.SWEEP_SECONDS:
             return

@@ -41,6 +41,8 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """Publish `message` to the group's Redis channel, with the sends waiting beside it."""
+        # channels_redis privates here and in Outbox._send: tests/unoclass/test_private_apis.py
+        # ::test_channels_redis_pubsub_layer_privates.
         layer = self._get_layer()
         channel = layer._get_group_channel_name(group)
         shard = layer._get_shard(channel)

@@ -58,14 +58,13 @@ def session_place(table: Any) -> hooks.TablePlace | None:
 
 def register() -> None:
     """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
-    from lessons.attempts.log import log_draw, log_judged_play
+    from games import listeners
+    from lessons.attempts.log import AttemptLog
     from lessons.attempts.reason_prompt import reason_answer, reason_prompt
     from lessons.practice.aiming import aimed_options
 
-    if log_judged_play not in hooks.judged_play_listeners:
-        hooks.judged_play_listeners.append(log_judged_play)
-    if log_draw not in hooks.player_action_listeners:
-        hooks.player_action_listeners.append(log_draw)
+    if not isinstance(listeners.registered(), AttemptLog):
+        listeners.register(AttemptLog())
     if student_name not in hooks.name_rules:
         hooks.name_rules.append(student_name)
     if teacher_may_watch not in hooks.watch_rules:

@@ -1,7 +1,11 @@
 """Store every judged fraction play of a student (the attempt log) and every missed equivalence.
 
-The games app calls these listeners inside the action's transaction (games.hooks), so a row
-commits with the action or not at all, and always before the action is broadcast.
+`AttemptLog` is the games app's move listener (games.listeners), called inside the action's
+transaction: it returns the rows to write and games stores them with the move, so a row
+commits with the action or not at all, and always before the action is broadcast. A seat's
+student, class and session come from lessons' own row (SeatStudent), which the table lock
+reads with the seats: written when a service seats or moves a student, else on the seat's
+first judged play or draw (and again whenever it no longer matches the seat's player).
 
 The claimed rule: a claim the client sent is the student's; without one it is inferred the way
 the play page infers it (no reference fraction, or the played card has the current
@@ -26,16 +30,18 @@ claim of each turn as evidence.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Model
 from django.utils import timezone
 
-from games import hooks
 from games.engine.fractions import FractionValue, is_fraction_card, parse_fraction
+from games.listeners import Insert, JudgedPlay, PlayerAction, Update, Write
 from games.models import TableEvent
-from games.move_rows import first_row, insert_one, update_then_insert
+from lessons.attempts.seat_students import last_attempt, seat_student_facts
+from lessons.attempts.seat_students import wrong_turn as _wrong_turn
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
     CLAIM_EQUAL,
@@ -45,89 +51,51 @@ from lessons.diagnosis import (
     missed_equivalences,
     skill_tags,
 )
-from lessons.models import Attempt, MissedEquivalence, SessionTable, Student
+from lessons.models import Attempt, MissedEquivalence, SeatStudent, Student
 from lessons.sessions.broadcast import session_changed
 
-# The attempt log's key in the table's kept facts (games Table.memo, locked and stored with
-# each move): {"session": id or None, "<user id>": {"student": id or None, "classroom": id,
-# "last": [turn, outcome] of the student's last attempt at the table, or None}}. Filled on a
-# seat's first judged play or draw, then kept up to date here: a move reads no lessons row.
-# A student's classroom and a table's session never change once the table plays.
-MEMO_KEY = "lessons"
 
+@dataclass
+class _Seated:
+    """A student's seat facts this move starts from; `write()` keeps what the move changed."""
 
-def _kept(memo: dict[str, Any]) -> dict[str, Any]:
-    kept = memo.setdefault(MEMO_KEY, {})
-    return kept if isinstance(kept, dict) else {}
+    facts: SeatStudent
+    # The row as the lock read it: "kept" (up to date), "missing" or "stale" (another user's).
+    row: str
+    open_turn_before: int | None
 
-
-def _seated(memo: dict[str, Any], user_id: int | None, table_id: int) -> dict[str, Any] | None:
-    """Return the kept facts of a seated student (looked up once per table), or None."""
-    if user_id is None:
-        return None
-    kept = _kept(memo)
-    key = str(user_id)
-    if key not in kept:
-        student = _student_of(user_id)
-        kept[key] = (
-            {"student": None}
-            if student is None
-            else {
-                "student": student[0],
-                "classroom": student[1],
-                "last": _last_attempt(student[0], table_id),
+    def write(self) -> list[Write]:
+        """Return the write that stores the facts as they now stand (none if unchanged)."""
+        facts = self.facts
+        if self.row == "missing":
+            return [Insert(facts)]
+        if self.row == "stale":
+            values = {
+                "user_id": facts.user_id,
+                "student_id": facts.student_id,
+                "classroom_id": facts.classroom_id,
+                "session_id": facts.session_id,
+                "open_turn": facts.open_turn,
             }
-        )
-    entry = kept[key]
-    return entry if entry.get("student") is not None else None
+            return [Update(SeatStudent, {"seat_id": facts.seat_id}, values)]
+        if facts.open_turn != self.open_turn_before:
+            return [Update(SeatStudent, {"seat_id": facts.seat_id}, {"open_turn": facts.open_turn})]
+        return []
 
 
-def _session_kept(memo: dict[str, Any], table_id: int) -> int | None:
-    """Return the table's class session (looked up once per table), or None."""
-    kept = _kept(memo)
-    if "session" not in kept:
-        kept["session"] = _session_id_of(table_id)
-    session_id = kept["session"]
-    return int(session_id) if session_id is not None else None
-
-
-def _student_of(user_id: int | None) -> tuple[int, int] | None:
-    """Return the student's id and classroom id of a user who is a student, else None."""
+def _seated(
+    seat_row: Model | None, user_id: int | None, table_id: int, seat_id: int
+) -> _Seated | None:
+    """Return the facts of a seated student (from their row, else looked up), or None."""
     if user_id is None:
         return None
-    # Two numbers, not a model: this runs in the move's transaction (first play of a seat).
-    found = first_row(Student, _student_query, user_id, "student")
-    return None if found is None else (int(found[0]), int(found[1]))
-
-
-def _student_query(user_id: int, role: str) -> QuerySet[Student, tuple[int, int]]:
-    return Student.objects.filter(user_id=user_id, user__role=role).values_list(
-        "pk", "classroom_id"
-    )
-
-
-def _session_id_of(table_id: int) -> int | None:
-    found = first_row(SessionTable, _session_query, table_id)
-    return None if found is None else int(found[0])
-
-
-def _session_query(table_id: int) -> QuerySet[SessionTable, tuple[int]]:
-    return SessionTable.objects.filter(table_id=table_id).order_by("pk").values_list("session_id")
-
-
-def _last_attempt(student_id: int, table_id: int) -> list[Any] | None:
-    found = first_row(Attempt, _last_attempt_query, student_id, table_id)
-    return None if found is None else list(found)
-
-
-def _last_attempt_query(
-    student_id: int, table_id: int
-) -> QuerySet[Attempt, tuple[int | None, str]]:
-    return (
-        Attempt.objects.filter(student_id=student_id, table_id=table_id)
-        .order_by("-id")
-        .values_list("turn", "outcome")
-    )
+    if isinstance(seat_row, SeatStudent) and seat_row.user_id == user_id:
+        return _Seated(seat_row, "kept", seat_row.open_turn)
+    student = Student.objects.filter(user_id=user_id, user__role="student").first()
+    if student is None:
+        return None
+    facts = seat_student_facts(seat_id=seat_id, table_id=table_id, student=student)
+    return _Seated(facts, "missing" if seat_row is None else "stale", facts.open_turn)
 
 
 def open_turn(
@@ -135,23 +103,21 @@ def open_turn(
     table_id: int,
     seat: int,
     *,
-    last: list[Any] | None | bool = False,
-    seat_seq: dict[int, int] | None = None,
+    wrong_turn: int | None | bool = False,
+    last_moves: dict[int, int] | None = None,
 ) -> int | None:
     """Return the student's turn still open at the table (its `turn`), or None.
 
     Open: the student's last attempt there was refused and no other seat acted since its
-    turn began (the student's own draws and penalty draws keep the turn open). `last` (the
-    last attempt's [turn, outcome], None for none) and `seat_seq` (each seat's last stored
-    action) spare the queries when the caller knows them.
+    turn began (the student's own draws and penalty draws keep the turn open). `wrong_turn`
+    (the last attempt's turn if it was refused, else None) and `last_moves` (each seat's last
+    stored action) spare the queries when the caller knows them.
     """
-    if last is False:
-        last = _last_attempt(student_id, table_id)
-    if not isinstance(last, list) or last[0] is None or last[1] != Attempt.Outcome.WRONG:
+    turn = _wrong_turn(last_attempt(student_id, table_id)) if wrong_turn is False else wrong_turn
+    if turn is None or turn is True:
         return None
-    turn = int(last[0])
-    if seat_seq is not None:
-        others_acted = any(seq > turn for other, seq in seat_seq.items() if other != seat)
+    if last_moves is not None:
+        others_acted = any(seq > turn for other, seq in last_moves.items() if other != seat)
     else:
         others = TableEvent.objects.filter(table_id=table_id, seq__gt=turn).exclude(seat=seat)
         others_acted = others.exists()
@@ -189,7 +155,7 @@ def _claim(
     return sent, Attempt.ClaimSource.INFERRED
 
 
-def _outcome(play: hooks.JudgedPlay, claim: str) -> str:
+def _outcome(play: JudgedPlay, claim: str) -> str:
     """Read the engine's verdict: the rule an accepted play was accepted by, else wrong."""
     if not play.accepted:
         return Attempt.Outcome.WRONG
@@ -227,19 +193,35 @@ def attempt_figures(
     return tags, {}, [], ["S1"]
 
 
-def log_judged_play(play: hooks.JudgedPlay) -> None:
-    """Store the attempt of a student's judged fraction play (right or wrong)."""
+class AttemptLog:
+    """The move listener of lessons (games.listeners.MoveListener): the attempt log."""
+
+    seat_row = SeatStudent
+
+    def judged_play(self, play: JudgedPlay) -> list[Write]:
+        """Return the attempt of a student's judged fraction play (right or wrong)."""
+        return log_judged_play(play)
+
+    def player_action(self, record: PlayerAction) -> list[Write]:
+        """Return what a student's draw tells (a missed equivalence, the turn's `drew`)."""
+        return log_draw(record)
+
+
+def log_judged_play(play: JudgedPlay) -> list[Write]:
+    """Return the attempt of a student's judged fraction play (right or wrong), and the seat's
+    facts if they changed."""
     card = play.action.get("card")
     if not is_fraction_card(card):
-        return
+        return []
     view = play.view_before
     reference = parse_fraction(view["reference"]) if view.get("reference") else None
     denominator = view.get("denominator")
     if reference is None and not denominator:
-        return
-    seated = _seated(play.memo, play.user_id, play.table_id)
+        return []
+    seated = _seated(play.seat_row, play.user_id, play.table_id, play.seat_id)
     if seated is None:
-        return
+        return []
+    facts = seated.facts
     played = parse_fraction(card)
     claim, source = _claim(play.action, reference, denominator, played)
     outcome = _outcome(play, claim)
@@ -248,16 +230,18 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
     tags, p0, opportunities, skills = attempt_figures(
         reference, int(denominator or 0), played, claim, hand, wrong
     )
-    session_id = _session_kept(play.memo, play.table_id)
-    student_id = int(seated["student"])
     turn = open_turn(
-        student_id, play.table_id, play.seat, last=seated.get("last"), seat_seq=play.seat_seq
+        facts.student_id,
+        play.table_id,
+        play.seat,
+        wrong_turn=facts.open_turn,
+        last_moves=play.last_moves,
     )
     turn = play.moves if turn is None else turn
     attempt = Attempt(
-        classroom_id=seated["classroom"],
-        student_id=student_id,
-        session_id=session_id,
+        classroom_id=facts.classroom_id,
+        student_id=facts.student_id,
+        session_id=facts.session_id,
         table_id=play.table_id,
         created_at=timezone.now(),
         reference_num=reference[0] if reference else None,
@@ -278,40 +262,40 @@ def log_judged_play(play: hooks.JudgedPlay) -> None:
         rules_version=RULES_VERSION,
         turn=turn,
     )
-    insert_one(attempt)  # no queryset compiled per play (games.move_rows)
-    seated["last"] = [turn, outcome]
+    facts.open_turn = turn if wrong else None
+    session_id = facts.session_id
     if session_id is not None:
         transaction.on_commit(lambda: session_changed(session_id))
+    return [Insert(attempt), *seated.write()]
 
 
-def log_draw(record: hooks.PlayerAction) -> None:
-    """Store what a student's draw tells: a fraction equal to the reference was held (a missed
-    equivalence), and the attempts of the turn it ends were followed by a draw (`drew`).
-
-    Both writes are one statement on PostgreSQL (games.move_rows): a move's transaction
-    stays within three statements.
-    """
+def log_draw(record: PlayerAction) -> list[Write]:
+    """Return what a student's draw tells: a fraction equal to the reference was held (a missed
+    equivalence), and the attempts of the turn it ends were followed by a draw (`drew`)."""
     if record.ruleset != "fractions" or record.action.get("type") != "draw":
-        return
-    seated = _seated(record.memo, record.user_id, record.table_id)
+        return []
+    seated = _seated(record.seat_row, record.user_id, record.table_id, record.seat_id)
     if seated is None:
-        return
-    missed = _missed_equivalence(record, seated)
-    student_id = int(seated["student"])
-    last = seated.get("last")
-    turn = open_turn(student_id, record.table_id, record.seat, last=last, seat_seq=record.seat_seq)
+        return []
+    facts = seated.facts
+    writes: list[Write] = []
+    missed = _missed_equivalence(record, facts)
+    if missed is not None:
+        writes.append(Insert(missed))
+    turn = open_turn(
+        facts.student_id,
+        record.table_id,
+        record.seat,
+        wrong_turn=facts.open_turn,
+        last_moves=record.last_moves,
+    )
     if turn is not None:
-        turn_attempts = Attempt.objects.filter(
-            student_id=student_id, table_id=record.table_id, turn=turn
-        )
-        update_then_insert(turn_attempts, {"drew": True}, [missed] if missed else [])
-    elif missed is not None:
-        missed.save()
+        where = {"student_id": facts.student_id, "table_id": record.table_id, "turn": turn}
+        writes.append(Update(Attempt, where, {"drew": True}))
+    return writes + seated.write()
 
 
-def _missed_equivalence(
-    record: hooks.PlayerAction, seated: dict[str, Any]
-) -> MissedEquivalence | None:
+def _missed_equivalence(record: PlayerAction, facts: SeatStudent) -> MissedEquivalence | None:
     """Return the (unsaved) missed equivalence of a voluntary draw, if an equal card was held."""
     reference = record.view_before.get("reference")
     if not reference:
@@ -321,9 +305,9 @@ def _missed_equivalence(
     if not equal:
         return None
     return MissedEquivalence(
-        classroom_id=seated["classroom"],
-        student_id=seated["student"],
-        session_id=_session_kept(record.memo, record.table_id),
+        classroom_id=facts.classroom_id,
+        student_id=facts.student_id,
+        session_id=facts.session_id,
         table_id=record.table_id,
         created_at=timezone.now(),
         reference=reference,

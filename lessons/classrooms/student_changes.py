@@ -21,6 +21,7 @@ from lessons.classrooms.name_rule import (
     name_fault,
     names_taken,
 )
+from lessons.attempts.seat_students import seat_students_move
 from lessons.classrooms.services import (
     CLASSROOM_ARCHIVED,
     CLASSROOM_MAX_STUDENTS,
@@ -35,6 +36,7 @@ from lessons.models import (
     WarmupRound,
 )
 from lessons.school.erasure import student_erase, student_pseudonymise
+from lessons.sessions.services import session_seats_leave
 
 RENAME_EMPTY = _("Type the student's new name.")
 RENAME_TOO_LONG = _("A name has at most %(limit)d characters.")
@@ -103,15 +105,17 @@ def student_move(*, student: Student, to: Classroom) -> Student:
             )
         _name_free(to, student.display_name)
         # The plays follow the pupil: a move mends a wrong placement, and the new teacher
-        # needs the history. Places in the old class's sessions are left.
+        # needs the history. Places in the old class's sessions are left: robots take their
+        # seats there. Their own practice tables stay theirs, and log under the new class.
         Attempt.objects.filter(student=student).update(classroom=to)
         MissedEquivalence.objects.filter(student=student).update(classroom=to)
         # Warm-ups follow too (their answers are attempts); a class session's round stays
         # with its session, which the pupil leaves.
         WarmupRound.objects.filter(student=student).update(classroom=to)
-        SessionMember.objects.filter(student=student).delete()
+        session_seats_leave(student=student)
         student.classroom = to
         student.save(update_fields=["classroom"])
+        seat_students_move(student=student)
     return student
 
 

@@ -230,6 +230,8 @@ def insert_rows(model: type[Attempt] | type[MissedEquivalence], rows: list[Row])
     quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
+            # The driver's cursor (undocumented attribute): tests/unoclass/test_private_apis.py
+            # ::test_django_cursor_wrapper_cursor.
             raw = cursor.cursor
             with raw.copy(f"COPY {connection.ops.quote_name(table)} ({quoted}) FROM STDIN") as copy:
                 for row in rows:

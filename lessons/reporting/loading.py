@@ -209,6 +209,7 @@ def _rows(query: Any) -> list[Row]:
     On a class's window (thousands of rows) the converters and the per-row time zone lookup
     cost more than the query itself.
     """
+    # Undocumented: tests/unoclass/test_private_apis.py::test_django_query_get_compiler_as_sql.
     sql, params = query.query.get_compiler(using=query.db).as_sql()
     with connections[query.db].cursor() as cursor:
         cursor.execute(sql, params)

@@ -47,6 +47,7 @@ seats) are changed only through games.services.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from datetime import datetime, timedelta
 from typing import Any
@@ -70,6 +71,7 @@ from games.services import (
     table_finish,
     table_set_paused,
 )
+from lessons.attempts.seat_students import seat_students_write
 from lessons.classrooms.selectors import teacher_teaches
 from lessons.models import (
     Classroom,
@@ -345,6 +347,7 @@ def _new_table(
         raise RuntimeError(f"session {session.pk}: table refused: {exc.code}") from exc
     seated = SessionTable.objects.create(session=session, table=table, number=number)
     SessionMember.objects.filter(pk__in=[m.pk for m in members]).update(table=seated)
+    seat_students_write(table_id=table.pk)
     return seated
 
 
@@ -401,6 +404,22 @@ def _release_seat(member: SessionMember) -> None:
     # A finished game keeps its seats as the record; a member without a seat has none to give.
     with contextlib.suppress(TableError):
         seat_give_to_bot(table_id=member.table.table_id, user_id=member.student.user_id)
+        seat_students_write(table_id=member.table.table_id)
+
+
+def session_seats_leave(*, student: Student) -> None:
+    """Take a student out of every class session: their seats go to robots (a moved pupil).
+
+    A table left with no student finishes (games); a finished game keeps its seats.
+    """
+    members = SessionMember.objects.filter(student=student).select_related("student", "table")
+    sessions = set()
+    for member in members:
+        _release_seat(member)
+        sessions.add(member.session_id)
+    SessionMember.objects.filter(student=student).delete()
+    for session_id in sessions:
+        transaction.on_commit(functools.partial(session_changed, session_id))
 
 
 def session_move(
@@ -441,6 +460,7 @@ def session_move(
                     raise _refuse(TABLE_OVER, "table_over") from exc
                 raise _refuse(NO_FREE_SEAT, "no_free_seat") from exc
             _release_seat(member)
+            seat_students_write(table_id=target.table_id)
             member.table = target
             member.save(update_fields=["table"])
         transaction.on_commit(lambda: session_changed(locked.pk))

@@ -29,18 +29,24 @@ from tests.games.helpers import FRACTIONS_SETUP, make_table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # The statements of each kind of move, once the table has seen the seat's student (the
-# attempt log looks a student and the table's session up once per table, then keeps them in the
-# table row the move locks). On PostgreSQL the table update and the event insert are one
-# statement (_FOLDED); SQLite has no data-modifying WITH: two.
-_FOLDED = 1 if connection.vendor == "postgresql" else 0
-PLAY = 4 - _FOLDED  # lock (with seats and memo), attempt, table, event
-WRONG_PLAY = 3  # lock, attempt, memo (the student's last attempt changed)
-WRONG_AGAIN = 2  # lock, attempt (tried again in the same turn: nothing kept changed)
-DRAW = 3 - _FOLDED  # lock, table, event
+# attempt log keeps a seat's student, class, session and open turn in its own row, which the
+# table lock reads with the seats). On PostgreSQL all the writes of a move are one statement
+# (games.store: data-modifying WITH clauses); SQLite has none: one statement per write.
+_FOLDED = connection.vendor == "postgresql"
+
+
+def _writes(count: int) -> int:
+    return min(count, 1) if _FOLDED else count
+
+
+PLAY = 1 + _writes(4)  # lock (with seats and their students); attempt, open turn, table, event
+WRONG_PLAY = 1 + _writes(2)  # lock; attempt, open turn (a new turn)
+WRONG_AGAIN = 1 + _writes(1)  # lock; attempt (tried again in the same turn: nothing kept changed)
+DRAW = 1 + _writes(2)  # lock; table, event
 # A draw with an equal card in hand, in a turn of refused tries: the missed equivalence and
-# the turn's `drew` are two more writes, folded the same way on PostgreSQL (games.move_rows).
-DRAW_MISSED_IN_TURN = 5 - 2 * _FOLDED
-BOT_STEP = 3 - _FOLDED  # lock, table, event
+# the turn's `drew` are two more writes.
+DRAW_MISSED_IN_TURN = 1 + _writes(4)
+BOT_STEP = 1 + _writes(2)  # lock; table, event
 
 
 def _statements(django_assert_num_queries: Any, count: int) -> Any:

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from games import hooks
+from games import listeners
 from games.models import Table, TableEvent
 from games.services import (
     NextStep,
@@ -95,8 +95,20 @@ def test_a_user_without_a_seat_cannot_act(pair, class_b):  # type: ignore[no-unt
 
 
 def test_wrong_equivalence_is_logged_then_refused(pair):  # type: ignore[no-untyped-def]
-    judged: list[hooks.JudgedPlay] = []
-    hooks.judged_play_listeners.append(judged.append)
+    judged: list[listeners.JudgedPlay] = []
+    logged = listeners.registered()
+
+    class Recording:
+        seat_row = logged.seat_row
+
+        def judged_play(self, play: listeners.JudgedPlay) -> list[listeners.Write]:
+            judged.append(play)
+            return logged.judged_play(play)
+
+        def player_action(self, record: listeners.PlayerAction) -> list[listeners.Write]:
+            return logged.player_action(record)
+
+    listeners.register(Recording())
     try:
         table = make_table(list(pair), setup=FRACTIONS_SETUP)
         with pytest.raises(TableError) as err:
@@ -107,7 +119,7 @@ def test_wrong_equivalence_is_logged_then_refused(pair):  # type: ignore[no-unty
                 state_id=0,
             )
     finally:
-        hooks.judged_play_listeners.remove(judged.append)
+        listeners.register(logged)
     assert err.value.code == "not_equivalent"
     assert len(judged) == 1 and not judged[0].accepted
     assert judged[0].view_before["reference"] == "1/3"

@@ -30,7 +30,7 @@ PATTERNS = (
     "games/test_concurrency.py",
     "games/test_services.py",
     "games/test_move_queries.py",
-    "games/test_move_rows.py",
+    "games/test_store.py",
     "lessons/*/test_concurrency.py",
     "lessons/*/test_services.py",
     "lessons/sessions/test_controls.py",
