@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from lessons.attempts.seat_students import seat_students_move
 from lessons.classrooms.name_rule import (
     TOO_LONG,
     UNPRINTABLE,
@@ -21,7 +22,6 @@ from lessons.classrooms.name_rule import (
     name_fault,
     names_taken,
 )
-from lessons.attempts.seat_students import seat_students_move
 from lessons.classrooms.services import (
     CLASSROOM_ARCHIVED,
     CLASSROOM_MAX_STUDENTS,
