@@ -10,7 +10,7 @@ that the level's items offer):
 - **decided "clear"**: in this round its trap was offered n times and taken k times, and a habit
   of at least CLEAR_HABIT would have been taken more often than that with chance at least
   1 - CLEAR_RISK (binomial lower tail P(X <= k | n, CLEAR_HABIT) <= CLEAR_RISK). A competent
-  student is clear of a rule after 10 clean offers.
+  student is clear of a rule after 11 clean offers.
 
 The round stops (None) when every such rule is decided or ROUND_CAP items were answered.
 Otherwise the next item is the bank item offering the most undecided rules, with a reference
@@ -42,7 +42,7 @@ ROUND_CAP: Final = 24
 # The smallest habit rate the warm-up is built to find, and the risk of calling a student with
 # such a habit clear of it in one round.
 CLEAR_HABIT: Final = HABIT_FLOOR
-CLEAR_RISK: Final = 0.03
+CLEAR_RISK: Final = 0.02
 
 
 def habit_excluded(taken: int, offered: int) -> bool:
