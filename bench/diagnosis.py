@@ -216,6 +216,7 @@ def warm_up(pool: ProcessPoolExecutor, pupils: int) -> tuple[list[str], list[str
             f"warm-up: longest round {longest} items over {len(lengths)} rounds (<= {ROUND_CAP})",
         )
     )
+    info += other_levels(pool, max(1, pupils // 5))
     flags = simulate_warm_up(pool, "game", Pupil(wrong=0.4, reasons=True), pupils, 80 * 10**6)
     rate = wc.share([bool(flag) for flag in flags])
     lines.append(
@@ -226,6 +227,34 @@ def warm_up(pool: ProcessPoolExecutor, pupils: int) -> tuple[list[str], list[str
         )
     )
     return lines, info
+
+
+def other_levels(pool: ProcessPoolExecutor, pupils: int) -> list[str]:
+    """Measure the main warm-up figures on the other deck levels (information)."""
+    info: list[str] = []
+    for j, level in enumerate(("sixths", "twelfths", "improper")):
+        seed = (90 + 10 * j) * 10**6
+        null = _rounds(
+            simulate_warm_up(
+                pool, "round", Pupil(wrong=0.4, reasons=True, level=level), pupils, seed
+            )
+        )
+        competent = _rounds(
+            simulate_warm_up(pool, "round", Pupil(wrong=0.05, level=level), pupils, seed + 10**6)
+        )
+        found = []
+        for i, rule in enumerate(HABITS):
+            pupil = Pupil(habit=rule, rate=0.3, reasons=True, level=level)
+            outcomes = _rounds(
+                simulate_warm_up(pool, "round", pupil, pupils, seed + (2 + i) * 10**6)
+            )
+            found.append(f"{rule} {wc.found(outcomes, rule):.1%}")
+        info.append(
+            f"info  warm-up, level {level} ({pupils} pupils a case): false 'likely' "
+            f"{wc.false_likely(null):.2%}, competent median round "
+            f"{wc.median(wc.round_lengths(competent)):g} items, 30% habit found " + ", ".join(found)
+        )
+    return info
 
 
 def line(ok: bool, text: str) -> str:
