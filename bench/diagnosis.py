@@ -20,7 +20,8 @@ lessons.diagnosis.diagnose() runs:
     habit with reasons; competent pupils (5% wrong at random); a re-check round after a 50%
     habit was found, the habit stopped (a competent pupil then) or persisting (30% and 50%);
     and a warm-up followed by 60 game turns (no misconception, random reasons: the error rate
-    over both kinds of evidence together).
+    over both kinds of evidence together); these on the `full` level, and information lines for
+    the other levels (a fifth of the pupils).
 
 Prints one PASS/FAIL line per goal, then information lines. Run by hand:
 
