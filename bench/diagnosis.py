@@ -20,7 +20,8 @@ lessons.diagnosis.diagnose() runs:
     habit with reasons; competent pupils (5% wrong at random); a re-check round after a 50%
     habit was found, the habit stopped (a competent pupil then) or persisting (30% and 50%);
     and a warm-up followed by 60 game turns (no misconception, random reasons: the error rate
-    over both kinds of evidence together).
+    over both kinds of evidence together); these on the `full` level, and information lines for
+    the other levels (a fifth of the pupils).
 
 Prints one PASS/FAIL line per goal, then information lines. Run by hand:
 
@@ -216,6 +217,7 @@ def warm_up(pool: ProcessPoolExecutor, pupils: int) -> tuple[list[str], list[str
             f"warm-up: longest round {longest} items over {len(lengths)} rounds (<= {ROUND_CAP})",
         )
     )
+    info += other_levels(pool, max(1, pupils // 5))
     flags = simulate_warm_up(pool, "game", Pupil(wrong=0.4, reasons=True), pupils, 80 * 10**6)
     rate = wc.share([bool(flag) for flag in flags])
     lines.append(
@@ -226,6 +228,34 @@ def warm_up(pool: ProcessPoolExecutor, pupils: int) -> tuple[list[str], list[str
         )
     )
     return lines, info
+
+
+def other_levels(pool: ProcessPoolExecutor, pupils: int) -> list[str]:
+    """Measure the main warm-up figures on the other deck levels (information)."""
+    info: list[str] = []
+    for j, level in enumerate(("sixths", "twelfths", "improper")):
+        seed = (90 + 10 * j) * 10**6
+        null = _rounds(
+            simulate_warm_up(
+                pool, "round", Pupil(wrong=0.4, reasons=True, level=level), pupils, seed
+            )
+        )
+        competent = _rounds(
+            simulate_warm_up(pool, "round", Pupil(wrong=0.05, level=level), pupils, seed + 10**6)
+        )
+        found = []
+        for i, rule in enumerate(HABITS):
+            pupil = Pupil(habit=rule, rate=0.3, reasons=True, level=level)
+            outcomes = _rounds(
+                simulate_warm_up(pool, "round", pupil, pupils, seed + (2 + i) * 10**6)
+            )
+            found.append(f"{rule} {wc.found(outcomes, rule):.1%}")
+        info.append(
+            f"info  warm-up, level {level} ({pupils} pupils a case): false 'likely' "
+            f"{wc.false_likely(null):.2%}, competent median round "
+            f"{wc.median(wc.round_lengths(competent)):g} items, 30% habit found " + ", ".join(found)
+        )
+    return info
 
 
 def line(ok: bool, text: str) -> str:

@@ -60,7 +60,7 @@ from .skills import (
     skill_tags,
     standards_tags,
 )
-from .stream import DEFAULT_DECK_VALUES, SOURCE_GAME, SOURCE_PROBE, first_claim_accuracy
+from .stream import DEFAULT_DECK_VALUES, first_claim_accuracy
 from .turns import first_claim_indices, turns_from_attempts, turns_from_csv
 
 __all__ = [
@@ -78,15 +78,13 @@ __all__ = [
     "turns_from_csv",
     "REASONS",
     "REASON_LABELS",
-    "ROUND_CAP",
-    "SOURCE_GAME",
-    "SOURCE_PROBE",
-    "probe_next",
     "STATUS_NOT_POSSIBLE",
     "Diagnosis",
     "diagnose",
     "first_claim_accuracy",
     "possible_rules",
+    "probe_next",
+    "ROUND_CAP",
     "BASIS_LABELS",
     "CLAIMS",
     "CLAIM_DENOMINATOR",

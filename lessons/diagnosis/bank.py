@@ -38,9 +38,10 @@ _ALSO_FITS: Final[dict[str, frozenset[str]]] = {
 _UMBRELLA: Final = frozenset({"M0"})
 
 # Denominators pupils at each deck level know (the deck's own, and the quarters and eighths
-# taught alongside them), and whether improper fractions (up to 2) appear.
+# taught alongside them: a sixths class is at the grade 3 range of CCSS 3.NF, 2, 3, 4, 6, 8),
+# and whether improper fractions (up to 2) appear.
 LEVEL_DENOMINATORS: Final[dict[str, tuple[int, ...]]] = {
-    "sixths": (2, 3, 4, 6),
+    "sixths": (2, 3, 4, 6, 8),
     "twelfths": (2, 3, 4, 6, 8, 12),
     "full": (2, 3, 4, 6, 8, 12, 24),
     "improper": (2, 3, 4, 6, 12),

@@ -1,4 +1,4 @@
-"""Exact chance distributions for a rule's score, and a lower bound on a habit rate.
+"""Exact chance distributions for a rule's score, and the binomial tail a re-check reads.
 
 Under "no habit", each wrong "equal" claim fits a rule with its own chance p0 (a card drawn
 at random from the student's wrong options), independently of the others: the number of
@@ -10,9 +10,9 @@ costs one pass over a short list.
 
 from __future__ import annotations
 
-from math import sqrt
+from math import comb
 
-__all__ = ["ChanceScore", "wilson_lower"]
+__all__ = ["ChanceScore", "binomial_cdf"]
 
 
 class ChanceScore:
@@ -70,12 +70,9 @@ class ChanceScore:
         return min(1.0, sum(self.probs[score:]))
 
 
-def wilson_lower(successes: int, trials: int, z: float) -> float:
-    """Return the Wilson score lower bound of a rate (0 without trials)."""
-    if trials <= 0:
-        return 0.0
-    share = successes / trials
-    z2 = z * z
-    centre = share + z2 / (2 * trials)
-    spread = z * sqrt(share * (1 - share) / trials + z2 / (4 * trials * trials))
-    return max(0.0, (centre - spread) / (1 + z2 / trials))
+def binomial_cdf(successes: int, trials: int, rate: float) -> float:
+    """Return P(X <= successes) for X ~ Binomial(trials, rate)."""
+    return sum(
+        comb(trials, i) * rate**i * (1.0 - rate) ** (trials - i)
+        for i in range(min(successes, trials) + 1)
+    )

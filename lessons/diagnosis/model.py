@@ -23,15 +23,16 @@ The status model (docs/diagnosis.md gives the figures bench/diagnosis.py measure
   resolved.
 - **emerging**: not likely, p-value <= ALPHA_EMERGING for this rule alone, at least 2 fitting
   claims. Beyond chance at a loose level: a hint to watch, not a diagnosis.
-- **resolved**: only a rule that was likely, and only after a clean **re-check**: a warm-up
-  round later than the rule's last fitting claim (probe turns, see stream.py) offered its trap
-  c times in a row without the student taking it (a right answer each time). The habit rate r
-  (share of fitting plays among the opportunities that were either a fitting play or a right
-  play, game and warm-up) is bounded below (Wilson, z = RATE_Z) from the history before the
-  current clean run; c is the least with (1 - r)^c <= RESOLVED_MISS, and at least
-  RESOLVED_MIN_CLEAN. Clean game turns alone never resolve a rule: a card held in a hand is
-  not a trap the student was asked about (VanLehn: bugs come and go, so a habit is checked
-  again before it is called gone). A new fitting claim makes it likely again.
+- **resolved**: only a rule that was likely, and only after a clean **re-check**: in a warm-up
+  round later than the rule's becoming likely (or its last fitting claim outside a re-check),
+  its trap was offered n times and taken k times, and a habit of HABIT_FLOOR (30%) or more
+  would have been taken more often with chance at least 1 - RESOLVED_MISS:
+  P(Binomial(n, HABIT_FLOOR) <= k) <= RESOLVED_MISS (none taken: 13 offers; one: 20). One slip
+  does not sink a re-check, and the test does not lean on the habit rate estimated from the
+  evidence that made the rule likely (that estimate is biased upwards by the selection).
+  Clean game turns alone never resolve a rule: a card held in a hand is not a trap the student
+  was asked about (VanLehn: bugs come and go, so a habit is checked again before it is called
+  gone). A fitting claim after "resolved" makes it likely again, and a later round checks again.
 - M0 (an umbrella) and U (no rule fits) describe plays, not students: always "none". D1 (a
   wrong "same denominator" claim) has no chance model to beat: its k is shown, its status is
   always "none". Rules no pair of the deck's values can show are "not_possible".
@@ -41,10 +42,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from math import ceil, log
 from typing import Final
 
-from .chance import ChanceScore, wilson_lower
+from .chance import ChanceScore, binomial_cdf
 from .classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, RULE_IDS, tags_for
 from .evidence import (
     STATUS_EMERGING,
@@ -82,12 +82,15 @@ LIKELY_MIN_REFERENCES: Final = 2
 EMERGING_MIN_MATCHES: Final = 2
 REASON_WEIGHT: Final = 2
 REASON_CHANCE: Final = 1 / len(REASONS)
-RATE_Z: Final = 1.0
-# A habit still there at its estimated rate passes a re-check at most this often (a re-check
-# round stops at the first fitting answer, so this is the chance of a false "resolved" per
-# re-check; bench/diagnosis.py measures it).
-RESOLVED_MISS: Final = 0.02
-RESOLVED_MIN_CLEAN: Final = 5
+# The smallest habit rate the warm-up is built to find and to rule out: a re-check resolves a
+# rule when a habit of this rate would have been taken more often with chance 1 - RESOLVED_MISS
+# (looked at after every offer; bench/diagnosis.py measures the false "resolved" it gives).
+HABIT_FLOOR: Final = 0.3
+RESOLVED_MISS: Final = 0.01
+# The fewest offers a re-check needs (none taken), from the two above.
+RESOLVED_MIN_CLEAN: Final = next(
+    n for n in range(1, 1000) if binomial_cdf(0, n, HABIT_FLOOR) <= RESOLVED_MISS
+)
 
 # Rules that describe plays, not students, or have no chance model: never a status.
 UNTESTED_RULES: Final = frozenset({"M0", "U", "D1"})
@@ -119,8 +122,10 @@ class _Track:
     __slots__ = (
         "clean",
         "clean_run",
-        "fit_round",
-        "recheck_run",
+        "check_from",
+        "recheck_offers",
+        "recheck_round",
+        "recheck_taken",
         "rechecked_at",
         "contradicting_reasons",
         "expected",
@@ -156,10 +161,12 @@ class _Track:
         self.clean_run = 0
         self.probes = 0
         self.likely_at: int | None = None
-        # Warm-up rounds: the round of the last fitting claim (0: before any round), the clean
-        # trap offers in a row in later rounds, and the turn that completed a clean re-check.
-        self.fit_round = 0
-        self.recheck_run = 0
+        # Re-checks: warm-up rounds after `check_from` check the rule again; the current one's
+        # round, trap offers and traps taken; the turn that completed a clean re-check.
+        self.check_from = 0
+        self.recheck_round = 0
+        self.recheck_offers = 0
+        self.recheck_taken = 0
         self.rechecked_at: int | None = None
 
     @property
@@ -181,16 +188,23 @@ class _Track:
         return self.without_reasons.tail(self.k)
 
     def clean_needed(self) -> int | None:
-        """Return the clean re-check offers in a row that make a persisting habit improbable."""
+        """Return the offers the current re-check needs in all, given the traps taken in it."""
         if self.likely_at is None:
             return None
-        decided = self.k + self.clean - self.clean_run
-        rate = wilson_lower(self.k, decided, RATE_Z)
-        if rate <= 0.0:
-            return None
-        if rate >= 1.0:
-            return RESOLVED_MIN_CLEAN
-        return max(RESOLVED_MIN_CLEAN, ceil(log(RESOLVED_MISS) / log(1.0 - rate)))
+        return recheck_needed(self.recheck_taken)
+
+
+def recheck_needed(taken: int) -> int:
+    """Return the fewest trap offers a re-check with `taken` traps taken needs to resolve."""
+    return _recheck_needed(taken)
+
+
+@lru_cache(maxsize=64)
+def _recheck_needed(taken: int) -> int:
+    n = max(taken + 1, RESOLVED_MIN_CLEAN)
+    while binomial_cdf(taken, n, HABIT_FLOOR) > RESOLVED_MISS:
+        n += 1
+    return n
 
 
 class Diagnosis:
@@ -262,19 +276,39 @@ class Diagnosis:
         for rule in opportunities:
             track = tracks[rule]
             track.opportunities += 1
-            if rule in fitted:
+            fits = rule in fitted
+            if fits:
                 track.clean_run = 0
             elif correct:
                 track.clean += 1
                 track.clean_run += 1
-                if probe and track.likely_at is not None and self.rounds > track.fit_round:
-                    self._recheck(track)
+            if track.likely_at is None:
+                continue
+            if probe and self.rounds > track.check_from:
+                self._recheck(track, fits)
+            elif fits:  # outside a re-check: a later round checks again
+                self._restart_check(track)
 
-    def _recheck(self, track: _Track) -> None:
-        """Count a clean trap offer of a later warm-up round; resolve once enough in a row."""
-        track.recheck_run += 1
-        needed = track.clean_needed()
-        if track.rechecked_at is None and needed is not None and track.recheck_run >= needed:
+    def _restart_check(self, track: _Track) -> None:
+        track.check_from = self.rounds
+        track.recheck_offers = track.recheck_taken = 0
+        track.rechecked_at = None
+
+    def _recheck(self, track: _Track, fits: bool) -> None:
+        """Count a trap offer of a re-check round; resolve once a habit is ruled out."""
+        if track.recheck_round != self.rounds:
+            track.recheck_round = self.rounds
+            track.recheck_offers = track.recheck_taken = 0
+        if fits and track.rechecked_at is not None:
+            self._restart_check(track)  # resolved, then the trap taken: likely again
+            return
+        track.recheck_offers += 1
+        track.recheck_taken += fits
+        if (
+            track.rechecked_at is None
+            and binomial_cdf(track.recheck_taken, track.recheck_offers, HABIT_FLOOR)
+            <= RESOLVED_MISS
+        ):
             track.rechecked_at = self.turns - 1
 
     def _weigh(
@@ -300,9 +334,6 @@ class Diagnosis:
             return
         track.k += 1
         track.score += 1 + (REASON_WEIGHT if reason == code and code is not None else 0)
-        track.fit_round = self.rounds
-        track.recheck_run = 0
-        track.rechecked_at = None
         if reference is not None:
             track.references.add(reference)
         if (
@@ -312,6 +343,7 @@ class Diagnosis:
             and track.p_value() <= track.level(self.alpha[track.rule])
         ):
             track.likely_at = self.turns - 1
+            track.check_from = self.rounds
 
     def status(self, rule: str) -> str:
         """Return the rule's status now."""
@@ -351,7 +383,8 @@ class Diagnosis:
                 "clean_needed": track.clean_needed(),
                 "likely_at_turn": track.likely_at,
                 "probes": track.probes,
-                "recheck_run": track.recheck_run,
+                "recheck_offers": track.recheck_offers,
+                "recheck_taken": track.recheck_taken,
                 "rechecked_at_turn": track.rechecked_at,
             }
         return out
@@ -368,13 +401,13 @@ def diagnose(turns: object, deck: object = None) -> dict[str, dict[str, object]]
     "k" (wrong first claims fitting it), "expected" (what chance alone gives), "n" (wrong
     claims considered), "p_value" (chance of a score at least this high), "alpha" (the level
     "likely" needs), "references", "reasons" (fitting reasons counted), "opportunities",
-    "clean_run" (clean opportunities in a row, game and warm-up), "clean_needed" (clean
-    re-check offers "resolved" needs), "likely_at_turn" (its index in `turns`), "probes"
-    (later tries of a turn that fit it; never weighed), "recheck_run" (clean trap offers in a
-    row in warm-up rounds after the last fitting claim), "rechecked_at_turn" (index in `turns`
-    of the warm-up answer that completed the clean re-check: "we checked again on <its date>";
-    None unless resolved). Warm-up answers are turns with "source": "probe" (stream.py).
-    Bad input raises ValueError.
+    "clean_run" (clean opportunities in a row, game and warm-up), "clean_needed" (trap offers
+    the current re-check needs in all, given the traps taken in it; None unless likely),
+    "likely_at_turn" (its index in `turns`), "probes" (later tries of a turn that fit it;
+    never weighed), "recheck_offers" and "recheck_taken" (the current or last re-check round:
+    the rule's trap offered, taken), "rechecked_at_turn" (index in `turns` of the warm-up answer
+    that completed the clean re-check: "we checked again on <its date>"; None unless resolved).
+    Warm-up answers are turns with "source": "probe" (stream.py). Bad input raises ValueError.
     """
     diagnosis = Diagnosis(deck)
     if isinstance(turns, str | bytes | dict) or not isinstance(turns, list | tuple):
@@ -389,6 +422,7 @@ __all__ = [
     "ALPHA_LIKELY",
     "ALPHA_LIKELY_REASONS",
     "ALPHA_SHARES",
+    "HABIT_FLOOR",
     "DIAGNOSIS_STATUSES",
     "EMERGING_MIN_MATCHES",
     "FALSE_LIKELY_GOAL",
@@ -404,4 +438,5 @@ __all__ = [
     "Diagnosis",
     "diagnose",
     "possible_rules",
+    "recheck_needed",
 ]

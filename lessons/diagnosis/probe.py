@@ -6,11 +6,11 @@ that the level's items offer):
 
 - **decided "likely"**: the model says likely (every page reads the same status). A rule that
   was likely before this round is being checked again: it is decided once resolved (a clean
-  re-check) or once its trap is taken again in this round;
+  re-check, model.py) or once the re-check can no longer pass within the cap (traps taken);
 - **decided "clear"**: in this round its trap was offered n times and taken k times, and a habit
   of at least CLEAR_HABIT would have been taken more often than that with chance at least
   1 - CLEAR_RISK (binomial lower tail P(X <= k | n, CLEAR_HABIT) <= CLEAR_RISK). A competent
-  student is clear of a rule after 10 clean offers.
+  student is clear of a rule after 11 clean offers.
 
 The round stops (None) when every such rule is decided or ROUND_CAP items were answered.
 Otherwise the next item is the bank item offering the most undecided rules, with a reference
@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from math import comb
 from typing import Final
 
 from .bank import PROBE_RULES, Item, items_for
+from .chance import binomial_cdf
 from .classifier import CLAIM_EQUAL, tags_for
 from .evidence import STATUS_LIKELY, STATUS_RESOLVED
-from .model import Diagnosis
+from .model import HABIT_FLOOR, Diagnosis, recheck_needed
 from .stream import Turn, read_turn
 
 Card = tuple[int, int]
@@ -41,19 +41,13 @@ Card = tuple[int, int]
 ROUND_CAP: Final = 24
 # The smallest habit rate the warm-up is built to find, and the risk of calling a student with
 # such a habit clear of it in one round.
-CLEAR_HABIT: Final = 0.3
-CLEAR_RISK: Final = 0.03
+CLEAR_HABIT: Final = HABIT_FLOOR
+CLEAR_RISK: Final = 0.02
 
 
 def habit_excluded(taken: int, offered: int) -> bool:
     """Tell whether a habit of CLEAR_HABIT or more is excluded: P(X <= taken) <= CLEAR_RISK."""
-    if offered <= 0:
-        return False
-    tail = sum(
-        comb(offered, i) * CLEAR_HABIT**i * (1 - CLEAR_HABIT) ** (offered - i)
-        for i in range(taken + 1)
-    )
-    return tail <= CLEAR_RISK
+    return offered > 0 and binomial_cdf(taken, offered, CLEAR_HABIT) <= CLEAR_RISK
 
 
 class _Round:
@@ -93,7 +87,7 @@ def _current_round(turns: list[Turn], round_id: str | int | None) -> tuple[int, 
 
 
 def _undecided(
-    diagnosis: Diagnosis, this_round: _Round, rules: Sequence[str], first_index: int
+    diagnosis: Diagnosis, this_round: _Round, rules: Sequence[str], first_index: int, items: int
 ) -> list[str]:
     """Return the rules still undecided in this round (see the module docstring)."""
     undecided = []
@@ -105,10 +99,15 @@ def _undecided(
         if status == STATUS_RESOLVED:
             continue
         if status == STATUS_LIKELY:
-            # Likely in this round, or its trap taken again in it: decided. Likely from before:
-            # this round checks it again until resolved.
+            # Likely in this round: decided. Likely from before: this round checks it again
+            # until resolved or until the check can no longer pass within the cap.
             assert track.likely_at is not None
-            if track.likely_at >= first_index or this_round.taken[rule]:
+            if track.likely_at >= first_index:
+                continue
+            ongoing = items > 0 and track.recheck_round == diagnosis.rounds
+            offers = track.recheck_offers if ongoing else 0
+            taken = track.recheck_taken if ongoing else 0
+            if recheck_needed(taken) - offers > ROUND_CAP - items:
                 continue
             undecided.append(rule)
             continue
@@ -155,7 +154,7 @@ class WarmUp:
         if len(current) >= ROUND_CAP:
             return None
         this_round = _Round(current)
-        undecided = _undecided(self.diagnosis, this_round, self.rules, first_index)
+        undecided = _undecided(self.diagnosis, this_round, self.rules, first_index, len(current))
         if not undecided:
             return None
         rng = random.Random(f"warm-up:{self.seed}:{len(current)}")

@@ -162,8 +162,15 @@ class _Irregular(Exception):
 
 def read_turn(data: object, deck: frozenset[Card], index: int = 0) -> Turn:
     """Check one turn dict and return it as a Turn; bad input raises ValueError."""
-    if type(data) is dict and "source" in data:
-        return _sourced_turn(data, deck, index)
+    # A game turn may say "source": "game" (the stored log's rows do): read as any game turn.
+    if type(data) is dict or isinstance(data, Mapping):
+        source = data.get("source")
+        if source is not None and source != SOURCE_GAME:
+            if source != SOURCE_PROBE:
+                raise ValueError(
+                    f"turn #{index}: unknown source {source!r}; expected one of {SOURCES}"
+                )
+            return _probe_turn(data, index)
     try:
         return _plain_turn(data, deck)
     except (_Irregular, LookupError, TypeError, ValueError):
@@ -306,18 +313,7 @@ def _checked_turn(data: object, deck: frozenset[Card], index: int) -> Turn:
     return Turn(number, reference, denominator, hand, plays, drew)
 
 
-def _sourced_turn(data: dict[str, object], deck: frozenset[Card], index: int) -> Turn:
-    """Read a turn that names its source: a game turn, or a warm-up item (a probe)."""
-    source = data["source"]
-    if source == SOURCE_GAME:
-        plain = {key: value for key, value in data.items() if key not in ("source", "round")}
-        return read_turn(plain, deck, index)
-    if source != SOURCE_PROBE:
-        raise ValueError(f"turn #{index}: unknown source {source!r}; expected one of {SOURCES}")
-    return _probe_turn(data, index)
-
-
-def _probe_turn(data: dict[str, object], index: int) -> Turn:
+def _probe_turn(data: Mapping[str, object], index: int) -> Turn:
     """Check a warm-up item's turn: its options (any fractions) and one "equal" answer.
 
     Its fractions need not be in the deck: the options shown are the hand, so they give the

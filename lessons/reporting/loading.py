@@ -380,7 +380,7 @@ _MODEL_KEY: Final = blake2b(
             diagnosis_model.LIKELY_MIN_REFERENCES,
             diagnosis_model.EMERGING_MIN_MATCHES,
             diagnosis_model.REASON_WEIGHT,
-            diagnosis_model.RATE_Z,
+            diagnosis_model.HABIT_FLOOR,
             diagnosis_model.RESOLVED_MISS,
             diagnosis_model.RESOLVED_MIN_CLEAN,
             diagnosis_model.ALPHA_SHARES,

@@ -28,6 +28,7 @@ from lessons.diagnosis.model import (
     EMERGING_MIN_MATCHES,
     FALSE_LIKELY_GOAL,
     FALSE_LIKELY_TURNS,
+    HABIT_FLOOR,
     LIKELY_MIN_REFERENCES,
     RESOLVED_MIN_CLEAN,
     RESOLVED_MISS,
@@ -96,13 +97,17 @@ def status_meanings() -> dict[str, str]:
         )
         % {"k": EMERGING_MIN_MATCHES, "alpha": percent(ALPHA_EMERGING, 0)},
         "resolved": _(
-            "Resolved: the mistake was likely, and a later warm-up checked it again: the child "
-            "was offered a card that would have shown it and chose the right card at least "
-            "%(clean)d times in a row, enough that a habit still there would almost surely "
-            "(%(sure)s) have shown again. Games alone never resolve a mistake, and only a "
-            "mistake that was likely can be resolved."
+            "Resolved: the mistake was likely, and a later warm-up checked it again: offered a "
+            "card that would show it at least %(clean)d times, the child chose it so rarely "
+            "that a habit still there (%(floor)s of the times or more) would almost surely "
+            "(%(sure)s) have shown. Games alone never resolve a mistake, and only a mistake "
+            "that was likely can be resolved."
         )
-        % {"clean": RESOLVED_MIN_CLEAN, "sure": percent(1 - RESOLVED_MISS, 0)},
+        % {
+            "clean": RESOLVED_MIN_CLEAN,
+            "floor": percent(HABIT_FLOOR, 0),
+            "sure": percent(1 - RESOLVED_MISS, 0),
+        },
         "none": _(
             "Nothing to say: no more mistakes of this kind than luck alone would give. One card "
             "never decides anything."

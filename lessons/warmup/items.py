@@ -17,9 +17,15 @@ MIN_OPTIONS: Final = 2
 MAX_OPTIONS: Final = 6
 
 
-def next_item(turns: Sequence[dict[str, Any]], *, level: str, seed: int) -> dict[str, Any] | None:
-    """Return the next item {"reference": "a/b", "options": ["a/b", ...]}, or None (the end)."""
-    item = probe_next(list(turns), level=level, seed=seed)
+def next_item(
+    turns: Sequence[dict[str, Any]], *, level: str, seed: int, round_id: int | None = None
+) -> dict[str, Any] | None:
+    """Return the next item {"reference": "a/b", "options": ["a/b", ...]}, or None (the end).
+
+    `round_id`: the warm-up round asked for; its answers carry it as "round" (a round that
+    follows another with no game between is still a round of its own: a re-check).
+    """
+    item = probe_next(list(turns), level=level, seed=seed, round_id=round_id)
     if item is None:
         return None
     reference = str(item["reference"])

@@ -82,7 +82,12 @@ def _advance(round_: WarmupRound, now: Any) -> None:
     """Put the next item on the round, or end it (probe_next has nothing more to ask)."""
     item = None
     if round_.answered < MAX_ITEMS:
-        item = next_item(_student_turns(round_.student), level=round_.level, seed=round_.seed)
+        item = next_item(
+            _student_turns(round_.student),
+            level=round_.level,
+            seed=round_.seed,
+            round_id=round_.pk,
+        )
     round_.item = item
     if item is None:
         round_.finished_at = now

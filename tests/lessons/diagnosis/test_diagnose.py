@@ -171,7 +171,7 @@ def test_clean_game_turns_alone_never_resolve_a_likely_rule():
     result = diagnose(history + clean)["M2"]
     assert result["status"] == "likely"
     assert result["clean_run"] == 200 and result["clean_needed"] is not None
-    assert result["recheck_run"] == 0 and result["rechecked_at_turn"] is None
+    assert result["recheck_offers"] == 0 and result["rechecked_at_turn"] is None
 
 
 def test_a_rule_never_likely_is_never_resolved():

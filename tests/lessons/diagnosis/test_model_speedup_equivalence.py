@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from math import ceil, log, sqrt
 from typing import Any
 
 import pytest
@@ -36,11 +35,9 @@ from lessons.diagnosis.model import (
     ALPHA_SHARES,
     EMERGING_MIN_MATCHES,
     LIKELY_MIN_REFERENCES,
-    RATE_Z,
     REASON_CHANCE,
     REASON_WEIGHT,
     RESOLVED_MIN_CLEAN,
-    RESOLVED_MISS,
     TESTED_RULES,
 )
 from lessons.diagnosis.reasons import REASON_FOR_RULE, REASONS
@@ -74,16 +71,6 @@ class RefScore:
 
     def tail(self, score: int) -> float:
         return 1.0 if score <= 0 else min(1.0, sum(self.probs[score:]))
-
-
-def ref_wilson_lower(successes: int, trials: int, z: float) -> float:
-    if trials <= 0:
-        return 0.0
-    share = successes / trials
-    z2 = z * z
-    centre = share + z2 / (2 * trials)
-    spread = z * sqrt(share * (1 - share) / trials + z2 / (4 * trials * trials))
-    return max(0.0, (centre - spread) / (1 + z2 / trials))
 
 
 def ref_deck(deck: object) -> frozenset[Card]:
@@ -234,14 +221,8 @@ class RefTrack:
         return self.without_reasons.tail(self.k)
 
     def clean_needed(self) -> int | None:
-        if self.likely_at is None:
-            return None
-        rate = ref_wilson_lower(self.k, self.k + self.clean - self.clean_run, RATE_Z)
-        if rate <= 0.0:
-            return None
-        if rate >= 1.0:
-            return RESOLVED_MIN_CLEAN
-        return max(RESOLVED_MIN_CLEAN, ceil(log(RESOLVED_MISS) / log(1.0 - rate)))
+        # No warm-up turns in these histories: a re-check would need its offers, none taken.
+        return None if self.likely_at is None else RESOLVED_MIN_CLEAN
 
 
 class RefDiagnosis:
@@ -359,7 +340,8 @@ class RefDiagnosis:
                 "clean_needed": track.clean_needed(),
                 "likely_at_turn": track.likely_at,
                 "probes": track.probes,
-                "recheck_run": 0,
+                "recheck_offers": 0,
+                "recheck_taken": 0,
                 "rechecked_at_turn": None,
             }
         return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lessons.diagnosis import Diagnosis, diagnose
+from lessons.diagnosis.model import RESOLVED_MIN_CLEAN, recheck_needed
 
 # A warm-up item on 1/4: 2/8 equal, 2/5 (M1), 1/8 (M2), 3/4 (M3).
 OPTIONS = ["2/8", "2/5", "1/8", "3/4"]
@@ -44,10 +45,16 @@ def game(number, played="3/6"):
     }
 
 
+def test_the_offers_a_re_check_needs_rule_out_a_30_percent_habit_at_1_percent():
+    assert RESOLVED_MIN_CLEAN == recheck_needed(0) == 13  # 0.7**13 = 0.97%, 0.7**12 = 1.4%
+    assert recheck_needed(1) == 20
+    assert recheck_needed(2) > 24  # two traps taken: no re-check round can pass
+
+
 def test_clean_answers_in_the_round_that_found_the_habit_do_not_resolve_it():
     turns = m1_round("a") + [probe(100 + i, "2/8", "a") for i in range(40)]
     result = diagnose(turns)["M1"]
-    assert result["status"] == "likely" and result["recheck_run"] == 0
+    assert result["status"] == "likely" and result["recheck_offers"] == 0
 
 
 def test_a_later_round_with_enough_clean_offers_resolves_and_says_when():
@@ -55,67 +62,77 @@ def test_a_later_round_with_enough_clean_offers_resolves_and_says_when():
     diagnosis = Diagnosis()
     for data in first:
         diagnosis.add(data)
-    needed = diagnosis.result()["M1"]["clean_needed"]
-    assert diagnosis.status("M1") == "likely" and 5 <= needed <= 24
+    assert diagnosis.status("M1") == "likely"
+    assert diagnosis.result()["M1"]["clean_needed"] == 13
     turns = list(first)
-    for i in range(needed):
+    for i in range(13):
         turns.append(probe(200 + i, "2/8", "b"))
         diagnosis.add(turns[-1])
-        want = "resolved" if i + 1 >= needed else "likely"
-        assert diagnosis.status("M1") == want, i
+        assert diagnosis.status("M1") == ("resolved" if i + 1 >= 13 else "likely"), i
     result = diagnosis.result()["M1"]
     assert result["rechecked_at_turn"] == len(turns) - 1
     assert turns[result["rechecked_at_turn"]]["round"] == "b"
+    assert (result["recheck_offers"], result["recheck_taken"]) == (13, 0)
     assert diagnose(turns) == diagnosis.result()
 
 
-def test_a_fitting_claim_after_resolved_makes_it_likely_again_and_restarts_the_check():
+def test_one_slip_in_the_re_check_needs_more_offers_and_two_sink_it():
     first = m1_round("a")
-    needed = diagnose(first)["M1"]["clean_needed"]
-    turns = first + [probe(200 + i, "2/8", "b") for i in range(needed)]
+    slip = [*first, probe(200, "2/5", "b")]
+    assert diagnose(slip)["M1"]["clean_needed"] == 20
+    turns = slip + [probe(201 + i, "2/8", "b") for i in range(18)]
+    assert diagnose(turns)["M1"]["status"] == "likely"  # 19 offers
+    assert diagnose([*turns, probe(300, "2/8", "b")])["M1"]["status"] == "resolved"  # 20
+    # Two taken: more offers than a round of 24 items holds.
+    two = [*slip, probe(201, "2/5", "b"), *[probe(202 + i, "2/8", "b") for i in range(22)]]
+    assert diagnose(two)["M1"]["status"] == "likely"
+
+
+def test_a_fitting_claim_after_resolved_makes_it_likely_again_and_a_later_round_checks():
+    first = m1_round("a")
+    turns = first + [probe(200 + i, "2/8", "b") for i in range(13)]
     assert diagnose(turns)["M1"]["status"] == "resolved"
     again = [*turns, game(300, "2/3")]
     result = diagnose(again)["M1"]
     assert result["status"] == "likely" and result["rechecked_at_turn"] is None
-    # A new round checks again.
-    later = [*again, *[probe(400 + i, "2/8", "c") for i in range(needed + 5)]]
+    later = [*again, *[probe(400 + i, "2/8", "c") for i in range(13)]]
     assert diagnose(later)["M1"]["status"] == "resolved"
+    # Taken in the same round after passing: likely again, and that round no longer checks.
+    same = [*turns, probe(250, "2/5", "b"), *[probe(251 + i, "2/8", "b") for i in range(30)]]
+    assert diagnose(same)["M1"]["status"] == "likely"
 
 
-def test_a_taken_trap_during_the_re_check_restarts_the_count():
+def test_a_game_fit_after_likely_moves_the_check_to_a_later_round():
     first = m1_round("a")
-    needed = diagnose(first)["M1"]["clean_needed"]
-    turns = first + [probe(200 + i, "2/8", "b") for i in range(needed - 1)]
-    turns.append(probe(299, "2/5", "b"))
-    turns += [probe(300 + i, "2/8", "b") for i in range(needed + 3)]
-    result = diagnose(turns)["M1"]
-    # The fit was in round "b": only a later round can check again.
-    assert result["status"] == "likely" and result["recheck_run"] == 0
+    turns = [*first, game(100, "2/3"), *[probe(200 + i, "2/8", "b") for i in range(13)]]
+    assert diagnose(turns)["M1"]["status"] == "resolved"
 
 
 def test_unnamed_rounds_are_split_by_game_turns():
     first = [{**t} for t in m1_round(None)]
-    for t in first:
-        t.pop("round", None)
-    needed = diagnose(first)["M1"]["clean_needed"]
-    same_round = first + [probe(200 + i, "2/8") for i in range(needed)]
+    same_round = first + [probe(200 + i, "2/8") for i in range(13)]
     assert diagnose(same_round)["M1"]["status"] == "likely"
-    later = [*first, game(150), *[probe(200 + i, "2/8") for i in range(needed)]]
+    later = [*first, game(150), *[probe(200 + i, "2/8") for i in range(13)]]
     assert diagnose(later)["M1"]["status"] == "resolved"
 
 
-def test_wrong_answers_on_other_traps_neither_count_nor_reset_the_re_check():
+def test_a_wrong_answer_on_another_trap_is_an_offer_not_taken():
     first = m1_round("a")
-    needed = diagnose(first)["M1"]["clean_needed"]
-    turns = first + [probe(200 + i, "2/8", "b") for i in range(needed - 1)]
-    turns.append(probe(250, "1/8", "b"))  # the M2 trap
-    assert diagnose(turns)["M1"]["recheck_run"] == needed - 1
-    turns.append(probe(251, "2/8", "b"))
-    assert diagnose(turns)["M1"]["status"] == "resolved"
+    turns = first + [probe(200 + i, "2/8", "b") for i in range(12)]
+    turns.append(probe(250, "1/8", "b"))  # the M2 trap: M1's trap offered, not taken
+    result = diagnose(turns)["M1"]
+    assert result["status"] == "resolved" and result["recheck_taken"] == 0
+
+
+def test_clean_game_turns_after_likely_do_not_count_as_a_re_check():
+    first = m1_round("a")
+    turns = first + [game(100 + i) for i in range(100)]
+    result = diagnose(turns)["M1"]
+    assert result["status"] == "likely" and result["recheck_offers"] == 0
 
 
 def test_a_rule_never_likely_has_no_re_check():
     turns = [probe(i, "2/8", "b") for i in range(30)]
     result = diagnose(turns)["M1"]
-    assert result["status"] == "none" and result["recheck_run"] == 0
+    assert result["status"] == "none" and result["recheck_offers"] == 0
     assert result["rechecked_at_turn"] is None and result["clean_needed"] is None
