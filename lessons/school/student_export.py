@@ -34,6 +34,7 @@ from lessons.models import (
     MissedEquivalence,
     PracticeAssignment,
     PracticeTable,
+    SeatStudent,
     SessionMember,
     Student,
     WarmupRound,
@@ -51,6 +52,8 @@ RELATIONS: dict[str, str] = {
     "lessons.PracticeTable.student": "practice_tables",
     "lessons.PracticeAssignment.students": "assignments",
     "lessons.WarmupRound.student": "warmup_rounds",
+    "lessons.SeatStudent.student": "seat_facts",
+    "lessons.SeatStudent.user": "seat_facts",
 }
 # Relations to a user that only a teacher's or an admin's account ever has.
 NOT_THE_PUPILS: dict[str, str] = {
@@ -154,6 +157,8 @@ def student_data(*, student: Student) -> dict[str, Any]:
         "practice_tables": _rows(PracticeTable.objects.filter(student=student)),
         "assignments": assignments,
         "warmup_rounds": _rows(WarmupRound.objects.filter(student=student).order_by("pk")),
+        # Which pupil, class and session each of their seats logs to (lessons.attempts).
+        "seat_facts": _rows(SeatStudent.objects.filter(student=student).order_by("pk")),
     }
 
 

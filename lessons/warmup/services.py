@@ -124,9 +124,10 @@ def _new_round(
         created_by=created_by,
         created_at=now,
     )
+    round_.save()  # first: its items are asked for by its id (probe_next's round_id)
     if begin:
         _advance(round_, now)
-    round_.save()
+        round_.save(update_fields=["item", "finished_at"])
     return round_
 
 

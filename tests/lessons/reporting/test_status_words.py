@@ -17,13 +17,14 @@ from lessons.diagnosis.model import (
     EMERGING_MIN_MATCHES,
     FALSE_LIKELY_GOAL,
     FALSE_LIKELY_TURNS,
+    HABIT_FLOOR,
     LIKELY_MIN_REFERENCES,
     RESOLVED_MIN_CLEAN,
     RESOLVED_MISS,
 )
 from lessons.reporting.words import status_meanings, status_summary
 
-# The resolved sentence's share: whole percents (RESOLVED_MISS is 0.02 since the re-check).
+# The resolved sentence's share: whole percents (RESOLVED_MISS is 0.01 since the re-check).
 RESOLVED_DIGITS = 0
 # A number standing alone: not the digits of a rule's code (M0, D1).
 NUMBER = re.compile(r"(?<![A-Za-z\d])\d+(?:[.,]\d+)?")
@@ -44,7 +45,11 @@ def _expected() -> dict[str, list[str]]:
             _share(ALPHA_LIKELY, 1),
         ],
         "emerging": [str(EMERGING_MIN_MATCHES), _share(ALPHA_EMERGING, 0)],
-        "resolved": [str(RESOLVED_MIN_CLEAN), _share(1 - RESOLVED_MISS, RESOLVED_DIGITS)],
+        "resolved": [
+            str(RESOLVED_MIN_CLEAN),
+            _share(HABIT_FLOOR, 0),
+            _share(1 - RESOLVED_MISS, RESOLVED_DIGITS),
+        ],
         "none": [],
         "not_possible": [],
         "untested": [],

@@ -134,7 +134,8 @@ def test_the_export_holds_a_row_of_every_table_that_refers_to_the_pupil(
         rows = model._default_manager.filter(**{field_name: target})
         assert rows.exists(), f"the test world has no {relation}"
         got = data[section] if section != "profile" else [data["profile"]]
-        assert {row["id"] for row in got} >= set(rows.values_list("pk", flat=True)), relation
+        key = model._meta.pk.attname
+        assert {row[key] for row in got} >= set(rows.values_list("pk", flat=True)), relation
         # Every column of those rows but the secrets, so that no new field is forgotten.
         wanted = {
             f.attname for f in model._meta.concrete_fields

@@ -25,11 +25,18 @@ class Script:
     def __init__(self, items: list[dict[str, Any]]) -> None:
         self.items = items
         self.calls: list[tuple[list[dict[str, Any]], str, int]] = []
+        self.rounds: list[str | int | None] = []
 
     def __call__(
-        self, turns: list[dict[str, Any]], *, level: str = "full", seed: int = 0
+        self,
+        turns: list[dict[str, Any]],
+        *,
+        level: str = "full",
+        seed: int = 0,
+        round_id: str | int | None = None,
     ) -> dict[str, Any] | None:
         self.calls.append((list(turns), level, seed))
+        self.rounds.append(round_id)
         answered = sum(1 for turn in turns if turn.get("source") == "probe")
         return dict(self.items[answered]) if answered < len(self.items) else None
 

@@ -56,6 +56,7 @@ def test_a_student_who_joins_gets_a_round_with_its_first_item(monkeypatch: Any) 
     # The items stay within the session's deck level, seeded per round.
     assert {call[1] for call in script.calls} == {"full"}
     assert script.calls[0][2] == round_.seed
+    assert script.rounds[0] == round_.pk  # each round asks for its own items
     # Joining again (signing in twice) keeps the same round.
     sessions.session_join(session=session, student=ada)
     assert WarmupRound.objects.filter(student=ada).count() == 1
