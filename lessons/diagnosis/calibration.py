@@ -147,30 +147,13 @@ def _turn(rng: random.Random, student: Student, number: int, habit_on: bool) -> 
     target = _value(reference)
     right = [c for c in hand if _value(c) == target or parse_fraction(c)[1] == b]
     wrong = [c for c in hand if _value(c) != target]
-    choice: str | None = None
-    reason_rule: str | None = None
-    if student.habit is None:
-        options = wrong
-        if student.different_denominators:
-            options = [c for c in wrong if parse_fraction(c)[1] != b]
-        if options:
-            choice = rng.choice(options)
-    elif habit_on:
-        fitting = [c for c in wrong if student.habit in tags_for(a, b, *parse_fraction(c), "equal")]
-        if fitting and rng.random() < student.rate:
-            choice = rng.choice(fitting)
-            reason_rule = student.habit
+    choice, reason_rule = _wrong_choice(rng, student, reference, wrong, habit_on)
     attempts: list[dict[str, object]] = []
     if choice is None:
         if right:
             attempts.append(_attempt(reference, b, rng.choice(right), mistaken=False))
         return _as_turn(number, reference, b, hand, attempts, drew=not right)
-    reason = None
-    if student.reasons:
-        honest = reason_rule is not None and rng.random() < HONEST_REASONS
-        reason = (
-            REASON_FOR_RULE[reason_rule] if honest and reason_rule else rng.choice(_REASON_CODES)
-        )
+    reason = _reason(rng, student, reason_rule)
     attempts.append(_attempt(reference, b, choice, mistaken=True, reason=reason))
     others = [c for c in hand if c != choice]
     if others and rng.random() < PROBE_RATE:
@@ -179,6 +162,35 @@ def _turn(rng: random.Random, student: Student, number: int, habit_on: bool) -> 
         if probe in right:
             return _as_turn(number, reference, b, hand, attempts, drew=False)
     return _as_turn(number, reference, b, hand, attempts, drew=True)
+
+
+def _wrong_choice(
+    rng: random.Random, student: Student, reference: str, wrong: list[str], habit_on: bool
+) -> tuple[str | None, str | None]:
+    """Return the wrong card the student plays this turn (None: none) and the habit behind it.
+
+    Without a habit: any wrong card (of another denominator for some students); with one: a
+    card that fits it, at the habit's rate, while the habit lasts.
+    """
+    a, b = parse_fraction(reference)
+    if student.habit is None:
+        options = wrong
+        if student.different_denominators:
+            options = [c for c in wrong if parse_fraction(c)[1] != b]
+        return (rng.choice(options) if options else None), None
+    if habit_on:
+        fitting = [c for c in wrong if student.habit in tags_for(a, b, *parse_fraction(c), "equal")]
+        if fitting and rng.random() < student.rate:
+            return rng.choice(fitting), student.habit
+    return None, None
+
+
+def _reason(rng: random.Random, student: Student, reason_rule: str | None) -> str | None:
+    """Return the reason a student gives for a wrong card: honest at HONEST_REASONS, else any."""
+    if not student.reasons:
+        return None
+    honest = reason_rule is not None and rng.random() < HONEST_REASONS
+    return REASON_FOR_RULE[reason_rule] if honest and reason_rule else rng.choice(_REASON_CODES)
 
 
 def _as_turn(

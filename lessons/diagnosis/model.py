@@ -254,11 +254,7 @@ class Diagnosis:
         first = plays[0]
         correct = first.correct
         if not correct:
-            self.wrong_first += 1
-            if first.claim == CLAIM_DENOMINATOR:
-                self.wrong_denominator += 1
-                tracks["D1"].k += 1
-                tracks["D1"].expected += 1.0
+            self._count_wrong_first(first.claim)
         reference = turn.reference
         if reference is None:
             return
@@ -273,6 +269,22 @@ class Diagnosis:
             self.wrong_equal += 1
             for rule, p in p0.items():
                 self._weigh(tracks[rule], p, rule in fitted, first.reason, reference)
+        self._count_offers(opportunities, fitted, correct, probe)
+
+    def _count_wrong_first(self, claim: str | None) -> None:
+        """Count a wrong first claim (a wrong "denominator" claim is D1's evidence)."""
+        self.wrong_first += 1
+        if claim == CLAIM_DENOMINATOR:
+            self.wrong_denominator += 1
+            d1 = self.tracks["D1"]
+            d1.k += 1
+            d1.expected += 1.0
+
+    def _count_offers(
+        self, opportunities: Iterable[str], fitted: tuple[str, ...], correct: bool, probe: bool
+    ) -> None:
+        """Count a turn whose hand offered a trap of each rule: clean, taken, or a re-check."""
+        tracks = self.tracks
         for rule in opportunities:
             track = tracks[rule]
             track.opportunities += 1

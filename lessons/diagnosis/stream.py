@@ -190,51 +190,60 @@ def _plain_turn(data: object, deck: frozenset[Card]) -> Turn:
     if type(data) is not dict:
         raise _Irregular
     number = data["turn"]
-    reference_value = data["reference"]
-    named = data["denominator"]
     hand_value = data["hand"]
     attempts_value = data["attempts"]
     drew = data["drew"]
     if type(number) is not int or type(drew) is not bool:
         raise _Irregular
-    reference: Card | None
-    if reference_value is None:
-        if type(named) is not int or named <= 0:
-            raise _Irregular
-        reference, denominator = None, named
-    else:
-        reference = _plain_card(reference_value, deck)
-        denominator = reference[1]
-        if named is not None and (type(named) is not int or named <= 0 or named != denominator):
-            raise _Irregular
+    reference, denominator = _plain_reference(data["reference"], data["denominator"], deck)
     if type(hand_value) is not list and type(hand_value) is not tuple:
         raise _Irregular
     hand = _plain_hand(tuple(hand_value), deck)
     if type(attempts_value) is not list and type(attempts_value) is not tuple:
         raise _Irregular
-    plays = []
-    for attempt in attempts_value:
-        if type(attempt) is not dict:
-            raise _Irregular
-        played, claim, asked, reason = (
-            attempt["played"],
-            attempt["claim"],
-            attempt["asked"],
-            attempt["reason"],
-        )
-        # Exact types only: the cache below must not take 1 for True or a list for a str.
-        if (
-            type(played) is not str
-            or type(asked) is not bool
-            or (claim is not None and type(claim) is not str)
-            or (reason is not None and type(reason) is not str)
-        ):
-            raise _Irregular
-        plays.append(_plain_play(played, claim, asked, reason, reference, denominator, deck))
+    plays = [_plain_attempt(attempt, reference, denominator, deck) for attempt in attempts_value]
     for play in plays[:-1]:
         if play.correct:
             raise _Irregular
     return Turn(number, reference, denominator, hand, tuple(plays), drew)
+
+
+def _plain_reference(
+    reference_value: object, named: object, deck: frozenset[Card]
+) -> tuple[Card | None, int]:
+    """Return a plain turn's reference card (None after a named denominator) and denominator."""
+    if reference_value is None:
+        if type(named) is not int or named <= 0:
+            raise _Irregular
+        return None, named
+    reference = _plain_card(reference_value, deck)
+    denominator = reference[1]
+    if named is not None and (type(named) is not int or named <= 0 or named != denominator):
+        raise _Irregular
+    return reference, denominator
+
+
+def _plain_attempt(
+    attempt: object, reference: Card | None, denominator: int, deck: frozenset[Card]
+) -> Play:
+    """Return one plain attempt of a turn as a Play (its checks cached by _plain_play)."""
+    if type(attempt) is not dict:
+        raise _Irregular
+    played, claim, asked, reason = (
+        attempt["played"],
+        attempt["claim"],
+        attempt["asked"],
+        attempt["reason"],
+    )
+    # Exact types only: the cache below must not take 1 for True or a list for a str.
+    if (
+        type(played) is not str
+        or type(asked) is not bool
+        or (claim is not None and type(claim) is not str)
+        or (reason is not None and type(reason) is not str)
+    ):
+        raise _Irregular
+    return _plain_play(played, claim, asked, reason, reference, denominator, deck)
 
 
 @lru_cache(maxsize=1 << 12)
