@@ -326,6 +326,16 @@ def _standards(skills: Iterable[str]) -> str:
     return ";".join(codes)
 
 
+def _or_blank(value: object) -> object:
+    """Return a cell's value, or an empty cell for nothing (None, 0 or "")."""
+    return value or ""
+
+
+def _none_blank(value: object) -> object:
+    """Return a cell's value, or an empty cell for None (0 stays 0)."""
+    return "" if value is None else value
+
+
 def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Iterator[list[object]]:
     """Yield the header, then one line per attempt of the class, oldest first."""
     flavour = flavour or Flavour(MACHINE)
@@ -351,11 +361,11 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             students[student],
             row["id"],
             flavour.stamp(row["created_at"]),
-            row["session_id"] or "",
-            row["table_id"] or "",
-            row["reference_num"] or "",
-            row["reference_den"] or "",
-            row["named_denominator"] or "",
+            _or_blank(row["session_id"]),
+            _or_blank(row["table_id"]),
+            _or_blank(row["reference_num"]),
+            _or_blank(row["reference_den"]),
+            _or_blank(row["named_denominator"]),
             row["played_num"],
             row["played_den"],
             row["card"],
@@ -363,7 +373,7 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             labels.word("claim_source", row["claim_source"]),
             labels.word("outcome", row["outcome"]),
             int(row["outcome"] != WRONG),
-            row["response_ms"] if row["response_ms"] is not None else "",
+            _none_blank(row["response_ms"]),
             json.dumps(row["hand"]),
             *(int(rule in tags) for rule in RULE_IDS),
             json.dumps(row["p0"], sort_keys=True),
@@ -372,11 +382,11 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             ";".join(row["skills"] or ()),
             _standards(row["skills"] or ()),
             f"{factor:g}" if factor != "" else "",
-            row["turn"] if row["turn"] is not None else "",
+            _none_blank(row["turn"]),
             labels.word("reason", row["reason"] or ""),
             int(bool(row["drew"])),
             row["source"],
-            row["warmup_id"] or "",
+            _or_blank(row["warmup_id"]),
         ]
 
 

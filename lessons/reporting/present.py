@@ -31,7 +31,7 @@ from lessons.diagnosis import (
     SkillProgress,
 )
 from lessons.reporting import charts, words
-from lessons.reporting.class_report import ClassDashboard, WrongPlay
+from lessons.reporting.class_report import ClassDashboard, Tiles, WrongPlay
 from lessons.reporting.loading import RuleStatus
 from lessons.reporting.session_report import SessionReport
 from lessons.reporting.student_report import StudentReport
@@ -193,6 +193,76 @@ def legend(lang: str) -> dict[str, Any]:
 def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
     """Prepare the class dashboard for its template."""
     session_days = [short_date(point.started_at) for point in dash.sessions]
+    students = _student_rows(dash, lang, session_days)
+    panels = _panel_rows(dash, lang)
+    groups = [
+        {
+            "id": panel.rule.id,
+            "name": panel.rule.name[lang],
+            "teacher": panel.rule.teacher[lang],
+            "try_this": panel.rule.try_this[lang],
+            "students": panel.likely,
+        }
+        for panel in dash.groups
+    ]
+    alerts = _alert_rows(dash, lang)
+    return {
+        "dash": dash,
+        "tiles": _tiles(dash.tiles),
+        "students": students,
+        "rule_heads": [rule_head(r, lang) for r in dash.rule_ids],
+        "skill_heads": [{"id": s, "name": SKILLS[s].name[lang]} for s in dash.skill_ids],
+        "session_chart": charts.session_chart(
+            [
+                (day, point.accuracy, point.claims)
+                for day, point in zip(session_days, dash.sessions, strict=True)
+            ],
+            _("Class accuracy per session: %(values)s")
+            % {
+                "values": ", ".join(
+                    f"{day} {charts.percent(p.accuracy)}"
+                    for day, p in zip(session_days, dash.sessions, strict=True)
+                )
+            },
+        ),
+        "sessions": [
+            {"id": p.session_id, "day": day, "accuracy": charts.percent(p.accuracy)}
+            for day, p in zip(session_days, dash.sessions, strict=True)
+        ],
+        "wrong_plays": wrong_play_rows(dash.wrong_plays, lang),
+        "week_heads": [short_date(start) for start in dash.week_starts],
+        "weekly": _weekly_rows(dash, lang),
+        "weekly_scale": charts.percent(WEEKLY_SCALE),
+        "panels": panels,
+        "groups": groups,
+        "low_accuracy": [
+            {"student": line.student, "figures": words.low_accuracy_figures(line.low_accuracy)}
+            for line in dash.low_accuracy
+            if line.low_accuracy is not None
+        ],
+        "low_accuracy_meaning": words.low_accuracy_meaning(),
+        "watch": sorted(
+            {s.pk: s for panel in dash.panels for s in panel.emerging}.values(),
+            key=lambda s: (name_key(s.display_name), s.pk),
+        ),
+        "agreement": agreement_rows(dash.agreement, lang),
+        "kappa_min": KAPPA_MIN_ANSWERS,
+        "alerts": alerts,
+        "quality": {
+            "versions": dash.quality.versions,
+            "current": dash.quality.current_version,
+            "unclassified": charts.percent(dash.quality.unclassified_share),
+            "wrong_equal": dash.quality.wrong_equal,
+        },
+        "window_start": short_date(dash.window.start),
+        "window_end": short_date(dash.window.end),
+        "window_days": dash.window.days,
+        "legend": legend(lang),
+    }
+
+
+def _student_rows(dash: ClassDashboard, lang: str, session_days: list[str]) -> list[dict[str, Any]]:
+    """Return the class dashboard's line of each student (figures, bars, rule and skill cells)."""
     rule_ids, skill_ids = dash.rule_ids, dash.skill_ids
     students = []
     # Links are built once per student here: {% url %} in the loops cost as much as a query.
@@ -230,6 +300,11 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
                 "missed": line.missed,
             }
         )
+    return students
+
+
+def _panel_rows(dash: ClassDashboard, lang: str) -> list[dict[str, Any]]:
+    """Return the misconception panels: who is likely, emerging or resolved, with examples."""
     panels = []
     for panel in dash.panels:
         rule = panel.rule
@@ -248,16 +323,11 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
                 ],
             }
         )
-    groups = [
-        {
-            "id": panel.rule.id,
-            "name": panel.rule.name[lang],
-            "teacher": panel.rule.teacher[lang],
-            "try_this": panel.rule.try_this[lang],
-            "students": panel.likely,
-        }
-        for panel in dash.groups
-    ]
+    return panels
+
+
+def _alert_rows(dash: ClassDashboard, lang: str) -> list[dict[str, Any]]:
+    """Return the alerts in words (a run of wrong claims, a rule still likely)."""
     alerts = []
     for alert in dash.alerts:
         if alert.kind == "wrong_run":
@@ -268,96 +338,53 @@ def class_context(dash: ClassDashboard, lang: str) -> dict[str, Any]:
                 "rule": f"{alert.rule.id} {alert.rule.name[lang]}"
             }
         alerts.append({"student": alert.student, "text": text, "kind": alert.kind})
-    tiles = dash.tiles
+    return alerts
+
+
+def _tiles(tiles: Tiles) -> dict[str, Any]:
+    """Return the class's tiles as the template shows them."""
     change = tiles.week_change
     return {
-        "dash": dash,
-        "tiles": {
-            "active": tiles.active_students,
-            "sessions": tiles.sessions,
-            "claims": tiles.claims,
-            "accuracy": charts.percent(tiles.accuracy),
-            "change": None if change is None else f"{round(change * 100):+d}",
-            "rt": None
-            if tiles.median_rt_correct_s is None
-            else formats.number_format(tiles.median_rt_correct_s, 1),
-        },
-        "students": students,
-        "rule_heads": [rule_head(r, lang) for r in dash.rule_ids],
-        "skill_heads": [{"id": s, "name": SKILLS[s].name[lang]} for s in dash.skill_ids],
-        "session_chart": charts.session_chart(
-            [
-                (day, point.accuracy, point.claims)
-                for day, point in zip(session_days, dash.sessions, strict=True)
-            ],
-            _("Class accuracy per session: %(values)s")
-            % {
-                "values": ", ".join(
-                    f"{day} {charts.percent(p.accuracy)}"
-                    for day, p in zip(session_days, dash.sessions, strict=True)
-                )
-            },
-        ),
-        "sessions": [
-            {"id": p.session_id, "day": day, "accuracy": charts.percent(p.accuracy)}
-            for day, p in zip(session_days, dash.sessions, strict=True)
-        ],
-        "wrong_plays": wrong_play_rows(dash.wrong_plays, lang),
-        "week_heads": [short_date(start) for start in dash.week_starts],
-        "weekly": [
-            {
-                "id": item.rule.id,
-                "name": item.rule.name[lang],
-                "weeks": [
-                    {
-                        "rate": charts.percent(item.rate(i)),
-                        "counts": f"{matches}/{chances}" if chances else "",
-                        "bar": charts.accuracy_bar(
-                            item.rate(i),
-                            _("%(rule)s, week of %(day)s: %(matches)d of %(chances)d chances")
-                            % {
-                                "rule": item.rule.id,
-                                "day": day,
-                                "matches": matches,
-                                "chances": chances,
-                            },
-                            scale=WEEKLY_SCALE,
-                        ),
-                    }
-                    for i, ((matches, chances), day) in enumerate(
-                        zip(item.weeks, [short_date(d) for d in dash.week_starts], strict=True)
-                    )
-                ],
-            }
-            for item in dash.weekly
-        ],
-        "weekly_scale": charts.percent(WEEKLY_SCALE),
-        "panels": panels,
-        "groups": groups,
-        "low_accuracy": [
-            {"student": line.student, "figures": words.low_accuracy_figures(line.low_accuracy)}
-            for line in dash.low_accuracy
-            if line.low_accuracy is not None
-        ],
-        "low_accuracy_meaning": words.low_accuracy_meaning(),
-        "watch": sorted(
-            {s.pk: s for panel in dash.panels for s in panel.emerging}.values(),
-            key=lambda s: (name_key(s.display_name), s.pk),
-        ),
-        "agreement": agreement_rows(dash.agreement, lang),
-        "kappa_min": KAPPA_MIN_ANSWERS,
-        "alerts": alerts,
-        "quality": {
-            "versions": dash.quality.versions,
-            "current": dash.quality.current_version,
-            "unclassified": charts.percent(dash.quality.unclassified_share),
-            "wrong_equal": dash.quality.wrong_equal,
-        },
-        "window_start": short_date(dash.window.start),
-        "window_end": short_date(dash.window.end),
-        "window_days": dash.window.days,
-        "legend": legend(lang),
+        "active": tiles.active_students,
+        "sessions": tiles.sessions,
+        "claims": tiles.claims,
+        "accuracy": charts.percent(tiles.accuracy),
+        "change": None if change is None else f"{round(change * 100):+d}",
+        "rt": None
+        if tiles.median_rt_correct_s is None
+        else formats.number_format(tiles.median_rt_correct_s, 1),
     }
+
+
+def _weekly_rows(dash: ClassDashboard, lang: str) -> list[dict[str, Any]]:
+    """Return each rule's weekly share of traps taken, with its bars."""
+    return [
+        {
+            "id": item.rule.id,
+            "name": item.rule.name[lang],
+            "weeks": [
+                {
+                    "rate": charts.percent(item.rate(i)),
+                    "counts": f"{matches}/{chances}" if chances else "",
+                    "bar": charts.accuracy_bar(
+                        item.rate(i),
+                        _("%(rule)s, week of %(day)s: %(matches)d of %(chances)d chances")
+                        % {
+                            "rule": item.rule.id,
+                            "day": day,
+                            "matches": matches,
+                            "chances": chances,
+                        },
+                        scale=WEEKLY_SCALE,
+                    ),
+                }
+                for i, ((matches, chances), day) in enumerate(
+                    zip(item.weeks, [short_date(d) for d in dash.week_starts], strict=True)
+                )
+            ],
+        }
+        for item in dash.weekly
+    ]
 
 
 def agreement_rows(agreement: dict[str, Agreement], lang: str) -> list[dict[str, Any]]:
