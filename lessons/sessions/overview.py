@@ -230,6 +230,35 @@ def _fit_order(rules: tuple[str, ...]) -> tuple[int, tuple[int, ...]]:
     return len(rules), tuple(RULE_IDS.index(rule) for rule in rules)
 
 
+def _count_plays(session: ClassSession, rows: dict[int, StudentRow]) -> None:
+    """Count each student's first claims, wrong plays in words and missed equivalences.
+
+    A card retried in one turn is one claim (the diagnosis's evidence rule), so a retry never
+    makes a streak or a repeat.
+    """
+    outcomes: dict[int, list[bool]] = defaultdict(list)
+    fits: dict[int, list[tuple[str, ...]]] = defaultdict(list)
+    for student_id, own in by_student(session_rows(session.pk)).items():
+        row = rows.get(student_id)
+        if row is None:
+            continue
+        for claim in first_claims(own):
+            row.attempts += 1
+            row.errors += 0 if claim.correct else 1
+            outcomes[student_id].append(claim.correct)
+            if not claim.correct:
+                fits[student_id].append(fitting_rules(claim.tags))
+    missed = MissedEquivalence.objects.filter(session=session).values_list("student_id", flat=True)
+    for student_id in missed:
+        if student_id in rows:
+            rows[student_id].missed += 1
+    for student_id, row in rows.items():
+        _student_alerts(row, outcomes[student_id], fits[student_id])
+        row.tags = sorted({r for rules in fits[student_id] for r in rules}, key=RULE_IDS.index)
+        seen = Counter(rules for rules in fits[student_id] if rules)
+        row.fits = [Fit(rules, seen[rules]) for rules in sorted(seen, key=_fit_order)]
+
+
 def session_overview(*, session: ClassSession, now: datetime | None = None) -> Overview:
     """Build the live overview of a session (a fixed number of queries, whatever its size)."""
     now = now or timezone.now()
@@ -253,27 +282,7 @@ def session_overview(*, session: ClassSession, now: datetime | None = None) -> O
         for seated in _tables(session)
         if seated.pk in occupied or seated.table.status != Table.Status.FINISHED
     ]
-    outcomes: dict[int, list[bool]] = defaultdict(list)
-    fits: dict[int, list[tuple[str, ...]]] = defaultdict(list)
-    for student_id, own in by_student(session_rows(session.pk)).items():
-        row = rows.get(student_id)
-        if row is None:
-            continue
-        for claim in first_claims(own):
-            row.attempts += 1
-            row.errors += 0 if claim.correct else 1
-            outcomes[student_id].append(claim.correct)
-            if not claim.correct:
-                fits[student_id].append(fitting_rules(claim.tags))
-    missed = MissedEquivalence.objects.filter(session=session).values_list("student_id", flat=True)
-    for student_id in missed:
-        if student_id in rows:
-            rows[student_id].missed += 1
-    for student_id, row in rows.items():
-        _student_alerts(row, outcomes[student_id], fits[student_id])
-        row.tags = sorted({r for rules in fits[student_id] for r in rules}, key=RULE_IDS.index)
-        seen = Counter(rules for rules in fits[student_id] if rules)
-        row.fits = [Fit(rules, seen[rules]) for rules in sorted(seen, key=_fit_order)]
+    _count_plays(session, rows)
     for user_id in idle:
         idle_student = user_to_student.get(user_id)
         if idle_student is not None:
