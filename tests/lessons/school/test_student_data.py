@@ -13,9 +13,10 @@ from django.apps import apps
 from django.test import Client
 from django.urls import reverse
 
+from lessons.exported_columns import SECRET_COLUMNS
 from lessons.models import Attempt, Student, User
 from lessons.practice.services import assignment_create, practice_table_start, today
-from lessons.school.student_export import NOT_THE_PUPILS, RELATIONS, SECRET_COLUMNS, csv_cell
+from lessons.school.student_export import NOT_THE_PUPILS, RELATIONS, csv_cell
 from lessons.warmup.services import warmup_recheck
 from tests.conftest import ClassWorld
 from tests.lessons.school.helpers import plays_make, texts_with
