@@ -70,7 +70,8 @@ def update_game(message: dict[str, Any]) -> Game:
 @functools.lru_cache(maxsize=64)
 def _read(body: str) -> tuple[dict[str, Any], Game]:
     # Every socket of a table in this process gets the same update: it is read once, not once
-    # a socket (a tenth of a move's cost at four seats). Keyed by the text itself, so a cached
+    # a socket (at four seats, reading it per socket was a large share of a move: docs/
+    # performance.md). Keyed by the text itself, so a cached
     # reading is always of that very update.
     data: dict[str, Any] = jsontext.loads(body)
     return data, Game.from_dict(data["state"])

@@ -1,8 +1,9 @@
 """JSON text of the table socket's frames and updates, through orjson.
 
-A move's JSON (each seat's state frame, the update every process reads) was about a tenth of
-the event loop's time with the standard library's encoder; orjson does the same work in a
-fraction of it. Its text is compact UTF-8 (no `\\u` escapes), which every JSON reader takes.
+A move's JSON (each seat's state frame, the update every process reads) was a large share of
+the event loop's time with the standard library's encoder; orjson does the same work in far
+less (docs/performance.md). Its text is compact UTF-8 (no `\\u` escapes), which every JSON
+reader takes.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fixtures shared by the whole suite: a cheap PIN hash, a clean cache, two classes.
+"""Fixtures shared by the whole suite: a cheap PIN hash, a clean cache, two classes, a pair.
 
 Two teachers each own one classroom with two students, so access tests can check that
 nobody reaches another class's data. Factories live in tests/support/factories.py.
@@ -62,6 +62,12 @@ def class_a(db: None) -> ClassWorld:
 def class_b(db: None) -> ClassWorld:
     """Teacher B's English classroom with students AnaïsB and BasileB."""
     return _class_world("B", "en")
+
+
+@pytest.fixture
+def pair(class_a: ClassWorld) -> tuple[User, User]:
+    """Class A's two students, as the users of a two-seat table."""
+    return class_a.student.user, class_a.other_student.user
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -30,7 +30,7 @@ application = ProtocolTypeRouter(
 )
 
 # Everything loaded so far lives as long as the process: out of the collector's sight. A full
-# collection scanned it all again and again (pauses of 100-200 ms with 1,000 sockets).
+# collection scanned it all again and again: long pauses under load (docs/performance.md).
 gc.freeze()
 # Collect the young generation every GC_YOUNG_THRESHOLD allocations, not CPython's 700: a class
 # dashboard builds thousands of short-lived rows, which reference counting frees when the page

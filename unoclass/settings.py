@@ -110,8 +110,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     "DB_PREPARED_STATEMENTS", default=True
 ):
     # Server-side binding lets psycopg prepare a statement the fifth time a kept connection
-    # runs it, so PostgreSQL stops parsing and planning every move's statements: about a third
-    # less PostgreSQL CPU a move in bench/load.py. A pooler in transaction mode (PgBouncer)
+    # runs it, so PostgreSQL stops parsing and planning every move's statements (its CPU a move
+    # in bench/load.py: docs/performance.md). A pooler in transaction mode (PgBouncer)
     # cannot keep prepared statements: DB_PREPARED_STATEMENTS=0 behind one.
     DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -132,16 +132,16 @@ if REDIS_URL:
 
     # redis-py connections never retry by default: after a Redis restart the first publish on
     # a stale pooled connection would fail and lose a table's update. The default pool of
-    # 100 connections also ran out at 1,000 sockets (MaxConnectionsError) in our load tests.
+    # 100 connections also ran out in the load bench (MaxConnectionsError: docs/performance.md).
     REDIS_HOST = {
         "address": REDIS_URL,
         "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "2000")),
         "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), 8),
         "retry_on_error": [RedisConnectionError, RedisTimeoutError],
     }
-    # The pub/sub layer delivered about twice the core layer's rounds in our measurements;
-    # CHANNEL_LAYER=core selects the core layer instead (its capacity counts all of a
-    # process's pending messages: the default 100 dropped messages silently at 1,000 sockets).
+    # The pub/sub layer delivered more moves than the core layer in bench/load.py (docs/
+    # performance.md); CHANNEL_LAYER=core selects the core layer instead (its capacity counts all
+    # of a process's pending messages: the default 100 dropped messages silently in the bench).
     if os.environ.get("CHANNEL_LAYER", "pubsub") == "core":
         CHANNEL_LAYERS = {
             "default": {
@@ -260,7 +260,7 @@ LOGGING = {
 GAMES_BOT_DELAY = float(os.environ.get("GAMES_BOT_DELAY", "1.2"))
 GAMES_ROUND_PAUSE = float(os.environ.get("GAMES_ROUND_PAUSE", "10"))
 
-# School year and pupils' data (issue 12). Teachers sign up freely ("open") or only with a
+# School year and pupils' data. Teachers sign up freely ("open") or only with a
 # school admin's invitation ("invitation"). A class's pupils' data are erased (or pseudonymised,
 # if the school keeps research data) PUPIL_DATA_RETENTION_MONTHS months after the class is
 # archived or its school year ends (SCHOOL_YEAR_END, month-day), whichever comes first; the

@@ -37,7 +37,8 @@ logger = logging.getLogger(__name__)
 # How long a socket trusts its last "still signed in" answer (two queries) before asking again.
 # A sign-out closes the socket at once through the user's group; this check catches what that
 # message cannot (a lost message, an expired session, a password changed in the admin).
-# 30 s: a player acts every few seconds, and a check per action was a tenth of a move's cost.
+# 30 s: a player acts every few seconds, and a check per action was a large share of a move's
+# cost (docs/performance.md).
 SIGNIN_CHECK_SECONDS = 30.0
 
 

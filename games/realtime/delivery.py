@@ -66,10 +66,10 @@ PROBE_TIMEOUT = 1.5
 TICK = 0.1
 # Probes sent since the last answer arrived: this many, and the layer no longer delivers to
 # this process (about 30 s at one probe every PROBE_SECONDS). Not less: at full load the core
-# layer fell further and further behind (its answers came 10 s, then 25 s after they were sent,
-# one every few probes), which is slow, not silent. A loss that ends sooner is found as soon as
-# delivery resumes (a probe missing); meanwhile a page that hears nothing for 15 s while others
-# play asks for the state itself (static/js/play.js).
+# layer fell further and further behind (its answers came later and later, one every few
+# probes: docs/performance.md), which is slow, not silent. A loss that ends sooner is found as
+# soon as delivery resumes (a probe missing); meanwhile a page that hears nothing for 15 s while
+# others play asks for the state itself (static/js/play.js).
 SILENT_PROBES = 60
 # After the layer is back, the sockets still behind the database are brought up to date.
 CATCH_UP_DELAY = 1.0

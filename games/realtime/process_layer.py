@@ -2,8 +2,8 @@
 
 Channels' InMemoryChannelLayer looks at every channel and every group member for expired
 messages on each receive and each group send, and sends to a group through one task per
-member. With 1,000 table sockets that sweep was the largest single cost of a move in
-bench/load.py (about 40% of the Python time of a daphne at full speed, `--profile-gil`).
+member. With the load bench's thousand table sockets that sweep was the largest single cost
+of a move (its share: docs/performance.md, "Figures behind the code's comments").
 Here the sweep runs at most once every SWEEP_SECONDS (a message lives `expiry` = 60 s: one
 second late changes nothing), and a group send puts the message on each member's queue in
 turn, leaving out the sender's own channel when asked (`skip`: the table socket sends its

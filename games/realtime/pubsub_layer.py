@@ -2,8 +2,8 @@
 
 channels_redis' pub/sub layer sends one PUBLISH at a time per Redis connection, behind a lock,
 each waiting for Redis' answer: a process published at most one message per turn of its busy
-event loop. With two daphne at full speed, a move's other seats got their update about 0.7 s
-after the mover got theirs while both processes were half idle (bench/load.py, docs/
+event loop. With two daphne at full speed, a move's other seats got their update long after
+the mover got theirs while both processes were half idle (bench/load.py; the figures in docs/
 performance.md). Here the group sends that queue while one batch is on its way leave together
 as the next batch, in one pipeline, in the order they were asked; each caller still waits for
 its own message to be sent, and gets the batch's error if it failed (games.realtime.delivery

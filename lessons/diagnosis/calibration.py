@@ -19,7 +19,7 @@ one for a student without a misconception, the habit's own with chance HONEST_RE
 random one) for a habit student. Each student is fed through Diagnosis, the model diagnose()
 runs, and its statuses are read after every turn.
 
-**Aimed dealing** (issue 13): `Student(aim=R)` takes its turns from games dealt with the
+**Aimed dealing**: `Student(aim=R)` takes its turns from games dealt with the
 engine's aimed dealing at rule R (option aim_pairs from lessons.diagnosis.decks, seat 0 aimed;
 the turns of seat 0 only), so the same students can be compared with ordinary and aimed
 dealing.

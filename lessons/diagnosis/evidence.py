@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
+from games.engine.cards import DENOMINATORS
 from games.engine.fractions import FractionLike, FractionValue, parse_fraction
 
 from .classifier import CLAIM_EQUAL, CLAIMS, RULE_IDS, classify, tags_for
@@ -39,7 +40,7 @@ STATUS_LABELS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
 DEFAULT_DECK_CARDS: Final[tuple[FractionValue, ...]] = tuple(
     (num * (den // base), den)
     for num, base in ((1, 2), (1, 3), (2, 3), (1, 6), (5, 6))
-    for den in (2, 3, 6, 12, 24, 48)
+    for den in DENOMINATORS
     if den % base == 0
 )
 

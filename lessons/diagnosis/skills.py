@@ -182,7 +182,7 @@ STATE_LABELS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
 def skill_tags(reference: FractionValue, played: FractionValue) -> list[str]:
     """Return the skills a claim of `played` on `reference` exercises, in SKILL_IDS order.
 
-    S2-S4 need deck denominators (2, 3, 6, 12, 24, 48) and differing denominators.
+    S2-S4 need deck denominators (games.engine.cards.DENOMINATORS) and differing denominators.
     """
     a, b = parse_fraction(reference)
     c, d = parse_fraction(played)

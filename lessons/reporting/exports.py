@@ -44,6 +44,7 @@ from lessons.diagnosis import (
     STATE_LABELS,
     STATUS_LABELS,
 )
+from lessons.exported_columns import columns
 from lessons.models import Attempt, Classroom, MissedEquivalence, Student
 from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.loading import WINDOW_DAYS, WRONG
@@ -58,34 +59,9 @@ statuses = {student: diagnose(t) for student, t in turns.items()}"""
 PSEUDONYM_LENGTH: Final = 16
 CHUNK: Final = 2000
 
-ATTEMPT_FIELDS: Final = (
-    "id",
-    "student_id",
-    "session_id",
-    "table_id",
-    "created_at",
-    "reference_num",
-    "reference_den",
-    "named_denominator",
-    "played_num",
-    "played_den",
-    "card",
-    "claim",
-    "claim_source",
-    "outcome",
-    "response_ms",
-    "hand",
-    "tags",
-    "p0",
-    "opportunities",
-    "skills",
-    "rules_version",
-    "turn",
-    "reason",
-    "drew",
-    "source",
-    "warmup_id",
-)
+# Every stored column of an attempt but its class (the class is the file's, pseudonymised apart):
+# the same columns the pupil's own export carries, read from the model.
+ATTEMPT_FIELDS: Final = tuple(name for name in columns(Attempt) if name != "classroom_id")
 ATTEMPT_HEADER: Final = (
     "class_id",
     "student_id",

@@ -77,7 +77,8 @@ EVIDENCE_FIELDS: Final = (
     "opportunities",
     "hand",
 )
-PLAIN: Final = 19
+# The JSON columns come last, from "tags" on: a light row stops before them.
+PLAIN: Final = EVIDENCE_FIELDS.index("tags")
 LIGHT_FIELDS: Final = EVIDENCE_FIELDS[:PLAIN]
 JSON_FIELDS: Final = EVIDENCE_FIELDS[PLAIN:]
 ASKED: Final = Attempt.ClaimSource.ASKED.value

@@ -23,7 +23,7 @@ def html_to_pdf(html: str) -> bytes:
         from weasyprint import HTML
     except (ImportError, OSError) as exc:
         raise PdfUnavailable(str(exc)) from None
-    # Whole fonts: subsetting them was about a third of a class PDF's time; the file grows
-    # (a class of 30: 0.5 -> 1.6 MB), which a printer and the cache take (docs/performance.md).
+    # Whole fonts: subsetting them was a large share of a class PDF's time; the file grows,
+    # which a printer and the cache take (the figures: docs/performance.md).
     document: bytes = HTML(string=html, url_fetcher=_no_fetch).write_pdf(full_fonts=True)
     return document

@@ -1,6 +1,6 @@
 """Print reports as PDF away from the request's thread: a bounded pool and a cache per version.
 
-Daphne runs every synchronous view on one shared thread, so a PDF rendered inside a view (1-2 s
+Daphne runs every synchronous view on one shared thread, so a PDF rendered inside a view (seconds
 of WeasyPrint each) held every other page behind it. The PDF views are asynchronous: they build
 the HTML (a few queries), then wait for the print pool, whose workers are separate processes
 (WeasyPrint is CPU-bound Python: threads would still share the GIL with the pages). The pool

@@ -11,7 +11,6 @@ PIN. Sessions are read from the database (the session store): a few thousand row
 
 from __future__ import annotations
 
-import unicodedata
 from importlib import import_module
 from typing import Any
 
@@ -20,16 +19,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from lessons.classrooms.fresh_pins import SESSION_KEY as FRESH_PINS_KEY
+from lessons.classrooms.name_rule import name_identity
 from lessons.classrooms.pending_import import PENDING_IMPORT_KEY, pending_import_names
 from lessons.models import Attempt, Classroom, MissedEquivalence, SessionMember, Student
 from lessons.reporting.printing import pdf_forget
-
-
-def _same_name(a: str, b: str) -> bool:
-    def fold(name: str) -> str:
-        return unicodedata.normalize("NFKC", name).casefold().strip()
-
-    return fold(a) == fold(b)
 
 
 def classrooms_showing(student: Student) -> set[int]:
@@ -54,7 +47,9 @@ def classrooms_showing(student: Student) -> set[int]:
 def _forget_in_session(data: dict[str, Any], student_id: int, name: str, classes: set[int]) -> bool:
     """Drop the pupil's copies from one session's data; tell whether anything changed."""
     changed = False
-    if any(_same_name(name, other) for other in pending_import_names(data, classes)):
+    # The class's own rule for "the same name": a file naming a look-alike of the pupil names them.
+    identity = name_identity(name)
+    if any(name_identity(other) == identity for other in pending_import_names(data, classes)):
         del data[PENDING_IMPORT_KEY]
         changed = True
     pins = data.get(FRESH_PINS_KEY)

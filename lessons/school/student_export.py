@@ -29,6 +29,7 @@ from django.db.models import Q
 
 from games.engine import events_for
 from games.models import Seat, Table, TableEvent
+from lessons.exported_columns import columns
 from lessons.models import (
     Attempt,
     MissedEquivalence,
@@ -65,8 +66,6 @@ NOT_THE_PUPILS: dict[str, str] = {
     "lessons.WarmupRound.created_by": "the teacher who asked for a warm-up round",
     "admin.LogEntry.user": "the Django admin's log (staff only)",
 }
-# Columns never exported: secrets.
-SECRET_COLUMNS = frozenset({"lessons.Student.pin_hash", "lessons.User.password"})
 # Cells a spreadsheet would run as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -75,16 +74,6 @@ def _value(value: Any) -> Any:
     if isinstance(value, datetime):
         return value.isoformat()
     return value
-
-
-def columns(model: type[models.Model]) -> tuple[str, ...]:
-    """Return the exported columns of `model`: every concrete column but the secrets."""
-    label = model._meta.label
-    return tuple(
-        field.attname
-        for field in model._meta.concrete_fields
-        if f"{label}.{field.name}" not in SECRET_COLUMNS
-    )
 
 
 def _rows(queryset: models.QuerySet[Any]) -> list[dict[str, Any]]:

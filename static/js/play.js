@@ -11,7 +11,8 @@ const SEAT = root.dataset.seat === "" ? null : Number(root.dataset.seat);
 const RULESET = root.dataset.ruleset;
 const IN_SESSION = root.dataset.session === "1"; // a table of a class session
 const ACCESSIBLE = root.dataset.accessible === "1"; // the UNO Braille markings on every card
-const DENOMINATORS = [2, 3, 6, 12, 24, 48];
+// The denominators a wild card may name: the engine's own list, sent by the page.
+const DENOMINATORS = JSON.parse(document.getElementById("play-denominators").textContent);
 const COLOURS = ["r", "j", "v", "b"];
 const SHAPES = { r: "▲", j: "●", v: "■", b: "◆" };
 const FQ_NAMES = ["hugo", "manon", "marco", "cathy"];

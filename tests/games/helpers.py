@@ -1,8 +1,9 @@
-"""Helpers for the games tests: tables with scripted hands, sockets signed in as a user."""
+"""Helpers for the games tests: scripted tables and their moves, sockets signed in as a user."""
 
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -12,7 +13,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 
 from games.models import Table
-from games.services import SeatSpec, table_create
+from games.services import SeatSpec, table_act, table_create
 from unoclass.asgi import application
 
 # Uno Fractions, two students: seat 1 plays first (left of dealer 0) on 1/3.
@@ -37,6 +38,18 @@ def make_table(
         for i, user in enumerate(users)
     ]
     return table_create(ruleset=ruleset, seats=seats, seed=7, setup=setup, **kw)
+
+
+def act(
+    table: Table,
+    user: Any,
+    action: dict[str, Any],
+    counted: AbstractContextManager[Any] | None = None,
+) -> None:
+    """Apply an action on the stored state; `counted` (a query-count context) wraps only it."""
+    table.refresh_from_db()
+    with counted or nullcontext():
+        table_act(table_id=table.pk, user=user, action=action, state_id=table.state_id)
 
 
 def session_cookie(user: Any) -> bytes:

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.test import Client
 from django.urls import reverse
 
 from games import driver
@@ -21,6 +20,7 @@ from games.services import SeatSpec, table_create
 from lessons.diagnosis.decks import practice_options
 from lessons.sessions.forms import SessionStartForm
 from lessons.sessions.services import session_start
+from tests.support.factories import signed_in_client
 
 
 @pytest.fixture(autouse=True)
@@ -30,15 +30,9 @@ def _slow_bots(settings):  # type: ignore[no-untyped-def]
     driver.cancel_all()
 
 
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def _practice(user: Any, **fields: Any) -> Any:
     data = {"ruleset": "fractions", "bots": 2, "bot": "heuristic", **fields}
-    return _client(user).post(reverse("games:practice"), data)
+    return signed_in_client(user).post(reverse("games:practice"), data)
 
 
 @pytest.mark.django_db
@@ -51,7 +45,7 @@ def test_a_practice_table_deals_the_chosen_deck(class_a: Any, level: str) -> Non
     game = Game.from_dict(table.state)
     every = [c for h in game.hands for c in h] + game.pile + game.discard
     assert sorted(every) == sorted(FRACTION_DECKS[level])
-    page = _client(class_a.student.user).get(response["Location"]).content.decode()
+    page = signed_in_client(class_a.student.user).get(response["Location"]).content.decode()
     names = json.loads(re.search(r'id="card-names"[^>]*>(.*?)</script>', page, re.S).group(1))  # type: ignore[union-attr]
     assert set(names) == set(FRACTION_DECKS[level])  # every card of that deck has its name
 
@@ -113,6 +107,8 @@ def test_an_aimed_practice_table_never_shows_its_aim(class_a: Any) -> None:
     )
     game = Game.from_dict(table.state)
     assert game.opts["aim_pairs"] == options["aim_pairs"]
-    page = _client(class_a.student.user).get(reverse("games:play", args=[table.pk])).content
+    page = (
+        signed_in_client(class_a.student.user).get(reverse("games:play", args=[table.pk])).content
+    )
     text = page.decode()
     assert "aim_pairs" not in text and "aim_seat" not in text

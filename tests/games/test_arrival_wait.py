@@ -21,11 +21,6 @@ pytestmark = pytest.mark.django_db
 WAIT = {"arrival_wait": 45}
 
 
-@pytest.fixture
-def pair(class_a):  # type: ignore[no-untyped-def]
-    return class_a.student.user, class_a.other_student.user
-
-
 def _expire(table: Table) -> None:
     Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
 

@@ -45,11 +45,6 @@ SETUP = {
 }
 
 
-@pytest.fixture
-def pair(class_a):  # type: ignore[no-untyped-def]
-    return class_a.student.user, class_a.other_student.user
-
-
 def _table(table_id: int) -> Table:
     return Table.objects.prefetch_related("seats").get(pk=table_id)
 

@@ -41,11 +41,6 @@ def _fast_bots(settings):  # type: ignore[no-untyped-def]
     driver.cancel_all()
 
 
-@pytest.fixture
-def pair(class_a):  # type: ignore[no-untyped-def]
-    return class_a.student.user, class_a.other_student.user
-
-
 async def _table(users, **kw):  # type: ignore[no-untyped-def]
     return await database_sync_to_async(make_table)(users, **kw)
 

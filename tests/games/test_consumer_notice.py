@@ -18,11 +18,6 @@ def _no_steps():  # type: ignore[no-untyped-def]
     driver.cancel_all()
 
 
-@pytest.fixture
-def pair(class_a):  # type: ignore[no-untyped-def]
-    return class_a.student.user, class_a.other_student.user
-
-
 def _finish_and_announce(table_id: int) -> None:
     table_finish(table_id=table_id)
     table_announce_end(table_id=table_id)

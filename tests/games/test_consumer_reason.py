@@ -37,11 +37,6 @@ def _fast_bots(settings):  # type: ignore[no-untyped-def]
     driver.cancel_all()
 
 
-@pytest.fixture
-def pair(class_a):  # type: ignore[no-untyped-def]
-    return class_a.student.user, class_a.other_student.user
-
-
 async def _table(users: list[Any], settings: dict[str, Any] | None = None, seed: int = 7) -> Any:
     def build() -> Any:
         table = make_table(users, setup=FRACTIONS_SETUP, table_settings=settings)

@@ -24,7 +24,7 @@ from games.models import Table
 from games.services import table_act, table_step
 from lessons.models import Attempt, MissedEquivalence, SessionMember, SessionTable
 from lessons.sessions.services import session_start
-from tests.games.helpers import FRACTIONS_SETUP, make_table
+from tests.games.helpers import FRACTIONS_SETUP, act, make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -75,13 +75,6 @@ def _session_table(class_a: Any) -> Table:
     return table
 
 
-def _act(table: Table, user: Any, action: dict[str, Any], counted: Any = None) -> None:
-    """Apply an action on the stored state; `counted` (a query-count context) wraps only it."""
-    table.refresh_from_db()
-    with counted or nullcontext():
-        table_act(table_id=table.pk, user=user, action=action, state_id=table.state_id)
-
-
 def _wrong(table: Table, user: Any, card: str, counted: Any = None) -> None:
     table.refresh_from_db()
     with counted or nullcontext(), pytest.raises(TableError):
@@ -102,8 +95,8 @@ def test_a_play_and_wrong_fraction_attempts(class_a, django_assert_num_queries) 
     anais, basile = class_a.student.user, class_a.other_student.user
     count = functools.partial(_statements, django_assert_num_queries)
     _wrong(table, basile, "10/12v")  # the seat's first judged play: its student is looked up
-    _act(table, basile, _equal("4/12j"), count(PLAY))  # on 1/3, in the turn of the try
-    _act(table, anais, _equal("2/6r"))  # on 4/12 (her first: looked up)
+    act(table, basile, _equal("4/12j"), count(PLAY))  # on 1/3, in the turn of the try
+    act(table, anais, _equal("2/6r"))  # on 4/12 (her first: looked up)
     _wrong(table, basile, "1/6b", count(WRONG_PLAY))  # on 2/6: a new turn
     _wrong(table, basile, "10/12v", count(WRONG_AGAIN))  # the same turn
     table.refresh_from_db()
@@ -124,18 +117,18 @@ def test_draws(class_a, django_assert_num_queries) -> None:  # type: ignore[no-u
     table = _session_table(class_a)
     anais, basile = class_a.student.user, class_a.other_student.user
     count = functools.partial(_statements, django_assert_num_queries)
-    _act(table, basile, _equal("4/12j"))
+    act(table, basile, _equal("4/12j"))
     # Anaïs on 4/12 holds 2/6 (equal): a refused try, then a draw in that turn.
     _wrong(table, anais, "5/6v")
-    _act(table, anais, {"type": "draw"}, count(DRAW_MISSED_IN_TURN))
+    act(table, anais, {"type": "draw"}, count(DRAW_MISSED_IN_TURN))
     (missed,) = MissedEquivalence.objects.filter(table_id=table.pk)
     assert missed.equal_cards == ["2/6r"] and missed.student.user == anais
     assert Attempt.objects.get(table_id=table.pk, student__user=anais).drew
     table.refresh_from_db()
     if table.state["turn"] == 0:
-        _act(table, anais, {"type": "pass"})
+        act(table, anais, {"type": "pass"})
     # Basile on 4/12, his last attempt accepted and no equal card in hand: a plain draw.
-    _act(table, basile, {"type": "draw"}, count(DRAW))
+    act(table, basile, {"type": "draw"}, count(DRAW))
     table.refresh_from_db()
     assert table.events.latest("seq").action == {"type": "draw"}
     assert MissedEquivalence.objects.count() == 1
@@ -163,7 +156,7 @@ def test_a_broadcast_reads_nothing_per_recipient(
     table = _session_table(class_a)
     updates: list[dict[str, Any]] = []
     with collecting_updates(updates):
-        _act(table, class_a.other_student.user, _equal("4/12j"))
+        act(table, class_a.other_student.user, _equal("4/12j"))
     (message,) = updates
     hopped: list[Any] = []
     # A query in a worker thread would escape the count: no hop to a thread at all.

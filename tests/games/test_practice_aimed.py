@@ -19,6 +19,7 @@ from games.protocol import state_frame
 from lessons.diagnosis.decks import aim_pairs
 from lessons.practice import aiming
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
+from tests.support.factories import signed_in_client
 from tests.support.responses import without_tokens
 
 AIMED_EN = "This game helps you practise a tricky kind of card."
@@ -30,12 +31,6 @@ def _slow_bots(settings):  # type: ignore[no-untyped-def]
     settings.GAMES_BOT_DELAY = 60  # nothing moves by itself during these tests
     yield
     driver.cancel_all()
-
-
-def _client(user: Any, language: str = "fr") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(user)
-    return client
 
 
 def _practice(client: Client, **fields: Any) -> Any:
@@ -50,7 +45,7 @@ def test_a_student_likely_on_m1_gets_a_table_aimed_at_m1(
 ) -> None:
     log_plays(class_a.student.student, M1_PLAYS + RIGHT_PLAYS)
     assert aiming.student_result(class_a.student.student)["M1"]["status"] == "likely"
-    response = _practice(_client(class_a.student.user, language))
+    response = _practice(signed_in_client(class_a.student.user, language))
     assert response.status_code == 200
     table = Table.objects.get()
     # The form's deck (the full one, left out of the options) and the aim at M1, seat 0.
@@ -67,7 +62,7 @@ def test_a_student_likely_on_m1_gets_a_table_aimed_at_m1(
 @pytest.mark.django_db
 def test_the_aim_follows_the_chosen_deck_level(class_a: Any) -> None:
     log_plays(class_a.student.student, M1_PLAYS + RIGHT_PLAYS)
-    _practice(_client(class_a.student.user), deck="sixths")
+    _practice(signed_in_client(class_a.student.user, "fr"), deck="sixths")
     table = Table.objects.get()
     assert table.options == {
         "deck": "sixths",
@@ -82,7 +77,7 @@ def test_a_student_with_no_suspected_mistake_gets_an_ordinary_table(
     class_a: Any, language: str, told: str
 ) -> None:
     log_plays(class_a.student.student, RIGHT_PLAYS * 3)
-    response = _practice(_client(class_a.student.user, language), deck="sixths")
+    response = _practice(signed_in_client(class_a.student.user, language), deck="sixths")
     assert Table.objects.get().options == {"deck": "sixths"}
     assert told not in response.content.decode()
 
@@ -90,15 +85,15 @@ def test_a_student_with_no_suspected_mistake_gets_an_ordinary_table(
 @pytest.mark.django_db
 def test_a_teacher_and_classic_uno_get_ordinary_tables(class_a: Any) -> None:
     log_plays(class_a.student.student, M1_PLAYS + RIGHT_PLAYS)
-    _practice(_client(class_a.teacher))
-    _practice(_client(class_a.student.user), ruleset="classic")
+    _practice(signed_in_client(class_a.teacher, "fr"))
+    _practice(signed_in_client(class_a.student.user, "fr"), ruleset="classic")
     assert [t.options for t in Table.objects.order_by("pk")] == [{}, {}]
 
 
 @pytest.mark.django_db
 def test_another_students_mistakes_never_aim_my_table(class_a: Any) -> None:
     log_plays(class_a.other_student.student, M1_PLAYS + RIGHT_PLAYS)
-    _practice(_client(class_a.student.user))
+    _practice(signed_in_client(class_a.student.user, "fr"))
     assert Table.objects.get().options == {}
 
 
@@ -111,16 +106,16 @@ def test_a_likely_rule_the_deck_cannot_show_gives_way_to_an_emerging_one(
         "M3": {"status": "emerging", "p_value": 0.02},
     }
     monkeypatch.setattr(aiming, "student_result", lambda student: result)
-    _practice(_client(class_a.student.user), deck="twelfths")
+    _practice(signed_in_client(class_a.student.user, "fr"), deck="twelfths")
     assert Table.objects.get().options["aim_pairs"] == aim_pairs("M3", "twelfths")
-    _practice(_client(class_a.student.user), deck="improper")
+    _practice(signed_in_client(class_a.student.user, "fr"), deck="improper")
     assert Table.objects.order_by("pk").last().options["aim_pairs"] == aim_pairs("M8", "improper")  # type: ignore[union-attr]
 
 
 @pytest.mark.django_db
 def test_the_aimed_table_never_shows_its_aim_to_anyone(class_a: Any) -> None:
     log_plays(class_a.student.student, M1_PLAYS + RIGHT_PLAYS)
-    _practice(_client(class_a.student.user))
+    _practice(signed_in_client(class_a.student.user, "fr"))
     table = Table.objects.get()
     game = Game.from_dict(table.state)
     pairs = aim_pairs("M1", "full")
@@ -128,7 +123,7 @@ def test_the_aimed_table_never_shows_its_aim_to_anyone(class_a: Any) -> None:
         frame = json.dumps(state_frame(game, seat, table.state_id, table_info(table=table)))
         assert "aim_pairs" not in frame and "aim_seat" not in frame
         assert json.dumps(pairs[0]) not in frame
-    page = _client(class_a.student.user).get(reverse("games:play", args=[table.pk]))
+    page = signed_in_client(class_a.student.user, "fr").get(reverse("games:play", args=[table.pk]))
     assert "aim_pairs" not in page.content.decode() and "aim_seat" not in page.content.decode()
     # The student sees their own hand, no one else's, and not the draw pile's order.
     view = state_frame(game, 0, table.state_id, table_info(table=table))["view"]
@@ -144,7 +139,9 @@ def test_the_aimed_table_never_shows_its_aim_to_anyone(class_a: Any) -> None:
 def test_the_deck_level_in_the_address_starts_the_form(
     class_a: Any, asked: str, shown: str
 ) -> None:
-    response = _client(class_a.student.user).get(reverse("games:practice"), {"deck": asked})
+    response = signed_in_client(class_a.student.user, "fr").get(
+        reverse("games:practice"), {"deck": asked}
+    )
     assert response.status_code == 200
     assert response.context["form"]["deck"].value() == shown
 

@@ -26,11 +26,6 @@ from tests.games.helpers import FRACTIONS_SETUP, make_table
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def pair(class_a):  # type: ignore[no-untyped-def]
-    return class_a.student.user, class_a.other_student.user
-
-
 def test_create_stores_state_and_seats(pair):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     assert table.state_id == 0

@@ -26,7 +26,7 @@ from lessons.classrooms.views import STUDENT_DEVICE_COOKIE
 from lessons.models import SessionMember, SessionTable
 from lessons.sessions.services import session_end, session_start
 from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until
-from tests.support.factories import TEACHER_PASSWORD
+from tests.support.factories import TEACHER_PASSWORD, signed_in_client
 from unoclass.asgi import application
 
 
@@ -52,12 +52,6 @@ def _session_table(class_a: Any, number: int = 2) -> tuple[Any, Table]:
     return session, table
 
 
-def _client(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def _json_script(html: str, element_id: str) -> Any:
     found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', html)
     assert found, element_id
@@ -71,7 +65,7 @@ def _json_script(html: str, element_id: str) -> Any:
 def test_the_play_page_shows_the_session_number_not_the_table_id(class_a) -> None:  # type: ignore[no-untyped-def]
     session, table = _session_table(class_a, number=2)
     for user in (class_a.student.user, class_a.teacher):
-        html = _client(user).get(reverse("games:play", args=[table.pk])).content.decode()
+        html = signed_in_client(user).get(reverse("games:play", args=[table.pk])).content.decode()
         assert re.search(r'id="play-table-number">Table 2<', html), html[:3000]
         assert f"Table {table.pk}<" not in html
     place = hooks.table_place(table)
@@ -84,7 +78,9 @@ def test_the_play_page_shows_the_session_number_not_the_table_id(class_a) -> Non
 def test_a_practice_table_keeps_its_own_wording(class_a) -> None:  # type: ignore[no-untyped-def]
     table = make_table([class_a.student.user, None], setup=FRACTIONS_SETUP)
     assert hooks.table_place(table) is None
-    html = _client(class_a.student.user).get(reverse("games:play", args=[table.pk])).content
+    html = (
+        signed_in_client(class_a.student.user).get(reverse("games:play", args=[table.pk])).content
+    )
     text = html.decode()
     assert f'id="play-table-number">Table {table.pk}<' in text
     assert 'id="play-next-game"' not in text and 'data-session="0"' in text
@@ -93,7 +89,9 @@ def test_a_practice_table_keeps_its_own_wording(class_a) -> None:  # type: ignor
 @pytest.mark.django_db
 def test_the_page_carries_the_seat_state_and_nothing_more(class_a) -> None:  # type: ignore[no-untyped-def]
     _session, table = _session_table(class_a)
-    html = _client(class_a.student.user).get(reverse("games:play", args=[table.pk])).content
+    html = (
+        signed_in_client(class_a.student.user).get(reverse("games:play", args=[table.pk])).content
+    )
     first = _json_script(html.decode(), "play-first-state")
     assert first["type"] == "state" and first["state_id"] == 0
     assert first["view"]["seat"] == 0
@@ -103,7 +101,7 @@ def test_the_page_carries_the_seat_state_and_nothing_more(class_a) -> None:  # t
     assert "hands" not in dumped and "draw_pile" not in first["view"]
     assert "4/12j" not in dumped  # the other seat's card is never in this seat's state
     # The watching teacher gets the seatless view: counts, no hand.
-    teacher = _client(class_a.teacher).get(reverse("games:play", args=[table.pk])).content
+    teacher = signed_in_client(class_a.teacher).get(reverse("games:play", args=[table.pk])).content
     watched = _json_script(teacher.decode(), "play-first-state")
     assert watched["view"]["seat"] is None and watched["view"]["hand"] == []
 
@@ -111,13 +109,13 @@ def test_the_page_carries_the_seat_state_and_nothing_more(class_a) -> None:  # t
 @pytest.mark.django_db
 def test_next_game_is_a_post_to_the_session_and_gone_once_it_ended(class_a) -> None:  # type: ignore[no-untyped-def]
     session, table = _session_table(class_a)
-    student = _client(class_a.student.user)
+    student = signed_in_client(class_a.student.user)
     html = student.get(reverse("games:play", args=[table.pk])).content.decode()
     join = reverse("session_join", args=[session.pk])
     assert re.search(rf'<form method="post" action="{join}" id="play-next-game"', html)
     assert 'data-session="1"' in html
     # The teacher watches: no next game for them.
-    teacher = _client(class_a.teacher).get(reverse("games:play", args=[table.pk])).content
+    teacher = signed_in_client(class_a.teacher).get(reverse("games:play", args=[table.pk])).content
     assert b'id="play-next-game"' not in teacher
     session_end(session=session, teacher=class_a.teacher)
     assert hooks.table_place(table) == hooks.TablePlace(number=2, ended=True, next_game_url=None)
@@ -130,9 +128,11 @@ def test_next_game_is_a_post_to_the_session_and_gone_once_it_ended(class_a) -> N
 def test_the_next_game_button_seats_the_table_at_a_new_game(class_a) -> None:  # type: ignore[no-untyped-def]
     session, table = _session_table(class_a)
     table_finish(table_id=table.pk)  # as a game over does
-    response = _client(class_a.student.user).post(reverse("session_join", args=[session.pk]))
+    response = signed_in_client(class_a.student.user).post(
+        reverse("session_join", args=[session.pk])
+    )
     assert response.status_code == 302
-    follow = _client(class_a.student.user).get(response["Location"])
+    follow = signed_in_client(class_a.student.user).get(response["Location"])
     assert follow.status_code == 302
     new_table = int(follow["Location"].rstrip("/").rsplit("/", 1)[1])
     assert new_table != table.pk
@@ -145,7 +145,7 @@ def test_the_next_game_button_seats_the_table_at_a_new_game(class_a) -> None:  #
 @pytest.mark.django_db
 def test_a_student_who_signs_out_lands_on_join_and_so_does_going_back(class_a) -> None:  # type: ignore[no-untyped-def]
     _session, table = _session_table(class_a)
-    student = _client(class_a.student.user)
+    student = signed_in_client(class_a.student.user)
     response = student.post(reverse("logout"))
     assert response.status_code == 302 and response["Location"] == reverse("join")
     device = response.cookies[STUDENT_DEVICE_COOKIE]
@@ -171,7 +171,7 @@ def test_a_student_who_signs_out_lands_on_join_and_so_does_going_back(class_a) -
 
 @pytest.mark.django_db
 def test_a_teacher_who_signs_out_lands_on_home(class_a) -> None:  # type: ignore[no-untyped-def]
-    teacher = _client(class_a.teacher)
+    teacher = signed_in_client(class_a.teacher)
     response = teacher.post(reverse("logout"))
     assert response["Location"] == reverse("home")
     assert STUDENT_DEVICE_COOKIE not in response.cookies
@@ -197,7 +197,7 @@ def test_an_anonymous_sign_out_sends_nothing(class_a, monkeypatch) -> None:  # t
 
 def _login_cookie(user: Any) -> tuple[Client, bytes]:
     """Sign a test client in; return it and the Cookie header of its session."""
-    client = _client(user)
+    client = signed_in_client(user)
     key = client.cookies[django_settings.SESSION_COOKIE_NAME].value
     return client, f"{django_settings.SESSION_COOKIE_NAME}={key}; django_language=en".encode()
 

@@ -25,11 +25,6 @@ LAST_CARD_SETUP = {"dealer": 0, "hands": [["2/6r", "5/6v"], ["4/12r"]], "start":
 TIMER = {"turn_timer": 30}
 
 
-@pytest.fixture
-def pair(class_a):  # type: ignore[no-untyped-def]
-    return class_a.student.user, class_a.other_student.user
-
-
 def _expire(table: Table) -> None:
     Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
 

@@ -32,11 +32,6 @@ def _fast_bots(settings):  # type: ignore[no-untyped-def]
     driver.cancel_all()
 
 
-@pytest.fixture
-def pair(class_a):  # type: ignore[no-untyped-def]
-    return class_a.student.user, class_a.other_student.user
-
-
 async def _open(table_id: int, user: Any, lang: str = "en") -> WebsocketCommunicator:
     cookie = (await database_sync_to_async(session_cookie)(user)).replace(
         b"django_language=en", f"django_language={lang}".encode()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 from django.test import Client
 
@@ -73,15 +74,20 @@ def make_students(*, classroom: Classroom, names: list[str]) -> list[StudentLogi
     return [StudentLogin(student=item.student, pin=item.pin) for item in issued]
 
 
+def signed_in_client(user: User, language: str | None = None, **defaults: Any) -> Client:
+    """Return a test client signed in as the user; its browser asks for `language` if given."""
+    if language is not None:
+        defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    client = Client(**defaults)
+    client.force_login(user)
+    return client
+
+
 def teacher_client(teacher: User, *, password: str = TEACHER_PASSWORD) -> Client:
     """Return a test client signed in as the teacher."""
-    client = Client()
-    client.force_login(teacher)
-    return client
+    return signed_in_client(teacher)
 
 
 def student_client(student: Student) -> Client:
     """Return a test client signed in as the student (without going through /join)."""
-    client = Client()
-    client.force_login(student.user)
-    return client
+    return signed_in_client(student.user)

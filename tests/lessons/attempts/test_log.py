@@ -6,23 +6,12 @@ from typing import Any
 
 import pytest
 
-from games.models import Table
-from games.services import TableError, table_act, table_step
+from games.services import TableError, table_step
 from lessons.diagnosis import RULES_VERSION, classify
 from lessons.models import Attempt, ClassSession, MissedEquivalence, SessionTable
-from tests.games.helpers import FRACTIONS_SETUP, make_table
+from tests.games.helpers import FRACTIONS_SETUP, act, make_table
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def pair(class_a):  # type: ignore[no-untyped-def]
-    return class_a.student.user, class_a.other_student.user
-
-
-def _act(table: Table, user: Any, action: dict[str, Any]) -> None:
-    table.refresh_from_db()
-    table_act(table_id=table.pk, user=user, action=action, state_id=table.state_id)
 
 
 def _setup(**hands: list[str]) -> dict[str, Any]:
@@ -34,7 +23,7 @@ def _setup(**hands: list[str]) -> dict[str, Any]:
 
 def test_right_equal_play_is_logged_with_its_evidence(pair, class_a):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
-    _act(table, pair[1], {"type": "play", "card": "4/12j", "claim": "equal"})
+    act(table, pair[1], {"type": "play", "card": "4/12j", "claim": "equal"})
     attempt = Attempt.objects.get()
     assert attempt.student == class_a.other_student.student
     assert attempt.classroom == class_a.classroom
@@ -55,14 +44,14 @@ def test_right_equal_play_is_logged_with_its_evidence(pair, class_a):  # type: i
 
 def test_play_without_a_claim_gets_the_inferred_rule(pair):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
-    _act(table, pair[1], {"type": "play", "card": "4/12j"})
+    act(table, pair[1], {"type": "play", "card": "4/12j"})
     attempt = Attempt.objects.get()
     assert (attempt.claim, attempt.claim_source, attempt.outcome) == ("equal", "inferred", "equal")
 
 
 def test_right_denominator_play_asked_by_the_page(pair):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=_setup(seat1=["2/3r", "4/12j", "10/12v", "1/6b"]))
-    _act(table, pair[1], {"type": "play", "card": "2/3r", "claim": "denominator"})
+    act(table, pair[1], {"type": "play", "card": "2/3r", "claim": "denominator"})
     attempt = Attempt.objects.get()
     assert (attempt.claim, attempt.claim_source) == ("denominator", "asked")
     assert attempt.outcome == "denominator" and attempt.tags == []
@@ -72,7 +61,7 @@ def test_right_denominator_play_asked_by_the_page(pair):  # type: ignore[no-unty
 def test_wrong_play_is_logged_though_refused(pair):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=_setup(seat1=["2/3r", "4/12j", "10/12v", "1/6b"]))
     with pytest.raises(TableError) as err:
-        _act(table, pair[1], {"type": "play", "card": "2/3r", "claim": "equal"})
+        act(table, pair[1], {"type": "play", "card": "2/3r", "claim": "equal"})
     assert err.value.code == "not_equivalent"
     table.refresh_from_db()
     assert table.state_id == 0  # the game did not move
@@ -88,7 +77,7 @@ def test_wrong_play_is_logged_though_refused(pair):  # type: ignore[no-untyped-d
 
 def test_wrong_play_with_a_penalty_is_logged_once(pair):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=FRACTIONS_SETUP, options={"wrong_attempt_penalty": 2})
-    _act(table, pair[1], {"type": "play", "card": "10/12v", "claim": "equal"})
+    act(table, pair[1], {"type": "play", "card": "10/12v", "claim": "equal"})
     table.refresh_from_db()
     assert table.state_id == 1  # the penalty changed the game
     attempt = Attempt.objects.get()
@@ -99,11 +88,11 @@ def test_wrong_play_with_a_penalty_is_logged_once(pair):  # type: ignore[no-unty
 
 def test_plays_after_a_named_denominator(pair):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
-    _act(table, pair[1], {"type": "play", "card": "4/12j", "claim": "equal"})
-    _act(table, pair[0], {"type": "play", "card": "joker", "denominator": 6})
+    act(table, pair[1], {"type": "play", "card": "4/12j", "claim": "equal"})
+    act(table, pair[0], {"type": "play", "card": "joker", "denominator": 6})
     with pytest.raises(TableError):
-        _act(table, pair[1], {"type": "play", "card": "10/12v"})
-    _act(table, pair[1], {"type": "play", "card": "1/6b"})
+        act(table, pair[1], {"type": "play", "card": "10/12v"})
+    act(table, pair[1], {"type": "play", "card": "1/6b"})
     wrong, right = Attempt.objects.order_by("id")[1:]
     for attempt in (wrong, right):
         assert attempt.reference_num is None and attempt.reference_den is None
@@ -116,7 +105,7 @@ def test_plays_after_a_named_denominator(pair):  # type: ignore[no-untyped-def]
 
 def test_draw_while_holding_an_equal_fraction_is_a_missed_equivalence(pair, class_a):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
-    _act(table, pair[1], {"type": "draw"})
+    act(table, pair[1], {"type": "draw"})
     missed = MissedEquivalence.objects.get()
     assert missed.student == class_a.other_student.student
     assert missed.reference == "1/3"
@@ -128,7 +117,7 @@ def test_draw_while_holding_an_equal_fraction_is_a_missed_equivalence(pair, clas
 
 def test_draw_without_an_equal_fraction_is_not_a_miss(pair):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=_setup(seat1=["2/3r", "5/6j", "10/12v", "1/6b"]))
-    _act(table, pair[1], {"type": "draw"})
+    act(table, pair[1], {"type": "draw"})
     assert MissedEquivalence.objects.count() == 0
 
 
@@ -142,7 +131,7 @@ def test_a_bots_play_is_not_logged(pair):  # type: ignore[no-untyped-def]
 
 def test_a_teachers_play_is_not_logged(class_a, pair):  # type: ignore[no-untyped-def]
     table = make_table([pair[0], class_a.teacher], setup=FRACTIONS_SETUP)
-    _act(table, class_a.teacher, {"type": "play", "card": "4/12j", "claim": "equal"})
+    act(table, class_a.teacher, {"type": "play", "card": "4/12j", "claim": "equal"})
     assert Attempt.objects.count() == 0
 
 
@@ -150,8 +139,8 @@ def test_attempt_at_a_session_table_names_the_session(pair, class_a):  # type: i
     session = ClassSession.objects.create(classroom=class_a.classroom)
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     SessionTable.objects.create(session=session, table=table, number=1)
-    _act(table, pair[1], {"type": "play", "card": "4/12j", "claim": "equal"})
-    _act(table, pair[0], {"type": "draw"})
+    act(table, pair[1], {"type": "play", "card": "4/12j", "claim": "equal"})
+    act(table, pair[0], {"type": "draw"})
     assert Attempt.objects.get().session == session
     # Seat 0 held 2/6, equal to the 4/12 on the pile, and drew.
     assert MissedEquivalence.objects.get().session == session

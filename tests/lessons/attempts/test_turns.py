@@ -7,28 +7,18 @@ from typing import Any
 import pytest
 
 from games.models import Table, TableEvent
-from games.services import TableError, table_act
+from games.services import TableError
 from lessons.diagnosis import RULE_IDS, classify, diagnose
 from lessons.models import Attempt
 from lessons.reporting.loading import student_rows, turns_of
-from tests.games.helpers import FRACTIONS_SETUP, make_table
+from tests.games.helpers import FRACTIONS_SETUP, act, make_table
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def pair(class_a):  # type: ignore[no-untyped-def]
-    return class_a.student.user, class_a.other_student.user
-
-
-def _act(table: Table, user: Any, action: dict[str, Any]) -> None:
-    table.refresh_from_db()
-    table_act(table_id=table.pk, user=user, action=action, state_id=table.state_id)
-
-
 def _refused(table: Table, user: Any, action: dict[str, Any]) -> None:
     with pytest.raises(TableError):
-        _act(table, user, action)
+        act(table, user, action)
 
 
 def test_tries_of_one_turn_share_it_and_the_next_turn_is_new(pair, class_a):  # type: ignore[no-untyped-def]
@@ -38,13 +28,13 @@ def test_tries_of_one_turn_share_it_and_the_next_turn_is_new(pair, class_a):  # 
     _refused(table, basile, {"type": "play", "card": "10/12v", "claim": "equal"})
     _refused(table, basile, {"type": "play", "card": "10/12v", "claim": "equal"})
     _refused(table, basile, {"type": "play", "card": "2/3r", "claim": "equal"})
-    _act(table, basile, {"type": "play", "card": "4/12j", "claim": "equal"})
+    act(table, basile, {"type": "play", "card": "4/12j", "claim": "equal"})
     # Anaïs (seat 0) on 4/12: a refused try, then she draws: her turn, with a draw.
     _refused(table, anais, {"type": "play", "card": "5/6v", "claim": "equal"})
-    _act(table, anais, {"type": "draw"})
+    act(table, anais, {"type": "draw"})
     table.refresh_from_db()
     if table.state["turn"] == 0:
-        _act(table, anais, {"type": "pass"})
+        act(table, anais, {"type": "pass"})
     # Basile's next turn on 4/12: 1/6 claimed equal, a new turn.
     _refused(table, basile, {"type": "play", "card": "1/6b", "claim": "equal"})
 

@@ -12,22 +12,16 @@ from django.utils import timezone
 from lessons.classrooms import services
 from lessons.models import Classroom, Student
 from tests.conftest import ClassWorld
-from tests.support.factories import make_students
+from tests.support.factories import make_students, signed_in_client
 from tests.support.responses import form_errors, page_text, snapshot
 
 pytestmark = pytest.mark.django_db
 
 
-def _teacher(world: ClassWorld, language: str = "en") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(world.teacher)
-    return client
-
-
 def _paste(world: ClassWorld, names: str, language: str = "en") -> list[str]:
     before = snapshot()
     url = reverse("classroom_roster", args=[world.classroom.pk])
-    response = _teacher(world, language).post(url, {"names": names})
+    response = signed_in_client(world.teacher, language).post(url, {"names": names})
     assert response.status_code == 200
     assert snapshot() == before
     return form_errors(response)
@@ -51,7 +45,7 @@ def test_61_line_roster_is_refused_and_60_accepted(class_a: ClassWorld) -> None:
     assert _paste(class_a, "\n".join(f"N{n}" for n in range(61))) == [
         "Paste at most 60 names at a time (you pasted 61)."
     ]
-    response = _teacher(class_a).post(
+    response = signed_in_client(class_a.teacher, "en").post(
         reverse("classroom_roster", args=[class_a.classroom.pk]),
         {"names": "\n".join(f"N{n}" for n in range(60))},
     )
@@ -105,7 +99,7 @@ def test_roster_service_refuses_without_writing(class_a: ClassWorld) -> None:
 
 def test_oversized_classroom_fields(class_a: ClassWorld) -> None:
     before = snapshot()
-    response = _teacher(class_a).post(
+    response = signed_in_client(class_a.teacher, "en").post(
         reverse("classroom_create"), {"name": "N" * 5000, "grade": "G" * 500, "language": "xx"}
     )
     assert response.status_code == 200
@@ -115,7 +109,7 @@ def test_oversized_classroom_fields(class_a: ClassWorld) -> None:
         "Select a valid choice. xx is not one of the available choices.",
     ]
     assert snapshot() == before
-    response = _teacher(class_a, "fr").post(
+    response = signed_in_client(class_a.teacher, "fr").post(
         reverse("classroom_create"), {"name": "", "grade": "", "language": "fr"}
     )
     assert form_errors(response) == ["Ce champ est obligatoire."]
@@ -227,7 +221,7 @@ def test_teacher_sees_the_lock_and_unlocks(class_a: ClassWorld) -> None:
     Student.objects.filter(pk=class_a.student.student.pk).update(
         locked_until=timezone.now() + timedelta(minutes=5)
     )
-    teacher = _teacher(class_a)
+    teacher = signed_in_client(class_a.teacher, "en")
     page = page_text(teacher.get(reverse("classroom_detail", args=[class_a.classroom.pk])))
     assert "Locked until" in page
     assert "Unlock" in page
@@ -283,7 +277,7 @@ def test_unknown_student_in_a_known_class_is_404(class_a: ClassWorld, class_b: C
 
 def test_other_teacher_cannot_touch_class_a(class_a: ClassWorld, class_b: ClassWorld) -> None:
     before = snapshot()
-    teacher_b = _teacher(class_b)
+    teacher_b = signed_in_client(class_b.teacher, "en")
     student = class_a.student.student
     assert teacher_b.post(reverse("student_reset_pin", args=[student.pk])).status_code == 404
     assert teacher_b.post(reverse("student_unlock", args=[student.pk])).status_code == 404

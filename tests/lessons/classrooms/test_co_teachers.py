@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.services import SeatSpec, table_create
@@ -12,27 +11,21 @@ from lessons.models import Classroom
 from lessons.sessions.selectors import session_for_teacher
 from lessons.sessions.services import session_start
 from tests.conftest import ClassWorld
-from tests.support.factories import make_teacher
+from tests.support.factories import make_teacher, signed_in_client
 from tests.support.responses import page_text, snapshot
 
 pytestmark = pytest.mark.django_db
 
 
-def _client(user) -> Client:  # type: ignore[no-untyped-def]
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    client.force_login(user)
-    return client
-
-
 def _share(world: ClassWorld, username: str):  # type: ignore[no-untyped-def]
     url = reverse("co_teacher_add", args=[world.classroom.pk])
-    return _client(world.teacher).post(url, {"username": username})
+    return signed_in_client(world.teacher, "en").post(url, {"username": username})
 
 
 def test_co_teacher_sees_and_runs_the_class_everywhere(class_a: ClassWorld) -> None:
     co = make_teacher(username="colleague")
     assert _share(class_a, "colleague").status_code == 302
-    client = _client(co)
+    client = signed_in_client(co, "en")
     assert "Classe A" in page_text(client.get(reverse("home")))
     pk = class_a.classroom.pk
     for name in ("classroom_detail", "classroom_cards", "dashboard_class", "session_new"):
@@ -57,7 +50,7 @@ def test_co_teacher_cannot_archive_share_or_hand_over(class_a: ClassWorld) -> No
     co = make_teacher(username="colleague")
     make_teacher(username="third")
     _share(class_a, "colleague")
-    client = _client(co)
+    client = signed_in_client(co, "en")
     before = snapshot()
     pk = class_a.classroom.pk
     client.post(reverse("classroom_archive", args=[pk]))
@@ -73,7 +66,7 @@ def test_co_teacher_cannot_archive_share_or_hand_over(class_a: ClassWorld) -> No
 def test_co_teacher_may_leave_and_then_sees_nothing(class_a: ClassWorld) -> None:
     co = make_teacher(username="colleague")
     _share(class_a, "colleague")
-    client = _client(co)
+    client = signed_in_client(co, "en")
     client.post(reverse("co_teacher_remove", args=[class_a.classroom.pk]), {"teacher": co.pk})
     assert client.get(reverse("classroom_detail", args=[class_a.classroom.pk])).status_code == 404
 
@@ -81,12 +74,15 @@ def test_co_teacher_may_leave_and_then_sees_nothing(class_a: ClassWorld) -> None
 def test_transfer_makes_the_old_owner_a_co_teacher(class_a: ClassWorld) -> None:
     new_owner = make_teacher(username="colleague")
     url = reverse("classroom_transfer", args=[class_a.classroom.pk])
-    assert _client(class_a.teacher).post(url, {"username": "colleague"}).status_code == 302
+    assert (
+        signed_in_client(class_a.teacher, "en").post(url, {"username": "colleague"}).status_code
+        == 302
+    )
     classroom = Classroom.objects.get(pk=class_a.classroom.pk)
     assert classroom.teacher == new_owner
     assert list(classroom.co_teachers.all()) == [class_a.teacher]
     # The old owner still runs the class but may no longer archive it.
-    _client(class_a.teacher).post(reverse("classroom_archive", args=[classroom.pk]))
+    signed_in_client(class_a.teacher, "en").post(reverse("classroom_archive", args=[classroom.pk]))
     assert Classroom.objects.get(pk=classroom.pk).archived_at is None
 
 
@@ -100,7 +96,7 @@ def test_transfer_makes_the_old_owner_a_co_teacher(class_a: ClassWorld) -> None:
 )
 def test_bad_share_changes_nothing(class_a: ClassWorld, username: str, message: str) -> None:
     before = snapshot()
-    client = _client(class_a.teacher)
+    client = signed_in_client(class_a.teacher, "en")
     url = reverse("co_teacher_add", args=[class_a.classroom.pk])
     response = client.post(url, {"username": username}, follow=True)
     assert message in page_text(response)
@@ -121,7 +117,7 @@ def test_a_student_account_or_deactivated_teacher_cannot_be_added(class_a: Class
 def test_bad_remove_changes_nothing(class_a: ClassWorld, teacher: str) -> None:
     before = snapshot()
     url = reverse("co_teacher_remove", args=[class_a.classroom.pk])
-    response = _client(class_a.teacher).post(url, {"teacher": teacher}, follow=True)
+    response = signed_in_client(class_a.teacher, "en").post(url, {"teacher": teacher}, follow=True)
     assert response.redirect_chain[0][1] == 302
     assert "This teacher is not a co-teacher of the class." in page_text(response)
     assert snapshot() == before
@@ -133,7 +129,7 @@ def test_a_co_teacher_cannot_hand_the_class_to_a_third_teacher(class_a: ClassWor
     _share(class_a, "colleague")
     before = snapshot()
     url = reverse("classroom_transfer", args=[class_a.classroom.pk])
-    response = _client(co).post(url, {"username": "third"}, follow=True)
+    response = signed_in_client(co, "en").post(url, {"username": "third"}, follow=True)
     assert "Only the class's owner can share it or hand it over." in page_text(response)
     assert snapshot() == before
     classroom = Classroom.objects.get(pk=class_a.classroom.pk)

@@ -10,17 +10,12 @@ from django.urls import reverse
 from lessons.classrooms.roster_csv import ROSTER_FILE_MAX_ROWS, roster_file_read
 from lessons.models import Student
 from tests.conftest import ClassWorld
+from tests.support.factories import signed_in_client
 from tests.support.responses import form_errors, page_text, snapshot
 
 pytestmark = pytest.mark.django_db
 
 SIS_EXPORT = "Nom;Prénom;Date de naissance\nMARTIN;Zoé;01/02/2015\nDUPONT;Élodie;03/04/2015\n"
-
-
-def _teacher(world: ClassWorld, language: str = "en") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(world.teacher)
-    return client
 
 
 def _upload(client: Client, world: ClassWorld, data: bytes, name: str = "classe.csv"):  # type: ignore[no-untyped-def]
@@ -64,7 +59,7 @@ def test_same_first_name_gets_the_last_name_initial() -> None:
 def test_preview_lists_new_unchanged_and_missing_then_confirm_adds_only_new(
     class_a: ClassWorld,
 ) -> None:
-    client = _teacher(class_a)
+    client = signed_in_client(class_a.teacher, "en")
     before = snapshot()
     data = "Prénom\nAnaïsA\nZoé\nÉlodie\n".encode("cp1252")
     response = _upload(client, class_a, data)
@@ -86,7 +81,7 @@ def test_preview_lists_new_unchanged_and_missing_then_confirm_adds_only_new(
 
 def test_confirm_without_preview_adds_nobody(class_a: ClassWorld) -> None:
     before = snapshot()
-    response = _teacher(class_a).post(
+    response = signed_in_client(class_a.teacher, "en").post(
         reverse("classroom_import_confirm", args=[class_a.classroom.pk])
     )
     assert response.status_code == 302
@@ -96,7 +91,7 @@ def test_confirm_without_preview_adds_nobody(class_a: ClassWorld) -> None:
 def test_a_preview_of_class_a_cannot_be_confirmed_into_class_b(
     class_a: ClassWorld, class_b: ClassWorld
 ) -> None:
-    client = _teacher(class_a)
+    client = signed_in_client(class_a.teacher, "en")
     _upload(client, class_a, b"Prenom\nZoe\n")
     client.force_login(class_b.teacher)
     before = snapshot()
@@ -166,7 +161,7 @@ def test_bad_file_gets_a_translated_error_and_changes_nothing(
     class_a: ClassWorld, case: str, language: str
 ) -> None:
     data, english, french = BAD_FILES[case]
-    client = _teacher(class_a, language)
+    client = signed_in_client(class_a.teacher, language)
     before = snapshot()
     response = _upload(client, class_a, data)
     assert response.status_code == 200
@@ -184,13 +179,17 @@ def test_bad_file_gets_a_translated_error_and_changes_nothing(
 
 def test_missing_file_field_is_refused(class_a: ClassWorld) -> None:
     before = snapshot()
-    response = _teacher(class_a).post(reverse("classroom_import", args=[class_a.classroom.pk]))
+    response = signed_in_client(class_a.teacher, "en").post(
+        reverse("classroom_import", args=[class_a.classroom.pk])
+    )
     assert response.status_code == 200 and form_errors(response)
     assert snapshot() == before
 
 
 def test_import_page_shows_the_form(class_a: ClassWorld) -> None:
-    response = _teacher(class_a).get(reverse("classroom_import", args=[class_a.classroom.pk]))
+    response = signed_in_client(class_a.teacher, "en").get(
+        reverse("classroom_import", args=[class_a.classroom.pk])
+    )
     assert response.status_code == 200
     assert 'enctype="multipart/form-data"' in response.content.decode()
     assert Student.objects.count() == 2

@@ -12,15 +12,10 @@ from lessons.classrooms.services import join_classroom_find
 from lessons.models import Classroom, ClassSession, Student
 from lessons.sessions.services import session_start
 from tests.conftest import ClassWorld
+from tests.support.factories import signed_in_client
 from tests.support.responses import form_errors, page_text, snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-def _teacher(world: ClassWorld, language: str = "en") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(world.teacher)
-    return client
 
 
 def _archive(client: Client, world: ClassWorld):  # type: ignore[no-untyped-def]
@@ -30,7 +25,7 @@ def _archive(client: Client, world: ClassWorld):  # type: ignore[no-untyped-def]
 def test_archived_class_leaves_home_stays_readable_and_refuses_changes(
     class_a: ClassWorld,
 ) -> None:
-    client = _teacher(class_a)
+    client = signed_in_client(class_a.teacher, "en")
     response = _archive(client, class_a)
     assert response.status_code == 302 and response["Location"] == reverse("classrooms_archived")
     assert "Classe A" not in page_text(client.get(reverse("home")))
@@ -62,7 +57,7 @@ def test_archived_class_leaves_home_stays_readable_and_refuses_changes(
 
 def test_archive_is_refused_while_a_session_is_open(class_a: ClassWorld) -> None:
     session_start(teacher=class_a.teacher, classroom=class_a.classroom)
-    client = _teacher(class_a)
+    client = signed_in_client(class_a.teacher, "en")
     _archive(client, class_a)
     class_a.classroom.refresh_from_db()
     assert class_a.classroom.archived_at is None
@@ -70,7 +65,7 @@ def test_archive_is_refused_while_a_session_is_open(class_a: ClassWorld) -> None
 
 
 def test_archiving_twice_is_refused_and_keeps_the_first_date(class_a: ClassWorld) -> None:
-    client = _teacher(class_a)
+    client = signed_in_client(class_a.teacher, "en")
     _archive(client, class_a)
     first = Classroom.objects.get(pk=class_a.classroom.pk).archived_at
     _archive(client, class_a)
@@ -80,7 +75,7 @@ def test_archiving_twice_is_refused_and_keeps_the_first_date(class_a: ClassWorld
 def test_new_year_copies_present_students_with_new_pins_and_a_new_code(
     class_a: ClassWorld,
 ) -> None:
-    client = _teacher(class_a)
+    client = signed_in_client(class_a.teacher, "en")
     client.post(
         reverse("student_remove", args=[class_a.other_student.student.pk]),
         {"mode": "pseudonymise"},
@@ -107,7 +102,7 @@ def test_new_year_copies_present_students_with_new_pins_and_a_new_code(
 def test_new_year_from_a_current_class_is_refused(class_a: ClassWorld) -> None:
     before = snapshot()
     url = reverse("classroom_new_year", args=[class_a.classroom.pk])
-    response = _teacher(class_a).post(url, {"name": "X", "grade": ""})
+    response = signed_in_client(class_a.teacher, "en").post(url, {"name": "X", "grade": ""})
     assert response.status_code == 302
     assert snapshot() == before
 
@@ -126,7 +121,7 @@ def test_new_year_from_a_current_class_is_refused(class_a: ClassWorld) -> None:
 def test_new_year_bad_input_changes_nothing(
     class_a: ClassWorld, data: dict[str, str], error: str
 ) -> None:
-    client = _teacher(class_a)
+    client = signed_in_client(class_a.teacher, "en")
     _archive(client, class_a)
     before = snapshot()
     response = client.post(reverse("classroom_new_year", args=[class_a.classroom.pk]), data)
@@ -135,7 +130,7 @@ def test_new_year_bad_input_changes_nothing(
 
 
 def test_archive_pages_speak_french(class_a: ClassWorld) -> None:
-    client = _teacher(class_a, "fr")
+    client = signed_in_client(class_a.teacher, "fr")
     _archive(client, class_a)
     assert "Classes archivées" in page_text(client.get(reverse("classrooms_archived")))
     detail = page_text(client.get(reverse("classroom_detail", args=[class_a.classroom.pk])))
@@ -154,7 +149,7 @@ def test_archive_pages_speak_french(class_a: ClassWorld) -> None:
 def test_a_second_new_year_from_one_class_is_refused_with_the_first_ones_name(
     class_a: ClassWorld, language: str, message: str
 ) -> None:
-    client = _teacher(class_a, language)
+    client = signed_in_client(class_a.teacher, language)
     _archive(client, class_a)
     url = reverse("classroom_new_year", args=[class_a.classroom.pk])
     assert client.post(url, {"name": "CM2 2027", "grade": "CM2"}).status_code == 302

@@ -11,16 +11,10 @@ from games.services import SeatSpec, table_create
 from lessons.classrooms.pins import pin_matches
 from lessons.models import Attempt, Student, User
 from tests.conftest import ClassWorld
-from tests.support.factories import make_classroom
+from tests.support.factories import make_classroom, signed_in_client
 from tests.support.responses import form_errors, page_text, snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-def _teacher(world: ClassWorld, language: str = "en") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(world.teacher)
-    return client
 
 
 def _attempt(world: ClassWorld, student: Student) -> Attempt:
@@ -39,7 +33,7 @@ def _attempt(world: ClassWorld, student: Student) -> Attempt:
 def test_rename_keeps_the_pin(class_a: ClassWorld) -> None:
     student = class_a.student.student
     url = reverse("student_rename", args=[student.pk])
-    response = _teacher(class_a).post(url, {"name": " Zoé  M "})
+    response = signed_in_client(class_a.teacher, "en").post(url, {"name": " Zoé  M "})
     assert response.status_code == 302
     student.refresh_from_db()
     assert student.display_name == "Zoé M"
@@ -66,7 +60,7 @@ def test_bad_rename_is_refused_and_changes_nothing(
     for language, message in (("en", english), ("fr", french)):
         before = snapshot()
         url = reverse("student_rename", args=[class_a.student.student.pk])
-        response = _teacher(class_a, language).post(url, {"name": name})
+        response = signed_in_client(class_a.teacher, language).post(url, {"name": name})
         assert response.status_code == 200
         if message is not None:
             assert message in form_errors(response)
@@ -77,7 +71,9 @@ def test_move_takes_pin_and_plays_to_another_class_of_the_teacher(class_a: Class
     other = make_classroom(teacher=class_a.teacher, name="CM2 bis")
     student = class_a.student.student
     attempt = _attempt(class_a, student)
-    response = _teacher(class_a).post(reverse("student_move", args=[student.pk]), {"to": other.pk})
+    response = signed_in_client(class_a.teacher, "en").post(
+        reverse("student_move", args=[student.pk]), {"to": other.pk}
+    )
     assert response.status_code == 302
     student.refresh_from_db()
     attempt.refresh_from_db()
@@ -90,7 +86,7 @@ def test_move_to_another_teachers_class_is_refused(
 ) -> None:
     before = snapshot()
     url = reverse("student_move", args=[class_a.student.student.pk])
-    response = _teacher(class_a).post(url, {"to": class_b.classroom.pk})
+    response = signed_in_client(class_a.teacher, "en").post(url, {"to": class_b.classroom.pk})
     assert response.status_code == 200 and form_errors(response)
     assert snapshot() == before
 
@@ -100,7 +96,7 @@ def test_move_bad_target_is_refused(class_a: ClassWorld, to: str) -> None:
     make_classroom(teacher=class_a.teacher, name="CM2 bis")
     before = snapshot()
     url = reverse("student_move", args=[class_a.student.student.pk])
-    response = _teacher(class_a).post(url, {"to": to})
+    response = signed_in_client(class_a.teacher, "en").post(url, {"to": to})
     assert response.status_code == 200 and form_errors(response)
     assert snapshot() == before
 
@@ -112,7 +108,7 @@ def test_move_clash_with_a_name_in_the_target_class_is_refused(class_a: ClassWor
     make_student(classroom=other, display_name="AnaïsA")
     before = snapshot()
     url = reverse("student_move", args=[class_a.student.student.pk])
-    response = _teacher(class_a).post(url, {"to": other.pk})
+    response = signed_in_client(class_a.teacher, "en").post(url, {"to": other.pk})
     assert "“AnaïsA” is already in this class." in form_errors(response)
     assert snapshot() == before
 
@@ -138,7 +134,7 @@ def test_remove_erase_deletes_student_account_and_plays_and_the_name_at_tables(
     _attempt(class_a, student)
     table_id = _seat_at_a_table(class_a)
     url = reverse("student_remove", args=[student.pk])
-    response = _teacher(class_a).post(url, {"mode": "erase"})
+    response = signed_in_client(class_a.teacher, "en").post(url, {"mode": "erase"})
     assert response.status_code == 302
     assert not Student.objects.filter(pk=student.pk).exists()
     assert not User.objects.filter(pk=user_id).exists()
@@ -156,7 +152,7 @@ def test_remove_pseudonymise_keeps_plays_under_a_pseudonym_without_pin_or_sign_i
     attempt = _attempt(class_a, student)
     table_id = _seat_at_a_table(class_a)
     url = reverse("student_remove", args=[student.pk])
-    response = _teacher(class_a).post(url, {"mode": "pseudonymise"})
+    response = signed_in_client(class_a.teacher, "en").post(url, {"mode": "pseudonymise"})
     assert response.status_code == 302
     student.refresh_from_db()
     attempt.refresh_from_db()
@@ -167,7 +163,7 @@ def test_remove_pseudonymise_keeps_plays_under_a_pseudonym_without_pin_or_sign_i
     seat = Seat.objects.get(table_id=table_id, index=0)
     assert seat.user_id is None and seat.bot and seat.name == "Robot 1"
     # Gone from the class page and the sign-in list; the student page answers 404.
-    client = _teacher(class_a)
+    client = signed_in_client(class_a.teacher, "en")
     detail = page_text(client.get(reverse("classroom_detail", args=[class_a.classroom.pk])))
     assert "AnaïsA" not in detail and "Élève retiré" not in detail
     join = page_text(Client().get(reverse("join_name", args=[class_a.classroom.join_code])))
@@ -183,13 +179,15 @@ def test_remove_pseudonymise_keeps_plays_under_a_pseudonym_without_pin_or_sign_i
 def test_remove_with_an_unknown_mode_changes_nothing(class_a: ClassWorld, mode: str) -> None:
     before = snapshot()
     url = reverse("student_remove", args=[class_a.student.student.pk])
-    response = _teacher(class_a).post(url, {"mode": mode})
+    response = signed_in_client(class_a.teacher, "en").post(url, {"mode": mode})
     assert response.status_code == 200 and form_errors(response)
     assert snapshot() == before
 
 
 def test_student_page_states_what_each_removal_does(class_a: ClassWorld) -> None:
     text = page_text(
-        _teacher(class_a).get(reverse("student_manage", args=[class_a.student.student.pk]))
+        signed_in_client(class_a.teacher, "en").get(
+            reverse("student_manage", args=[class_a.student.student.pk])
+        )
     )
     assert "Erase everything" in text and "under a pseudonym" in text

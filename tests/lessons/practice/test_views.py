@@ -17,6 +17,7 @@ from lessons.practice.services import today
 from tests.conftest import ClassWorld
 from tests.lessons.practice.helpers import assign, play_one_game
 from tests.lessons.reporting.helpers import RIGHT_PLAYS, log_plays
+from tests.support.factories import signed_in_client
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +27,6 @@ def _text(response: Any) -> str:
     return html.unescape(bytes(response.content).decode())
 
 
-def _client(user: Any, language: str = "fr", **kwargs: Any) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language, **kwargs)
-    client.force_login(user)
-    return client
-
-
 def _form(**change: Any) -> dict[str, Any]:
     data = {"games": "3", "deck": "sixths", "due_on": str(today() + timedelta(days=4))}
     data.update(change)
@@ -39,7 +34,7 @@ def _form(**change: Any) -> dict[str, Any]:
 
 
 def test_the_teacher_assigns_to_chosen_students(class_a: ClassWorld) -> None:
-    client = _client(class_a.teacher)
+    client = signed_in_client(class_a.teacher, "fr")
     url = reverse("practice_assignment_new", args=[class_a.classroom.pk])
     page = _text(client.get(url))
     assert class_a.student.student.display_name in page  # the students to choose from
@@ -70,7 +65,7 @@ def test_the_teacher_assigns_to_chosen_students(class_a: ClassWorld) -> None:
 def test_bad_input_is_refused_on_the_form(
     class_a: ClassWorld, change: dict[str, str], error: str
 ) -> None:
-    response = _client(class_a.teacher).post(
+    response = signed_in_client(class_a.teacher, "fr").post(
         reverse("practice_assignment_new", args=[class_a.classroom.pk]), _form(**change)
     )
     assert response.status_code == 200
@@ -81,14 +76,14 @@ def test_bad_input_is_refused_on_the_form(
 def test_a_past_date_is_refused_in_both_languages(class_a: ClassWorld) -> None:
     url = reverse("practice_assignment_new", args=[class_a.classroom.pk])
     yesterday = str(today() - timedelta(days=1))
-    fr = _text(_client(class_a.teacher, "fr").post(url, _form(due_on=yesterday)))
-    en = _text(_client(class_a.teacher, "en").post(url, _form(due_on=yesterday)))
+    fr = _text(signed_in_client(class_a.teacher, "fr").post(url, _form(due_on=yesterday)))
+    en = _text(signed_in_client(class_a.teacher, "en").post(url, _form(due_on=yesterday)))
     assert "La date est déjà passée" in fr
     assert "The date is already past" in en
 
 
 def test_another_class_students_are_not_a_choice(class_a: ClassWorld, class_b: ClassWorld) -> None:
-    response = _client(class_a.teacher).post(
+    response = signed_in_client(class_a.teacher, "fr").post(
         reverse("practice_assignment_new", args=[class_a.classroom.pk]),
         _form(students=[str(class_b.student.student.pk)]),
     )
@@ -100,7 +95,7 @@ def test_another_class_students_are_not_a_choice(class_a: ClassWorld, class_b: C
 def test_another_teacher_cannot_assign_to_the_class(
     class_a: ClassWorld, class_b: ClassWorld
 ) -> None:
-    response = _client(class_b.teacher).post(
+    response = signed_in_client(class_b.teacher, "fr").post(
         reverse("practice_assignment_new", args=[class_a.classroom.pk]), _form()
     )
     assert response.status_code == 404
@@ -108,13 +103,13 @@ def test_another_teacher_cannot_assign_to_the_class(
 
 
 def test_posts_need_the_csrf_token(class_a: ClassWorld) -> None:
-    teacher = _client(class_a.teacher, enforce_csrf_checks=True)
+    teacher = signed_in_client(class_a.teacher, "fr", enforce_csrf_checks=True)
     url = reverse("practice_assignment_new", args=[class_a.classroom.pk])
     assert teacher.post(url, _form()).status_code == 403
     assignment = assign(class_a.teacher, class_a.classroom)
     delete = reverse("practice_assignment_delete", args=[class_a.classroom.pk, assignment.pk])
     assert teacher.post(delete).status_code == 403
-    student = _client(class_a.student.user, enforce_csrf_checks=True)
+    student = signed_in_client(class_a.student.user, "fr", enforce_csrf_checks=True)
     assert student.post(reverse("practice_play", args=[assignment.pk])).status_code == 403
     assert PracticeAssignment.objects.count() == 1 and not Table.objects.exists()
 
@@ -131,7 +126,7 @@ def test_the_student_home_shows_the_assignment_and_progress(
     class_a: ClassWorld, language: str, words: list[str]
 ) -> None:
     assign(class_a.teacher, class_a.classroom, games=2)
-    page = _text(_client(class_a.student.user, language).get(reverse("home")))
+    page = _text(signed_in_client(class_a.student.user, language).get(reverse("home")))
     for word in words:
         assert word in page
 
@@ -139,13 +134,13 @@ def test_the_student_home_shows_the_assignment_and_progress(
 def test_the_home_counts_a_finished_game_and_says_done(class_a: ClassWorld) -> None:
     assignment = assign(class_a.teacher, class_a.classroom, games=1)
     play_one_game(class_a.student.student, assignment)
-    page = _text(_client(class_a.student.user, "en").get(reverse("home")))
+    page = _text(signed_in_client(class_a.student.user, "en").get(reverse("home")))
     assert "1 of 1 game played" in page and "Done!" in page and "Play one more game" in page
 
 
 def test_play_starts_a_table_then_carries_it_on(class_a: ClassWorld) -> None:
     assignment = assign(class_a.teacher, class_a.classroom, deck="improper")
-    client = _client(class_a.student.user)
+    client = signed_in_client(class_a.student.user, "fr")
     first = client.post(reverse("practice_play", args=[assignment.pk]))
     table = Table.objects.get()
     assert first["Location"] == reverse("games:play", args=[table.pk])
@@ -158,13 +153,13 @@ def test_play_starts_a_table_then_carries_it_on(class_a: ClassWorld) -> None:
 
 def test_a_student_not_chosen_gets_404(class_a: ClassWorld) -> None:
     assignment = assign(class_a.teacher, class_a.classroom, students=[class_a.student.student])
-    response = _client(class_a.other_student.user).post(
+    response = signed_in_client(class_a.other_student.user, "fr").post(
         reverse("practice_play", args=[assignment.pk])
     )
     assert response.status_code == 404
     assert not Table.objects.exists()
     assert "practice-assigned" not in _text(
-        _client(class_a.other_student.user).get(reverse("home"))
+        signed_in_client(class_a.other_student.user, "fr").get(reverse("home"))
     )
 
 
@@ -172,20 +167,20 @@ def test_the_assignment_page_shows_each_student(class_a: ClassWorld) -> None:
     assignment = assign(class_a.teacher, class_a.classroom, games=1)
     play_one_game(class_a.student.student, assignment)
     url = reverse("practice_assignment", args=[class_a.classroom.pk, assignment.pk])
-    response = _client(class_a.teacher, "en").get(url)
+    response = signed_in_client(class_a.teacher, "en").get(url)
     lines = {line.student: line for line in response.context["progress"]}
     assert lines[class_a.student.student].done and not lines[class_a.other_student.student].done
     text = _text(response)
     assert "1 student of 2 has finished" in text and "Not yet" in text
     assert "Denominators 2, 3 and 6" in text
-    fr = _text(_client(class_a.teacher, "fr").get(url))
+    fr = _text(signed_in_client(class_a.teacher, "fr").get(url))
     assert "1 élève sur 2 a fini" in fr
 
 
 def test_the_class_page_links_and_counts(class_a: ClassWorld) -> None:
     assignment = assign(class_a.teacher, class_a.classroom, games=1)
     play_one_game(class_a.student.student, assignment)
-    response = _client(class_a.teacher, "en").get(
+    response = signed_in_client(class_a.teacher, "en").get(
         reverse("classroom_detail", args=[class_a.classroom.pk])
     )
     text = response.content.decode()
@@ -197,7 +192,7 @@ def test_the_class_page_links_and_counts(class_a: ClassWorld) -> None:
 
 def test_the_teacher_withdraws_an_assignment(class_a: ClassWorld) -> None:
     assignment = assign(class_a.teacher, class_a.classroom)
-    response = _client(class_a.teacher).post(
+    response = signed_in_client(class_a.teacher, "fr").post(
         reverse("practice_assignment_delete", args=[class_a.classroom.pk, assignment.pk])
     )
     assert response.status_code == 302
@@ -220,7 +215,7 @@ def test_dashboards_show_sessions_practice_or_both(class_a: ClassWorld) -> None:
     log_plays(student, RIGHT_PLAYS[:3], session=session)
     assignment = assign(class_a.teacher, class_a.classroom, games=1)
     play_one_game(student, assignment)  # one practice play
-    client = _client(class_a.teacher, "en")
+    client = signed_in_client(class_a.teacher, "en")
     for url in (
         reverse("dashboard_class", args=[class_a.classroom.pk]),
         reverse("dashboard_student", args=[class_a.classroom.pk, student.pk]),

@@ -5,28 +5,21 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 
 import pytest
 from django.urls import reverse
 
-from games.models import Table
-from games.services import TableError, table_act
+from games.services import TableError
 from lessons.diagnosis import classify
 from lessons.models import Attempt, ClassSession, MissedEquivalence, SessionTable
 from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.session_report import session_report
 from tests.conftest import ClassWorld
-from tests.games.helpers import FRACTIONS_SETUP, make_table
+from tests.games.helpers import FRACTIONS_SETUP, act, make_table
 from tests.support.factories import teacher_client
 from tests.support.responses import page_text
 
 pytestmark = pytest.mark.django_db
-
-
-def _act(table: Table, user: Any, action: dict[str, Any]) -> None:
-    table.refresh_from_db()
-    table_act(table_id=table.pk, user=user, action=action, state_id=table.state_id)
 
 
 def test_a_played_session_shows_in_every_view(class_a: ClassWorld) -> None:
@@ -36,10 +29,10 @@ def test_a_played_session_shows_in_every_view(class_a: ClassWorld) -> None:
     SessionTable.objects.create(session=session, table=table, number=1)
     # Seat 1 (Basile) claims 1/3 = 10/12: refused and logged; then plays 4/12 = 1/3, right.
     with pytest.raises(TableError):
-        _act(table, basile.user, {"type": "play", "card": "10/12v", "claim": "equal"})
-    _act(table, basile.user, {"type": "play", "card": "4/12j", "claim": "equal"})
+        act(table, basile.user, {"type": "play", "card": "10/12v", "claim": "equal"})
+    act(table, basile.user, {"type": "play", "card": "4/12j", "claim": "equal"})
     # Seat 0 (Anaïs) draws while holding 2/6, equal to 4/12: a missed equivalence.
-    _act(table, anais.user, {"type": "draw"})
+    act(table, anais.user, {"type": "draw"})
     assert Attempt.objects.count() == 2 and MissedEquivalence.objects.count() == 1
 
     dash = class_dashboard(class_a.classroom)

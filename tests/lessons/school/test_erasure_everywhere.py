@@ -309,3 +309,29 @@ def test_only_waiting_roster_files_of_the_pupils_classes_that_name_them_are_drop
     assert after["not them"][PENDING_IMPORT_KEY]["names"] == ["Nina"]
     for data in after.values():
         assert data[FRESH_PINS_KEY] == {"999": ["5678", 0.0]}
+
+
+# What a teacher's file may hold for "Basile…": a Cyrillic а (the class's name rule takes it
+# for the same name), fullwidth capitals, other spacing and case.
+LOOK_ALIKES: dict[str, Callable[[str], str]] = {
+    "cyrillic": lambda name: name.replace("a", "\u0430", 1),
+    "fullwidth": lambda name: "".join(chr(ord(c) + 0xFEE0) for c in name.upper()),
+    "spaced": lambda name: f"  {name.lower()} ",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LOOK_ALIKES))
+def test_a_waiting_roster_file_naming_a_look_alike_of_the_pupil_is_dropped(
+    class_a: ClassWorld, kind: str
+) -> None:
+    student = class_a.other_student.student
+    written = LOOK_ALIKES[kind](student.display_name)
+    assert written != student.display_name
+    store = SessionStore()
+    store[PENDING_IMPORT_KEY] = {"classroom": class_a.classroom.pk, "names": ["Nina", written]}
+    store.create()
+    changed = sessions_forget(
+        student_id=student.pk, name=student.display_name, classroom_ids={class_a.classroom.pk}
+    )
+    assert changed == 1
+    assert PENDING_IMPORT_KEY not in SessionStore(session_key=store.session_key).load()

@@ -10,29 +10,24 @@ from datetime import datetime, timedelta
 
 import pytest
 from django.apps import apps
-from django.test import Client
 from django.urls import reverse
 
+from lessons.exported_columns import SECRET_COLUMNS
 from lessons.models import Attempt, Student, User
 from lessons.practice.services import assignment_create, practice_table_start, today
-from lessons.school.student_export import NOT_THE_PUPILS, RELATIONS, SECRET_COLUMNS, csv_cell
+from lessons.school.student_export import NOT_THE_PUPILS, RELATIONS, csv_cell
 from lessons.warmup.services import warmup_recheck
 from tests.conftest import ClassWorld
 from tests.lessons.school.helpers import plays_make, texts_with
+from tests.support.factories import signed_in_client
 from tests.support.responses import form_errors, page_text, snapshot
 
 pytestmark = pytest.mark.django_db
 
 
-def _teacher(world: ClassWorld, language: str = "en") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    client.force_login(world.teacher)
-    return client
-
-
 def _download(world: ClassWorld, fmt: str) -> str:
     url = reverse("student_export", args=[world.other_student.student.pk, fmt])
-    response = _teacher(world).get(url)
+    response = signed_in_client(world.teacher, "en").get(url)
     assert response.status_code == 200
     assert response["Content-Disposition"] == (
         f'attachment; filename="student-{world.other_student.student.pk}.{fmt}"'
@@ -171,12 +166,12 @@ def test_every_personal_column_of_an_attempt_is_in_both_formats(class_a: ClassWo
 @pytest.mark.parametrize("fmt", ["xml", "JSON", "", "csv.exe"])
 def test_unknown_export_format_is_404(class_a: ClassWorld, fmt: str) -> None:
     url = f"/students/{class_a.student.student.pk}/export.{fmt}"
-    assert _teacher(class_a).get(url).status_code == 404
+    assert signed_in_client(class_a.teacher, "en").get(url).status_code == 404
 
 
 def test_erase_asks_for_confirmation_and_changes_nothing_without_it(class_a: ClassWorld) -> None:
     url = reverse("student_erase", args=[class_a.student.student.pk])
-    page = _teacher(class_a).get(url)
+    page = signed_in_client(class_a.teacher, "en").get(url)
     assert "Everything stored about AnaïsA is deleted" in page_text(page)
     for language, message in [
         ("en", "Tick the box to confirm the erasure."),
@@ -184,7 +179,7 @@ def test_erase_asks_for_confirmation_and_changes_nothing_without_it(class_a: Cla
     ]:
         for data in ({}, {"confirm": ""}, {"confirm": "no"}, {"confirm": "1"}):
             before = snapshot()
-            response = _teacher(class_a, language).post(url, data)
+            response = signed_in_client(class_a.teacher, language).post(url, data)
             assert response.status_code == 200
             assert message in form_errors(response)
             assert snapshot() == before
@@ -198,7 +193,7 @@ def test_erase_from_the_student_page_leaves_no_name_or_pin_anywhere(
     student = class_a.other_student.student
     name, pin_hash, user_id = student.display_name, student.pin_hash, student.user_id
     assert "games.Seat.name" in texts_with(name) and table.pk
-    client = _teacher(class_a)
+    client = signed_in_client(class_a.teacher, "en")
     manage = page_text(client.get(reverse("student_manage", args=[student.pk])))
     erase_url = reverse("student_erase", args=[student.pk])
     assert f'href="{erase_url}"' in manage
@@ -225,7 +220,7 @@ def test_another_teacher_can_neither_download_nor_erase(
     class_a: ClassWorld, class_b: ClassWorld
 ) -> None:
     student = class_a.student.student
-    client = _teacher(class_b)
+    client = signed_in_client(class_b.teacher, "en")
     assert client.get(reverse("student_export", args=[student.pk, "json"])).status_code == 404
     response = client.post(reverse("student_erase", args=[student.pk]), {"confirm": "on"})
     assert response.status_code == 404
@@ -235,7 +230,7 @@ def test_another_teacher_can_neither_download_nor_erase(
 def test_a_co_teacher_may_download_and_erase(class_a: ClassWorld, class_b: ClassWorld) -> None:
     class_a.classroom.co_teachers.add(class_b.teacher)
     student = class_a.student.student
-    client = _teacher(class_b)
+    client = signed_in_client(class_b.teacher, "en")
     assert client.get(reverse("student_export", args=[student.pk, "csv"])).status_code == 200
     assert (
         client.post(reverse("student_erase", args=[student.pk]), {"confirm": "on"}).status_code

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.test import Client
 from django.urls import reverse
 
 from games.models import Seat, Table
@@ -20,7 +19,7 @@ from lessons.models import SessionTable
 from lessons.sessions.services import session_start
 from tests.conftest import ClassWorld
 from tests.games.helpers import refusal_code, socket
-from tests.support.factories import make_classroom, make_student, make_teacher
+from tests.support.factories import make_classroom, make_student, make_teacher, signed_in_client
 from tests.support.responses import snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,18 +46,12 @@ def _removed_co_teacher_with_a_pupil_at_the_table(class_a: ClassWorld) -> tuple[
     return colleague, table
 
 
-def _client(user: Any) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    client.force_login(user)
-    return client
-
-
 def test_a_removed_co_teacher_cannot_watch_pause_or_hand_a_seat_to_a_robot(
     class_a: ClassWorld,
 ) -> None:
     colleague, table = _removed_co_teacher_with_a_pupil_at_the_table(class_a)
     assert not teacher_may_watch(colleague, table)
-    client = _client(colleague)
+    client = signed_in_client(colleague, "en")
     before = snapshot()
     assert client.get(reverse("games:play", args=[table.pk])).status_code == 404
     paused = client.post(reverse("games:pause", args=[table.pk]), {"paused": "on"})
@@ -69,7 +62,7 @@ def test_a_removed_co_teacher_cannot_watch_pause_or_hand_a_seat_to_a_robot(
     assert Table.objects.get(pk=table.pk).status != Table.Status.PAUSED
     assert not Seat.objects.filter(table=table, bot_takeover=True).exists()
     # The owner still runs the table.
-    owner = _client(class_a.teacher)
+    owner = signed_in_client(class_a.teacher, "en")
     assert owner.get(reverse("games:play", args=[table.pk])).status_code == 200
 
 
