@@ -197,7 +197,9 @@ def _own_round(student: Student, warmup_id: object) -> WarmupRound:
     if not isinstance(warmup_id, int) or isinstance(warmup_id, bool):
         raise _refuse(NOT_FOUND, "not_found")
     round_ = (
-        WarmupRound.objects.select_for_update()
+        # Only the round's row: PostgreSQL cannot lock the nullable side of an outer join
+        # (`asking` may be empty).
+        WarmupRound.objects.select_for_update(of=("self",))
         .select_related("student__classroom", "asking")
         .filter(pk=warmup_id, student=student)
         .first()

@@ -115,6 +115,14 @@ _rows("archived", "POST student_move", ("teacher_a",), P)
 _rows("archived", "POST join", EVERYONE, P)  # "no class has this code"
 for _row in ("GET join_name", "GET join_pin", "POST join_pin (wrong PIN)"):
     _rows("archived", _row, EVERYONE, N)
+# A re-check asked for the pupil (the row's data) once they left class A, or for an archived
+# class: the form's error, nothing changed (200).
+for _state in ("moved", "archived", "erased"):
+    _rows(_state, "POST warmup_recheck", TEACHERS_OF_A, P)
+# A pupil's own warm-up rounds move with them (their answers are their evidence): a moved
+# pupil still opens and answers their own round.
+OWN_WARMUP_ROWS = ("GET warmup_page", "POST warmup_begin", "POST warmup_answer",
+                   "POST warmup_reason")  # fmt: skip
 # A pseudonymised pupil's plays stay in the class's statistics under the pseudonym: the class's
 # teachers still read that pupil's dashboard and report (no name, no sign-in, no PIN).
 for _row in ("GET dashboard_student", "GET report_student", "GET report_student_pdf"):
@@ -154,6 +162,8 @@ def expected_in_state(
         if state == "moved" and actor == "co_teacher":
             return N  # the co-teacher does not teach the pupil's new class
     if actor == "student_a":
+        if state == "moved" and route.id in OWN_WARMUP_ROWS:
+            return base
         if state == "moved" and route.name.startswith("games:"):
             return base  # the seat at a table stays the pupil's (tables are not the class's)
         if state == "moved":
