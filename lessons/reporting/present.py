@@ -109,11 +109,17 @@ def skill_cell(progress: SkillProgress, lang: str) -> Cell:
     label = STATE_LABELS[progress.state][lang]
     right = 0 if progress.accuracy is None else round(progress.accuracy * progress.window)
     detail = f"{right}/{progress.window}" if progress.window else ""
-    title = _("%(state)s; %(right)d right of the last %(window)d chances") % {
-        "state": label,
-        "right": right,
-        "window": progress.window,
-    }
+    # No chance yet: the state alone ("0 right of the last 0" would say nothing).
+    title = (
+        ngettext(
+            "%(state)s; right on the last chance: %(right)d",
+            "%(state)s; right on the last %(window)d chances: %(right)d",
+            progress.window,
+        )
+        % {"state": label, "right": right, "window": progress.window}
+        if progress.window
+        else label
+    )
     return Cell(
         css=f"sk-{progress.state}",
         symbol=str(STATES.index(progress.state)),
@@ -350,6 +356,8 @@ def _tiles(tiles: Tiles) -> dict[str, Any]:
         "claims": tiles.claims,
         "accuracy": charts.percent(tiles.accuracy),
         "change": None if change is None else f"{round(change * 100):+d}",
+        # The plural follows the size of the change, its sign apart (+1 point, -5 points).
+        "change_points": None if change is None else abs(round(change * 100)),
         "rt": None
         if tiles.median_rt_correct_s is None
         else formats.number_format(tiles.median_rt_correct_s, 1),

@@ -119,10 +119,16 @@ def test_french_catalog_is_complete_and_placeholders_match() -> None:
     assert not catalog.fuzzy_entries()
     placeholder = re.compile(r"%\(\w+\)[sd]")
     for entry in catalog:
-        translations = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
-        for text in translations:
+        # French has English's two forms (one for 0 and 1, one beyond): the first follows the
+        # msgid, the second msgid_plural; a singular may leave its count out ("the last one").
+        pairs = (
+            [(entry.msgstr_plural[0], entry.msgid), (entry.msgstr_plural[1], entry.msgid_plural)]
+            if entry.msgid_plural
+            else [(entry.msgstr, entry.msgid)]
+        )
+        for text, source in pairs:
             assert sorted(set(placeholder.findall(text))) == sorted(
-                set(placeholder.findall(entry.msgid))
+                set(placeholder.findall(source))
             ), entry.msgid
 
 

@@ -15,16 +15,23 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games.models import Table
 from games.services import SeatSpec, table_create
 from lessons.demo.data import demo_classroom_ensure, demo_history_ensure
+from lessons.diagnosis.skills import SkillProgress
 from lessons.models import User
 from lessons.practice.services import assignment_create
+from lessons.reporting.class_report import Tiles
+from lessons.reporting.present import _tiles, skill_cell
 from lessons.sessions.services import session_start
 from tests.support.factories import make_teacher
 
@@ -193,3 +200,94 @@ def test_every_page_keeps_the_typography_of_its_language() -> None:
 )
 def test_the_french_rules_catch_what_the_issue_saw(text: str, faults: int) -> None:
     assert len(french_faults(text)) == faults
+
+
+# Counts (issue 21, point 8: "0 % sur les 1 dernières", "+1 pts"): each sentence with a count
+# takes its plural form where the reader sees it, in both languages.
+
+
+def _seen(template: str, context: dict[str, Any], language: str) -> str:
+    with translation.override(language):
+        html = render_to_string(template, context)
+    return re.sub(" +", " ", " ".join(visible_texts(html)))
+
+
+def _tiles_for(points: int) -> dict[str, Any]:
+    tiles = Tiles(
+        active_students=3,
+        sessions=2,
+        claims=40,
+        accuracy=0.5,
+        last_week=0.5 + points / 100,
+        week_before=0.5,
+        median_rt_correct_s=None,
+    )
+    return {"tiles": _tiles(tiles), "classroom": SimpleNamespace(pk=1, name="CM1")}
+
+
+@pytest.mark.parametrize(
+    ("language", "window", "expected"),
+    [
+        ("fr", 1, "Maintenant\u202f: Compétent · 80 % sur la dernière occasion"),
+        ("fr", 5, "Maintenant\u202f: Compétent · 80 % sur les 5 dernières occasions"),
+        ("en", 1, "Now: Compétent · 80 % of the last chance"),
+        ("en", 5, "Now: Compétent · 80 % of the last 5 chances"),
+    ],
+)
+def test_the_ladder_counts_its_last_chances(language: str, window: int, expected: str) -> None:
+    skill = {"window": window, "state_label": "Compétent", "accuracy": "80 %", "steps": []}
+    assert expected in _seen("lessons/reports/_ladder.html", {"ladder": [skill]}, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "count", "expected"),
+    [
+        ("fr", 1, "Bonnes réponses sur la dernière\u202f: 1."),
+        ("fr", 5, "Bonnes réponses sur les 5 dernières\u202f: 1."),
+        ("en", 1, "Right answers out of the last one: 1."),
+        ("en", 5, "Right answers out of the last 5: 1."),
+    ],
+)
+def test_the_report_counts_its_last_answers(language: str, count: int, expected: str) -> None:
+    context = {"last_count": count, "last_right": 1}
+    assert expected in _seen("lessons/reports/_report_body.html", context, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "window", "expected"),
+    [
+        ("fr", 1, "Familiarisé\u202f; réussites sur la dernière occasion\u202f: 1"),
+        ("fr", 5, "Familiarisé\u202f; réussites sur les 5 dernières occasions\u202f: 3"),
+        ("en", 1, "Familiar; right on the last chance: 1"),
+        ("en", 5, "Familiar; right on the last 5 chances: 3"),
+        ("fr", 0, "Pas commencé"),
+    ],
+)
+def test_the_heatmap_cell_counts_its_last_chances(
+    language: str, window: int, expected: str
+) -> None:
+    accuracy = None if window == 0 else (1.0 if window == 1 else 0.6)
+    progress = SkillProgress(
+        state="familiar" if window else "not_started",
+        accuracy=accuracy,
+        window=window,
+        streak=1,
+        opportunities=window,
+    )
+    with translation.override(language):
+        assert skill_cell(progress, language).title == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "points", "expected"),
+    [
+        ("fr", 1, "+1 point par rapport à la semaine d'avant"),
+        ("fr", 5, "+5 points par rapport à la semaine d'avant"),
+        ("fr", -5, "-5 points par rapport à la semaine d'avant"),
+        ("en", 1, "+1 point vs the week before"),
+        ("en", 5, "+5 points vs the week before"),
+        ("en", -1, "-1 point vs the week before"),
+    ],
+)
+def test_the_week_change_counts_its_points(language: str, points: int, expected: str) -> None:
+    assert expected in _seen("lessons/dashboards/class.html", _tiles_for(points), language)
