@@ -212,7 +212,7 @@ def _check_setup(setup: object, deck: tuple[str, ...], n: int) -> dict[str, Any]
     for c in named:
         if not isinstance(c, str) or counts.get(c, 0) <= 0:
             raise bad(
-                f"la carte {c!r} n'est pas (ou plus) dans le paquet",
+                f"la carte {c!r} n’est pas (ou plus) dans le paquet",
                 f"card {c!r} is not (or no longer) in the deck",
             )
         counts[c] -= 1

@@ -9,20 +9,20 @@ from .cards import KIND, card_name
 # code -> (French, English). Placeholders {card} and {top} take a card code and are spoken in
 # each language; other placeholders are plain values, or (fr, en) pairs.
 MESSAGES: dict[str, tuple[str, str]] = {
-    "not_your_turn": ("Ce n'est pas ton tour.", "It is not your turn."),
-    "card_not_in_hand": ("Tu n'as pas la carte {card}.", "You do not hold {card}."),
-    "unknown_card": ("Cette carte n'existe pas dans ce jeu.", "That card is not in this deck."),
+    "not_your_turn": ("Ce n’est pas ton tour.", "It is not your turn."),
+    "card_not_in_hand": ("Tu n’as pas la carte {card}.", "You do not hold {card}."),
+    "unknown_card": ("Cette carte n’existe pas dans ce jeu.", "That card is not in this deck."),
     "no_match": ("{card} ne va pas sur {top}.", "{card} does not go on {top}."),
     "not_equivalent": (
-        "{played} n'est pas égale à {reference}.",
+        "{played} n’est pas égale à {reference}.",
         "{played} is not equal to {reference}.",
     ),
     "wrong_denominator": (
-        "{played} n'a pas le dénominateur {denominator}.",
+        "{played} n’a pas le dénominateur {denominator}.",
         "{played} does not have the denominator {denominator}.",
     ),
     "plus4_not_allowed": (
-        "Le +4 ne se joue que si tu n'as pas d'autre solution.",
+        "Le +4 ne se joue que si tu n’as pas d’autre solution.",
         "The +4 may only be played when you have no other choice.",
     ),
     "cannot_finish_on_joker": (
@@ -42,7 +42,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "You already drew: play or pass.",
     ),
     "must_answer": (
-        "Réponds d'abord : {answers}.",
+        "Réponds d’abord : {answers}.",
         "Answer first: {answers}.",
     ),
     "bad_colour": (
@@ -65,7 +65,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_option": ("Option invalide : {why}.", "Invalid option: {why}."),
     "bad_setup": ("Préparation invalide : {why}.", "Invalid setup: {why}."),
     "bad_state": ("État de partie illisible : {why}.", "Unreadable game state: {why}."),
-    "bad_seat": ("Ce siège n'existe pas.", "There is no such seat."),
+    "bad_seat": ("Ce siège n’existe pas.", "There is no such seat."),
     "round_over": (
         "La manche est finie : lance la suivante.",
         "The round is over: start the next one.",

@@ -65,7 +65,7 @@ def _action_kind(action: object) -> str:
     kind = action.get("type")
     keys = _ACTION_KEYS.get(kind) if type(kind) is str else None
     if keys is None:
-        raise _bad_action(f"type d'action inconnu {kind!r}", f"unknown action type {kind!r}")
+        raise _bad_action(f"type d’action inconnu {kind!r}", f"unknown action type {kind!r}")
     if not keys.issuperset(action):
         extra = sorted(str(k) for k in action if k not in keys)
         raise _bad_action(f"clés inconnues {extra}", f"unknown keys {extra}")
@@ -207,7 +207,7 @@ class Game(Legal):
             raise IllegalAction("game_over")
         if kind == "next_round":
             if not self.round_over:
-                raise _bad_action("la manche n'est pas finie", "the round is not over")
+                raise _bad_action("la manche n’est pas finie", "the round is not over")
             self.round += 1
             return self._start_round(None)
         if self.round_over:
@@ -573,7 +573,7 @@ class Game(Legal):
             raise self._must_answer(seat)
         if self.drawn is None:
             raise _bad_action(
-                "on ne passe qu'après avoir pioché", "you may only pass after drawing"
+                "on ne passe qu’après avoir pioché", "you may only pass after drawing"
             )
         self.uno_flag = self.uno_win = -1
         self.drawn = None
@@ -599,7 +599,7 @@ class Game(Legal):
         """Catch a player holding one uncalled card: they draw the UNO penalty."""
         if self.uno_win < 0 or target != self.uno_win or seat == target:
             raise _bad_action(
-                "personne n'est à prendre sans UNO", "nobody can be caught without UNO"
+                "personne n’est à prendre sans UNO", "nobody can be caught without UNO"
             )
         caught = self.uno_win  # equal to target (checked above), and typed as a seat
         self.uno_win = -1
@@ -664,7 +664,7 @@ class Game(Legal):
         hand = self.hands[seat]
         if aw is None or aw["kind"] != "quickos" or seat == aw["by"] or "quickos" not in hand:
             raise _bad_action(
-                "Quickos se joue, par qui le tient, juste après le +4 d'un autre",
+                "Quickos se joue, par qui le tient, juste après le +4 d’un autre",
                 "Quickos is played by its holder right after someone else's +4",
             )
         self.awaiting = None

@@ -111,7 +111,7 @@ def validate_options(ruleset: str, players: int, options: object) -> dict[str, A
     for key, value in options.items():
         if key not in defaults:
             raise _bad(
-                f"« {key} » n'existe pas pour ce jeu", f"'{key}' does not exist for this game"
+                f"« {key} » n’existe pas pour ce jeu", f"'{key}' does not exist for this game"
             )
         opts[key] = _option_value(key, value, defaults[key])
     _check_combinations(ruleset, players, opts)
@@ -172,7 +172,7 @@ def _aim_pairs(value: object) -> list[list[str]]:
         )
     ):
         raise _bad(
-            f"« aim_pairs » est une liste d'au plus {MAX_AIM_PAIRS} paires [référence, piège]",
+            f"« aim_pairs » est une liste d’au plus {MAX_AIM_PAIRS} paires [référence, piège]",
             f"'aim_pairs' must be a list of at most {MAX_AIM_PAIRS} [reference, trap] pairs",
         )
     pairs = [list(p) for p in value]
@@ -192,16 +192,16 @@ def _check_aim(players: int, opts: dict[str, Any]) -> None:
     for reference, trap in opts["aim_pairs"]:
         if reference not in values or trap not in values:
             raise _bad(
-                f"« aim_pairs » : {reference} ou {trap} n'est pas une fraction du paquet",
+                f"« aim_pairs » : {reference} ou {trap} n’est pas une fraction du paquet",
                 f"'aim_pairs': {reference} or {trap} is not a fraction of the deck",
             )
         if _value(reference) == _value(trap):
             raise _bad(
-                f"« aim_pairs » : {trap} est égale à {reference}, ce n'est pas un piège",
+                f"« aim_pairs » : {trap} est égale à {reference}, ce n’est pas un piège",
                 f"'aim_pairs': {trap} equals {reference}, so it is no trap",
             )
     if opts["aim_seat"] >= players:
-        raise _bad("« aim_seat » n'est pas un siège", "'aim_seat' is not a seat")
+        raise _bad("« aim_seat » n’est pas un siège", "'aim_seat' is not a seat")
 
 
 def _check_combinations(ruleset: str, players: int, opts: dict[str, Any]) -> None:

@@ -144,21 +144,21 @@ def _fraction_messages(d: dict[str, Any]) -> dict[str, str]:
     played, ref, den, rule = d["played"], d["reference"], d["denominator"], d["rule"]
     if rule == "equal":
         if ref is None:
-            fr = f"Il n'y a pas de fraction de référence : le dénominateur demandé est {den}."
+            fr = f"Il n’y a pas de fraction de référence : le dénominateur demandé est {den}."
             en = f"There is no reference fraction: the denominator asked for is {den}."
         else:
-            fr = f"{played} n'est pas égale à {ref}."
+            fr = f"{played} n’est pas égale à {ref}."
             en = f"{played} is not equal to {ref}."
         if d["other_rule_ok"]:
             fr += f" Elle a bien le dénominateur {den} : annonce « {_FR_RULE['denominator']} »."
             en += f" It does have the denominator {den}: claim '{_EN_RULE['denominator']}'."
     elif rule == "denominator":
-        fr = f"{played} n'a pas le dénominateur {den}."
+        fr = f"{played} n’a pas le dénominateur {den}."
         en = f"{played} does not have the denominator {den}."
         if d["other_rule_ok"]:
             fr += f" Elle est bien égale à {ref} : annonce « {_FR_RULE['equal']} »."
             en += f" It is equal to {ref}: claim '{_EN_RULE['equal']}'."
     else:
-        fr = f"{played} n'est pas égale à {ref} et n'a pas le dénominateur {den}."
+        fr = f"{played} n’est pas égale à {ref} et n’a pas le dénominateur {den}."
         en = f"{played} is neither equal to {ref} nor has the denominator {den}."
     return {"fr": fr, "en": en}

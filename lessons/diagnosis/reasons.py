@@ -26,7 +26,7 @@ REASONS: Final[dict[str, str | None]] = {
 # The answers as a child reads them, French first.
 REASON_LABELS: Final[dict[str, dict[str, str]]] = {
     REASON_ADDED: {
-        "fr": "J'ai ajouté le même nombre en haut et en bas",
+        "fr": "J’ai ajouté le même nombre en haut et en bas",
         "en": "I added the same number on top and bottom",
     },
     REASON_SAME_TOP: {
@@ -37,7 +37,7 @@ REASON_LABELS: Final[dict[str, dict[str, str]]] = {
         "fr": "Les nombres du bas sont les mêmes",
         "en": "The bottom numbers are the same",
     },
-    REASON_GUESSED: {"fr": "J'ai deviné", "en": "I guessed"},
+    REASON_GUESSED: {"fr": "J’ai deviné", "en": "I guessed"},
 }
 
 # Rule -> the reason that names it.

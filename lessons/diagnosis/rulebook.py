@@ -16,7 +16,7 @@ RULES_VERSION: Final = "2026.11-1"
 # What a rule rests on: published research, an Eedi expert tag, or our own inference.
 BASIS_LABELS: Final[dict[str, dict[str, str]]] = {
     "research": {"fr": "recherche publiée", "en": "published research"},
-    "eedi": {"fr": "étiquette d'experts Eedi", "en": "Eedi expert tag"},
+    "eedi": {"fr": "étiquette d’experts Eedi", "en": "Eedi expert tag"},
     "inference": {"fr": "notre déduction", "en": "our inference"},
 }
 CONFIDENCE_LABELS: Final[dict[str, dict[str, str]]] = {
@@ -58,15 +58,15 @@ RULES: Final[tuple[Rule, ...]] = (
         id="M0",
         name={"fr": "Biais des nombres entiers", "en": "Whole-number bias"},
         teacher={
-            "fr": "Lit une fraction comme deux nombres entiers séparés au lieu d'un seul "
-            "nombre. Signalé dès que M1, M2, M3, M4, M5 ou M7 s'applique : il les regroupe "
+            "fr": "Lit une fraction comme deux nombres entiers séparés au lieu d’un seul "
+            "nombre. Signalé dès que M1, M2, M3, M4, M5 ou M7 s’applique : il les regroupe "
             "dans la vue de la classe.",
             "en": "Reads a fraction as two separate whole numbers instead of one number. "
             "Flagged whenever M1, M2, M3, M4, M5 or M7 fits: it groups them in the class "
             "view.",
         },
         family={
-            "fr": "Traite parfois le haut et le bas d'une fraction comme deux nombres à part. "
+            "fr": "Traite parfois le haut et le bas d’une fraction comme deux nombres à part. "
             "Une fraction est un seul nombre : une taille, un point sur la droite graduée.",
             "en": "Sometimes treats the top and bottom of a fraction as two separate numbers. "
             "A fraction is one number: a size, a point on the number line.",
@@ -89,7 +89,7 @@ RULES: Final[tuple[Rule, ...]] = (
         },
         teacher={
             "fr": "Fabrique une fraction « égale » en ajoutant ou en retirant le même nombre "
-            "en haut et en bas (1/2 → 2/3), ou juge l'égalité au nombre de parts qui manquent "
+            "en haut et en bas (1/2 → 2/3), ou juge l’égalité au nombre de parts qui manquent "
             "pour faire 1. La paire seule ne sépare pas ces deux lectures : les deux sont "
             "affichées.",
             "en": "Makes an 'equal' fraction by adding or taking away the same number on top "
@@ -103,7 +103,7 @@ RULES: Final[tuple[Rule, ...]] = (
             "multiply (or divide) top and bottom by the same number: 1/2 = 2/4, not 2/3.",
         },
         try_this={
-            "fr": "Bandes de fractions : poser 1/2 et 2/3 l'une sous l'autre.",
+            "fr": "Bandes de fractions : poser 1/2 et 2/3 l’une sous l’autre.",
             "en": "Fraction strips: lay 1/2 and 2/3 one under the other.",
         },
         detection="c − a = d − b ≠ 0",
@@ -123,9 +123,9 @@ RULES: Final[tuple[Rule, ...]] = (
             "denominators: counts the pieces without looking at their size.",
         },
         family={
-            "fr": "A joué 1/3 et 1/6 comme si elles étaient égales, peut-être parce qu'elles ont "
+            "fr": "A joué 1/3 et 1/6 comme si elles étaient égales, peut-être parce qu’elles ont "
             "1 en haut. Le nombre du "
-            "bas donne la taille des parts : un sixième est plus petit qu'un tiers.",
+            "bas donne la taille des parts : un sixième est plus petit qu’un tiers.",
             "en": "Played 1/3 and 1/6 as if they were equal, perhaps because both have 1 on "
             "top. The bottom number "
             "gives the size of the pieces: a sixth is smaller than a third.",
@@ -174,18 +174,18 @@ RULES: Final[tuple[Rule, ...]] = (
         teacher={
             "fr": "Dit que deux fractions de même dénominateur sont égales (5/12 et 9/12). Ici "
             "une telle carte se joue avec la règle « même dénominateur » : cela ne se voit que "
-            "si l'élève choisit « égale », et peut venir d'une confusion entre les deux règles "
-            "du jeu plutôt que d'une croyance.",
+            "si l’élève choisit « égale », et peut venir d’une confusion entre les deux règles "
+            "du jeu plutôt que d’une croyance.",
             "en": "Says two fractions with the same denominator are equal (5/12 and 9/12). In "
             "this game such a card is played under the same-denominator rule: this only shows "
             "when the student picks 'equal', and may be a mix-up of the two game rules rather "
             "than a belief.",
         },
         family={
-            "fr": "A joué 5/12 et 9/12 comme si elles étaient égales, peut-être parce qu'elles "
+            "fr": "A joué 5/12 et 9/12 comme si elles étaient égales, peut-être parce qu’elles "
             "ont le même nombre en bas. "
             "Même nombre en bas : des parts de même taille. Le haut dit combien : 9 parts, "
-            "c'est plus que 5.",
+            "c’est plus que 5.",
             "en": "Played 5/12 and 9/12 as if they were equal, perhaps because the bottom "
             "numbers are the same. Same bottom: pieces of the same size. The top says how many: "
             "9 pieces are more than 5.",
@@ -211,7 +211,7 @@ RULES: Final[tuple[Rule, ...]] = (
             "The mirror image of M2a; a special case of M3.",
         },
         family={
-            "fr": "Change seulement le nombre du haut. 2/6, c'est deux fois 1/6. Pour rester "
+            "fr": "Change seulement le nombre du haut. 2/6, c’est deux fois 1/6. Pour rester "
             "égal, on change aussi le bas : 1/6 = 2/12.",
             "en": "Changes only the top number. 2/6 is twice 1/6. To stay equal, change the "
             "bottom too: 1/6 = 2/12.",
@@ -234,7 +234,7 @@ RULES: Final[tuple[Rule, ...]] = (
             "en": "Multiplier written as the numerator",
         },
         teacher={
-            "fr": "Trouve le facteur entre les dénominateurs mais l'écrit comme nouveau "
+            "fr": "Trouve le facteur entre les dénominateurs mais l’écrit comme nouveau "
             "numérateur (4/6 → 2/12 : 6 × 2 = 12, écrit 2).",
             "en": "Finds the factor between the denominators but writes it as the new "
             "numerator (4/6 → 2/12: 6 × 2 = 12, writes 2).",
@@ -265,19 +265,19 @@ RULES: Final[tuple[Rule, ...]] = (
         teacher={
             "fr": "Multiplie (ou divise) numérateur et dénominateur, mais pas par le même "
             "nombre (2/3 → 6/12 : × 3 en haut, × 4 en bas). Beaucoup de paires de cartes "
-            "collent à cette règle par hasard : il faut plus d'indices.",
+            "collent à cette règle par hasard : il faut plus d’indices.",
             "en": "Multiplies (or divides) numerator and denominator, but not by the same "
             "number (2/3 → 6/12: × 3 on top, × 4 below). Many card pairs fit this rule by "
             "chance: it needs more evidence.",
         },
         family={
             "fr": "Multiplie le haut et le bas par des nombres différents. Pour rester égal, "
-            "c'est le même nombre : 2/3 = 8/12 (× 4 et × 4).",
+            "c’est le même nombre : 2/3 = 8/12 (× 4 et × 4).",
             "en": "Multiplies top and bottom by different numbers. To stay equal, use the same "
             "number: 2/3 = 8/12 (× 4 and × 4).",
         },
         try_this={
-            "fr": "Écrire le facteur à côté du haut et du bas et vérifier qu'ils sont égaux.",
+            "fr": "Écrire le facteur à côté du haut et du bas et vérifier qu’ils sont égaux.",
             "en": "Write the factor next to the top and the bottom and check they match.",
         },
         detection="a ≥ 2, c = a × m and d = b × n with m ≠ n, m > 1, n > 1; "
@@ -293,19 +293,19 @@ RULES: Final[tuple[Rule, ...]] = (
         name={"fr": "La partie qui reste (complément)", "en": "The part left over (complement)"},
         teacher={
             "fr": "Joue la fraction qui complète la carte du dessus pour faire 1 (1/6 → "
-            "10/12), comme si « l'autre partie » était la même. Confiance faible : cela peut "
+            "10/12), comme si « l’autre partie » était la même. Confiance faible : cela peut "
             "être le hasard.",
             "en": "Plays the fraction that completes the top card to a whole (1/6 → 10/12), "
             "as if 'the other part' were the same. Low confidence: it may be chance.",
         },
         family={
             "fr": "Choisit la partie qui reste au lieu de la même partie : 1/6 et 10/12 font "
-            "1 à elles deux. La même partie, c'est 2/12.",
+            "1 à elles deux. La même partie, c’est 2/12.",
             "en": "Chose the part left over instead of the same part: 1/6 and 10/12 make a "
             "whole together. The same part is 2/12.",
         },
         try_this={
-            "fr": "Colorier 1/6 d'une bande et nommer séparément la partie coloriée et le reste.",
+            "fr": "Colorier 1/6 d’une bande et nommer séparément la partie coloriée et le reste.",
             "en": "Shade 1/6 of a strip and name the shaded part and the rest separately.",
         },
         detection="a/b + c/d = 1 (a·d + b·c = b·d)",
@@ -325,7 +325,7 @@ RULES: Final[tuple[Rule, ...]] = (
         },
         family={
             "fr": "A lu 1/3 comme « 1 part à côté de 2 parts », ce qui fait 1/2. Mais 1/3, "
-            "c'est 1 part sur 3 en tout.",
+            "c’est 1 part sur 3 en tout.",
             "en": "Read 1/3 as '1 piece next to 2 pieces', which makes 1/2. But 1/3 means 1 "
             "piece out of 3 in all.",
         },
@@ -369,13 +369,13 @@ RULES: Final[tuple[Rule, ...]] = (
         id="M9",
         name={"fr": "Oublie la partie entière", "en": "Drops the whole part"},
         teacher={
-            "fr": "Ne garde d'une fraction plus grande que 1 que ce qui dépasse l'entier "
+            "fr": "Ne garde d’une fraction plus grande que 1 que ce qui dépasse l’entier "
             "(9/6 = 1 + 3/6, pris pour 3/6 = 1/2).",
             "en": "Keeps only what an improper fraction has beyond its wholes (9/6 = 1 + 3/6, "
             "taken as 3/6 = 1/2).",
         },
         family={
-            "fr": "9/6, c'est 1 entier et encore 3/6. L'entier compte aussi : 9/6 est plus "
+            "fr": "9/6, c’est 1 entier et encore 3/6. L’entier compte aussi : 9/6 est plus "
             "grand que 1, 1/2 est plus petit.",
             "en": "9/6 is 1 whole and 3/6 more. The whole counts too: 9/6 is more than 1, 1/2 "
             "is less.",
@@ -393,10 +393,10 @@ RULES: Final[tuple[Rule, ...]] = (
     ),
     Rule(
         id="M10",
-        name={"fr": "Même écart à 1, de part et d'autre", "en": "Same gap to 1, on either side"},
+        name={"fr": "Même écart à 1, de part et d’autre", "en": "Same gap to 1, on either side"},
         teacher={
-            "fr": "Voit deux fractions comme égales parce qu'elles sont à la même distance "
-            "de 1 en parts, l'une en dessous et l'autre au-dessus (2/3 : 1 part de moins "
+            "fr": "Voit deux fractions comme égales parce qu’elles sont à la même distance "
+            "de 1 en parts, l’une en dessous et l’autre au-dessus (2/3 : 1 part de moins "
             "que 1 ; 7/6 : 1 part de plus).",
             "en": "Sees two fractions as equal because they are the same number of pieces "
             "away from 1, one below and one above (2/3: 1 piece short of 1; 7/6: 1 piece "
@@ -409,7 +409,7 @@ RULES: Final[tuple[Rule, ...]] = (
             "of 1, so they are not equal.",
         },
         try_this={
-            "fr": "Placer les deux fractions de part et d'autre de 1 sur une droite graduée.",
+            "fr": "Placer les deux fractions de part et d’autre de 1 sur une droite graduée.",
             "en": "Place both fractions on either side of 1 on a number line.",
         },
         detection="|b − a| = |d − c| and b − a ≠ d − c",
@@ -437,7 +437,7 @@ RULES: Final[tuple[Rule, ...]] = (
         },
         family={
             "fr": "A dit « même dénominateur » alors que les nombres du bas sont différents. "
-            "Le dénominateur, c'est le nombre du bas.",
+            "Le dénominateur, c’est le nombre du bas.",
             "en": "Said 'same denominator' but the bottom numbers are different. The "
             "denominator is the bottom number.",
         },
@@ -461,13 +461,13 @@ RULES: Final[tuple[Rule, ...]] = (
             "look if it keeps coming back.",
         },
         family={
-            "fr": "Une carte qui n'allait pas. Ça arrive à tout le monde : regarde bien les "
+            "fr": "Une carte qui n’allait pas. Ça arrive à tout le monde : regarde bien les "
             "deux fractions.",
             "en": "A card that did not fit. It happens to everyone: look closely at both "
             "fractions.",
         },
         try_this={
-            "fr": "Demander à l'élève d'expliquer son choix.",
+            "fr": "Demander à l’élève d’expliquer son choix.",
             "en": "Ask the student to explain the choice.",
         },
         detection='a wrong "equal" claim that no rule above fits',

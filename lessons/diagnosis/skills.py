@@ -38,7 +38,7 @@ SKILLS: Final[Mapping[str, Skill]] = MappingProxyType(
             "S1",
             {"fr": "Même dénominateur", "en": "Same denominator"},
             {
-                "fr": "Reconnaître que deux fractions ont le même dénominateur, et qu'elles "
+                "fr": "Reconnaître que deux fractions ont le même dénominateur, et qu’elles "
                 "ne sont égales que si les numérateurs le sont aussi.",
                 "en": "Spot two fractions with the same denominator, and know they are equal "
                 "only when the numerators match too.",
@@ -68,12 +68,12 @@ SKILLS: Final[Mapping[str, Skill]] = MappingProxyType(
             "S3",
             {"fr": "Égalités avec 12", "en": "Equal fractions with 12"},
             {
-                "fr": "Trouver des fractions égales quand l'une est en douzièmes (2/3 = 8/12).",
+                "fr": "Trouver des fractions égales quand l’une est en douzièmes (2/3 = 8/12).",
                 "en": "Find equal fractions when one is in twelfths (2/3 = 8/12).",
             },
             ("4.NF.A.1",),
             {
-                "fr": "Cycle 3 (6e) : une fraction ne change pas si l'on multiplie son "
+                "fr": "Cycle 3 (6e) : une fraction ne change pas si l’on multiplie son "
                 "numérateur et son dénominateur par un même nombre.",
                 "en": "Cycle 3 (6e): a fraction keeps its value when numerator and denominator "
                 "are multiplied by the same number.",
@@ -152,7 +152,7 @@ SKILL_CUTOFFS_TEXT: Final[Mapping[str, str]] = MappingProxyType(
         f"{FAMILIAR_MIN_ACCURACY * 100:.0f} % ; Compétent à partir de "
         f"{PROFICIENT_MIN_ACCURACY * 100:.0f} % "
         f"avec les {PROFICIENT_MIN_STREAK} dernières réussies ; Maîtrisé : Compétent lors "
-        f"d'au moins {MASTERED_MIN_DAYS} séances, des jours différents. Une erreur fait "
+        f"d’au moins {MASTERED_MIN_DAYS} séances, des jours différents. Une erreur fait "
         "redescendre.",
         "en": f"Over the last {WINDOW} chances: Attempted below {FAMILIAR_MIN_ACCURACY:.0%} "
         f"correct; Familiar from {FAMILIAR_MIN_ACCURACY:.0%}; Proficient from "

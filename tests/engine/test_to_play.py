@@ -34,9 +34,9 @@ def _with_big_hand(ruleset: str, start: str, codes: list[str]) -> tuple[Game, in
 def test_a_reverse_at_the_start_lets_any_fraction_be_played() -> None:
     g = new(FR, [["1/2r", "5/6b"], ["1/3v", "2/3b"]], start="rev j", dealer=1)
     fr = to_play_parts(g.view(None), "fr")
-    assert fr[0] == "n'importe quelle fraction"
+    assert fr[0] == "n’importe quelle fraction"
     assert "un +2 jaune ou une Inversion jaune" in fr
-    assert "une Inversion d'une autre couleur" in fr
+    assert "une Inversion d’une autre couleur" in fr
     en = to_play_parts(g.view(None), "en")
     assert en[0] == "any fraction"
     assert en[-2:] == ["a Joker", "a Wild Draw Four if no other card fits"]
@@ -62,9 +62,9 @@ def test_classic_names_the_colour_the_number_and_the_plus4_rule() -> None:
     g = new("classic", [["1r", "7b"], ["3b", "4v"]], start="7j")
     assert to_play_parts(g.view(0), "fr") == [
         "une carte jaune",
-        "un 7 d'une autre couleur",
+        "un 7 d’une autre couleur",
         "un Joker",
-        "un +4 si tu n'as pas de carte jaune",
+        "un +4 si tu n’as pas de carte jaune",
     ]
     assert to_play_parts(g.view(0), "en")[0] == "a yellow card"
 
@@ -77,7 +77,7 @@ def test_nothing_is_said_once_the_game_is_over() -> None:
 
 def _fraction_phrase_admits(phrase: str, card: str) -> bool:
     """Read a fraction phrase back: does it let this fraction card be played?"""
-    if phrase == "n'importe quelle fraction":
+    if phrase == "n’importe quelle fraction":
         return True
     words = phrase.split()
     equal = next((w for w in words if "/" in w), None)
@@ -106,6 +106,6 @@ def test_every_card_the_engine_takes_is_named_and_no_other_fraction(start: str) 
                 assert any(p.startswith("un +2 ") and "Inversion" in p for p in parts), card
             else:
                 name = "un +2" if SYMBOL[card] == "+2" else "une Inversion"
-                assert f"{name} d'une autre couleur" in parts, card
+                assert f"{name} d’une autre couleur" in parts, card
         elif card in legal:
             assert ("un Joker" if kind == "wild" else "un +4 si aucune autre carte ne va") in parts

@@ -236,7 +236,7 @@ def test_the_observed_table_ends_a_blocked_round(pair, ruleset, start):  # type:
     names = {0: "Anaïs", 1: "Basile"}
     blocked = last.result[2]
     assert announce(blocked, "fr", names, None) == (
-        "Plus rien à piocher et personne n'a joué : la manche est bloquée et s'arrête."
+        "Plus rien à piocher et personne n’a joué : la manche est bloquée et s’arrête."
     )
     assert announce(blocked, "en", names, None) == (
         "Nothing left to draw and nobody played: the round is blocked and ends."

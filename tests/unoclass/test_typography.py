@@ -5,7 +5,7 @@ dashboards and reports real figures) for a visitor, a teacher, a student and the
 admin; its visible text (the texts the scripts show later included) is checked:
 
 - French: a narrow no-break space (U+202F) before every colon, "!" and "?"; a decimal comma,
-  never a decimal point;
+  never a decimal point; the typographic apostrophe (’), never the straight one;
 - English: no space before a colon, "!" or "?".
 
 Code (`<code>`, `<kbd>`), addresses and times (9:30) are not prose and are left out.
@@ -13,12 +13,16 @@ Code (`<code>`, `<kbd>`), addresses and times (9:30) are not prose and are left 
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from html.parser import HTMLParser
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
@@ -33,6 +37,7 @@ from lessons.practice.services import assignment_create
 from lessons.reporting.class_report import Tiles
 from lessons.reporting.present import _tiles, skill_cell
 from lessons.sessions.services import session_start
+from lessons.typography import french_apostrophes
 from tests.support.factories import make_teacher
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -87,6 +92,9 @@ def french_faults(text: str) -> list[str]:
             faults.append(f"{found.group()!r} without U+202F in {text!r}")
     for found in re.finditer(r"(?<![\d.])\d+\.\d+(?![\d.])", prose):
         faults.append(f"decimal point {found.group()!r} in {text!r}")
+    # One apostrophe for the French interface: the typographic one (l’élève), never "l'élève".
+    for found in re.finditer(r"[^\W\d_]'[^\W\d_]", prose):
+        faults.append(f"straight apostrophe in {found.group()!r} in {text!r}")
     return faults
 
 
@@ -196,6 +204,8 @@ def test_every_page_keeps_the_typography_of_its_language() -> None:
         ("0.8 s", 1),
         ("0,8 s", 0),
         ("Voir http://127.0.0.1:8000/ à 9:30", 0),
+        ("Pas encore d'annonce.", 1),
+        ("Pas encore d’annonce.", 0),
     ],
 )
 def test_the_french_rules_catch_what_the_issue_saw(text: str, faults: int) -> None:
@@ -281,9 +291,9 @@ def test_the_heatmap_cell_counts_its_last_chances(
 @pytest.mark.parametrize(
     ("language", "points", "expected"),
     [
-        ("fr", 1, "+1 point par rapport à la semaine d'avant"),
-        ("fr", 5, "+5 points par rapport à la semaine d'avant"),
-        ("fr", -5, "-5 points par rapport à la semaine d'avant"),
+        ("fr", 1, "+1 point par rapport à la semaine d’avant"),
+        ("fr", 5, "+5 points par rapport à la semaine d’avant"),
+        ("fr", -5, "-5 points par rapport à la semaine d’avant"),
         ("en", 1, "+1 point vs the week before"),
         ("en", 5, "+5 points vs the week before"),
         ("en", -1, "-1 point vs the week before"),
@@ -291,3 +301,48 @@ def test_the_heatmap_cell_counts_its_last_chances(
 )
 def test_the_week_change_counts_its_points(language: str, points: int, expected: str) -> None:
     assert expected in _seen("lessons/dashboards/class.html", _tiles_for(points), language)
+
+
+# Apostrophes (issue 21, point 8: "mixed apostrophes"): the French interface writes ’. The
+# catalogue gets it when compiled; French written in code (the engine's refusals and
+# explanations, the rulebook, the reasons, the skills) carries it in its source.
+
+# A French elision with a straight quote: "n'est", "l'élève", "qu'elles", "d'%(name)s". English
+# code never writes one ("don't", "seat's" and "%(name)s's" have a longer word before).
+_FRENCH_ELISION = re.compile(
+    r"(?<![\w)])(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu|quelqu|aujourd)'(?=[^\W\d_]|%\(|\{)",
+    re.IGNORECASE,
+)
+
+
+def _string_literals(path: Path) -> list[tuple[int, str]]:
+    with path.open(encoding="utf-8") as source:
+        tokens = tokenize.generate_tokens(io.StringIO(source.read()).readline)
+        return [(t.start[0], t.string) for t in tokens if t.type == tokenize.STRING]
+
+
+def test_french_written_in_code_uses_the_typographic_apostrophe() -> None:
+    base = Path(settings.BASE_DIR)
+    found = [
+        f"{path.relative_to(base)}:{line}: {text}"
+        for folder in ("games", "lessons", "unoclass")
+        for path in sorted((base / folder).rglob("*.py"))
+        for line, text in _string_literals(path)
+        if _FRENCH_ELISION.search(text)
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Ce n'est pas l'heure d'%(name)s", "Ce n’est pas l’heure d’%(name)s"),
+        ("Aujourd'hui, qu'{x}", "Aujourd’hui, qu’{x}"),
+        ("<a class='lien' href='/x'>là</a>", "<a class='lien' href='/x'>là</a>"),
+        ("« 'citation' »", "« 'citation' »"),
+    ],
+)
+def test_the_catalogue_gets_typographic_apostrophes_and_markup_keeps_its_quotes(
+    text: str, expected: str
+) -> None:
+    assert french_apostrophes(text) == expected

@@ -14,7 +14,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from lessons.typography import french_spacing
+from lessons.typography import french_typography
 
 
 def _project_locale_dirs() -> list[Path]:
@@ -36,11 +36,12 @@ def _project_locale_dirs() -> list[Path]:
 
 
 def _french_typography(catalog: polib.POFile) -> None:
-    """Give every French translation its narrow no-break spaces (lessons.typography)."""
+    """Give every French translation its narrow no-break spaces and apostrophes
+    (lessons.typography)."""
     for entry in catalog:
-        entry.msgstr = french_spacing(entry.msgstr)
+        entry.msgstr = french_typography(entry.msgstr)
         for index, text in entry.msgstr_plural.items():
-            entry.msgstr_plural[index] = french_spacing(text)
+            entry.msgstr_plural[index] = french_typography(text)
 
 
 class Command(BaseCommand):

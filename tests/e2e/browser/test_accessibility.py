@@ -121,7 +121,7 @@ def test_teacher_watches_without_hands_and_lets_a_bot_play(
         )
         page.locator("[data-pause-button]").click()
         banner = page.locator("#play-banner")
-        expect(banner).to_have_text("L'enseignant·e a mis la partie en pause.")
+        expect(banner).to_have_text("L’enseignant·e a mis la partie en pause.")
         expect(page.locator("[data-pause-button]")).to_have_text("Reprendre la partie")
     finally:
         context.close()

@@ -50,7 +50,7 @@ LAST_CARD_SETUP = {
 }
 # What a 390 × 844 phone shows of a page under its browser's address and tool bars.
 PHONE_UNDER_BARS = {"width": 390, "height": 664}
-SESSION_ENDED = "La séance est terminée : cette partie s'arrête ici."
+SESSION_ENDED = "La séance est terminée : cette partie s’arrête ici."
 # How long a page may take to say that the session ended (the issue: "within a few seconds").
 FEW_SECONDS = 5_000
 # Layout shift: at most this much once the first state is shown (Web Vitals "good": 0.1).
@@ -185,7 +185,7 @@ def test_signing_out_closes_the_other_tabs_and_leads_to_join(
         # The playing tab is told at once (no action, no timer): closed with 4401.
         status = playing.locator("#play-connection")
         expect(status).to_have_attribute("data-status", "signed_out", timeout=FEW_SECONDS)
-        expect(status).to_have_text("Tu n'es plus connecté·e : reconnecte-toi pour jouer.")
+        expect(status).to_have_text("Tu n’es plus connecté·e : reconnecte-toi pour jouer.")
         expect(playing.locator(".play-actions button:visible")).to_have_count(0)
         expect(playing.locator("#play-hand button:enabled")).to_have_count(0)
         again = playing.locator("#play-signed-out").get_by_role("link", name="Se reconnecter")

@@ -137,7 +137,7 @@ def test_wrong_equivalence_shows_its_explanation(server: Server, browser: Browse
         error = page.locator("#play-error")
         expect(error).to_be_visible()
         expect(error).to_have_attribute("data-code", "not_equivalent")
-        expect(page.locator("#play-error-message")).to_contain_text("2/3 n'est pas égale à 1/3")
+        expect(page.locator("#play-error-message")).to_contain_text("2/3 n’est pas égale à 1/3")
         explanation = page.locator("#play-error-explanation")
         expect(explanation).to_contain_text("1/3 ≠ 2/3")
         expect(explanation).to_contain_text("même dénominateur")

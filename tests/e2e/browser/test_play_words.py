@@ -61,7 +61,7 @@ def test_you_can_play_says_any_fraction_after_a_reverse(
     context, page, _world = _open(browser, server, REVERSE_SETUP, "fr", phone)
     try:
         items = page.locator("#play-to-play li")
-        expect(items.first).to_have_text("n'importe quelle fraction")
+        expect(items.first).to_have_text("n’importe quelle fraction")
         expect(page.locator("#play-match")).to_contain_text("un +2 jaune ou une Inversion jaune")
         expect(page.locator(".play-facts")).to_contain_text("Tu peux poser")
         # The Reverse says its name, in French; no card carries its code under the face.

@@ -19,7 +19,7 @@ DUEL_SETUP = {
     "hands": [["4/12j", "2/3r", "10/12v", "1/6b"], ["2/6r", "5/6v", "1/2b", "joker"]],
     "start": "1/3v",
 }
-QUESTION_FR = "Pourquoi as-tu pensé qu'elles étaient égales ?"
+QUESTION_FR = "Pourquoi as-tu pensé qu’elles étaient égales ?"
 QUESTION_EN = "Why did you think they were equal?"
 
 

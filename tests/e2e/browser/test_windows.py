@@ -71,7 +71,7 @@ def test_draw_pass_catch_and_challenge(server: Server, browser: Browser) -> None
         bruno.press("#act-catch")
         state_id = _step(server, table, state_id, pages)
         expect(alice.page.locator("#play-hand button")).to_have_count(2)
-        expect(alice.page.locator("#play-log")).to_contain_text("n'a pas dit UNO")
+        expect(alice.page.locator("#play-log")).to_contain_text("n’a pas dit UNO")
         # Bruno's +4 (no denominator named): Alice, by keyboard, challenges it.
         bruno.press(card_selector("+04"))
         bruno.press(option_selector(""))
@@ -194,12 +194,12 @@ def test_turn_timer_and_pause_reach_the_student(server: Server, browser: Browser
         watch.goto(f"{server.url}/tables/{table}/")
         watch.locator("[data-pause-button]").click()
         expect(bruno.page.locator("#play-banner")).to_have_text(
-            "L'enseignant·e a mis la partie en pause."
+            "L’enseignant·e a mis la partie en pause."
         )
         bruno.page.keyboard.press("d")
         expect(bruno.page.locator("#play-error")).to_have_attribute("data-code", "paused")
         expect(bruno.page.locator("#play-error-message")).to_have_text(
-            "L'enseignant·e a mis cette table en pause."
+            "L’enseignant·e a mis cette table en pause."
         )
         assert server.table_state(table)[1] == 0
     finally:

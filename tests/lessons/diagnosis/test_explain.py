@@ -54,7 +54,7 @@ CASES = [
         "10/12",
         "4/6",
         "denominator",
-        "10/12 et 4/6 n'ont pas le même dénominateur (le nombre du bas) : 12 et 6. Il faut "
+        "10/12 et 4/6 n’ont pas le même dénominateur (le nombre du bas) : 12 et 6. Il faut "
         "une carte avec 12 en bas.",
         "10/12 and 4/6 do not have the same denominator (bottom number): 12 and 6. You need a "
         "card with 12 at the bottom.",
@@ -63,7 +63,7 @@ CASES = [
         "1/3",
         "2/6",
         "denominator",
-        "1/3 et 2/6 n'ont pas le même dénominateur (le nombre du bas) : 3 et 6. Mais elles "
+        "1/3 et 2/6 n’ont pas le même dénominateur (le nombre du bas) : 3 et 6. Mais elles "
         "sont égales : choisis la règle « égale ».",
         "1/3 and 2/6 do not have the same denominator (bottom number): 3 and 6. But they are "
         "equal: choose the “equal” rule.",

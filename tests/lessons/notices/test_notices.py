@@ -63,7 +63,7 @@ def test_privacy_notice_says_what_to_do_when_nothing_is_erased_automatically() -
         fr = _get(reverse("privacy"), "fr")
     assert "Today unoclass erases nothing automatically" in text
     assert "within three months once an account ends" in text
-    assert "n'efface rien automatiquement" in fr
+    assert "n’efface rien automatiquement" in fr
 
 
 @pytest.mark.django_db
@@ -73,7 +73,7 @@ def test_privacy_notice_states_the_retention_once_one_is_in_force() -> None:
         french = _get(reverse("privacy"), "fr")
     assert "plays automatically 3 months after their class is archived" in text
     assert "erases nothing automatically" not in text
-    assert "d'un élève 3 mois après l'archivage" in french
+    assert "d’un élève 3 mois après l’archivage" in french
 
 
 @pytest.mark.django_db

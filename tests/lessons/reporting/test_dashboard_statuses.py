@@ -39,7 +39,7 @@ def test_only_likely_students_are_affected_and_lead_the_page(class_a: ClassWorld
     assert [group.rule.id for group in dash.groups] == ["M1"]
     text = page_text(teacher_client(class_a.teacher).get(
         reverse("dashboard_class", args=[class_a.classroom.pk])))  # fmt: skip
-    lead = text.index("Qui a besoin d'aide, et sur quoi")
+    lead = text.index("Qui a besoin d’aide, et sur quoi")
     # Words first, the grid of codes second.
     assert lead < text.index("Élèves × conceptions erronées")
     group_text = text[lead : text.index("Chiffres clés")]

@@ -175,7 +175,7 @@ def test_erase_asks_for_confirmation_and_changes_nothing_without_it(class_a: Cla
     assert "Everything stored about AnaïsA is deleted" in page_text(page)
     for language, message in [
         ("en", "Tick the box to confirm the erasure."),
-        ("fr", "Cochez la case pour confirmer l'effacement."),
+        ("fr", "Cochez la case pour confirmer l’effacement."),
     ]:
         for data in ({}, {"confirm": ""}, {"confirm": "no"}, {"confirm": "1"}):
             before = snapshot()

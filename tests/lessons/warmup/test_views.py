@@ -123,7 +123,7 @@ def test_the_round_ends_with_a_kind_summary_and_one_worked_example(monkeypatch: 
         ({"item": "1", "choice": "7/8"}, "Choisis une des cartes montrées."),
         ({"item": "x", "choice": "3/6"}, "Choisis une des cartes montrées."),
         ({"choice": "3/6"}, "Choisis une des cartes montrées."),
-        ({"item": "2", "choice": "3/6"}, "Cette carte n'est plus celle à laquelle répondre"),
+        ({"item": "2", "choice": "3/6"}, "Cette carte n’est plus celle à laquelle répondre"),
     ],
 )
 def test_a_bad_answer_gets_a_translated_message_and_changes_nothing(
@@ -250,7 +250,7 @@ def test_a_re_check_waits_on_the_students_home_until_it_is_started(
     assert response.status_code == 302
     (round_,) = WarmupRound.objects.all()
     assert (round_.student_id, round_.level, round_.kind) == (ada.pk, "sixths", "recheck")
-    start = {"fr": "Commencer l'échauffement", "en": "Start the warm-up"}[language]
+    start = {"fr": "Commencer l’échauffement", "en": "Start the warm-up"}[language]
     home = page_text(_client(ada, language).get(reverse("home")))
     assert start in home and reverse("warmup_page", args=[round_.pk]) in home
     assert start not in page_text(_client(bob, language).get(reverse("home")))
@@ -333,6 +333,6 @@ def test_a_warm_up_before_friday_comes_before_the_assigned_games(monkeypatch: An
         pupil.post(reverse("warmup_answer", args=[round_.pk]), {"item": number, "choice": choice})
         pupil.post(reverse("warmup_reason", args=[round_.pk]), {"reason": ""})
     done = _page(pupil, round_)
-    assert f'action="{play}"' in done and "Jouer les parties d'entraînement" in done
+    assert f'action="{play}"' in done and "Jouer les parties d’entraînement" in done
     assert pupil.post(play)["Location"].startswith("/tables/")
     assert WarmupRound.objects.count() == 1
