@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SIGNED_OUT = {
     "en": ("You are signed out: this page no longer updates.", "Sign in again", "Sign out"),
     "fr": (
-        "Vous n'êtes plus connecté·e : cette page ne se met plus à jour.",
+        "Vous n’êtes plus connecté·e : cette page ne se met plus à jour.",
         "Se reconnecter",
         "Se déconnecter",
     ),

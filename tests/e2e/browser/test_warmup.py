@@ -134,7 +134,7 @@ def test_a_class_warm_up_on_a_phone_then_the_teacher_seats_by_need(
         expect(page.locator("#warmup")).to_be_visible()
         answered, prompts = _answer_round(page, folder)
         assert 1 <= answered <= 24 and prompts == answered
-        expect(page.locator("#warmup-question")).to_contain_text("l'échauffement est terminé")
+        expect(page.locator("#warmup-question")).to_contain_text("l’échauffement est terminé")
         # One worked example on a number line, for the wrong answer.
         expect(page.locator("#play-example")).to_be_visible()
         expect(page.locator("#play-example svg[role='img']")).to_be_visible()
