@@ -12,7 +12,6 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse, reverse_lazy
-from django.utils import translation
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -33,14 +32,12 @@ from lessons.classrooms.fresh_pins import (
     fresh_pins_to_cards,
 )
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
+from lessons.classrooms.student_landing import STUDENT_BACKEND, student_land
 from lessons.models import Classroom
 from lessons.practice.home import practice_next, practice_of_classroom
 from lessons.school.signup import signup_closed_page, signup_invitation_use, signup_refusal
 from lessons.sessions.selectors import session_card_for_student
-from lessons.sessions.services import session_join_open
 from lessons.warmup.selectors import open_rounds_for_student
-
-STUDENT_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def _client_address(request: HttpRequest) -> str:
@@ -368,19 +365,7 @@ def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
         except ValidationError as error:
             form.add_error("pin", error)
         else:
-            login(request, student.user, backend=STUDENT_BACKEND)
-            session_join_open(student=student)
-            translation.activate(classroom.language)
-            response = redirect("home")
-            response.set_cookie(
-                settings.LANGUAGE_COOKIE_NAME,
-                classroom.language,
-                max_age=settings.LANGUAGE_COOKIE_AGE,
-                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-                secure=settings.LANGUAGE_COOKIE_SECURE,
-                httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-            )
-            return response
+            return student_land(request, student)
     return render(
         request, "lessons/join_pin.html", {"classroom": classroom, "student": student, "form": form}
     )

@@ -1,0 +1,35 @@
+"""Where a pupil lands once signed in, whatever the way in (class code and PIN, or the ENT)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils import translation
+
+from lessons.models import Student
+from lessons.sessions.services import session_join_open
+
+STUDENT_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def student_land(request: HttpRequest, student: Student) -> HttpResponse:
+    """Sign the pupil in and send them to their class's home, in the class's language.
+
+    Signing in also joins the class's session in progress, if any (the pupil then waits).
+    """
+    login(request, student.user, backend=STUDENT_BACKEND)
+    session_join_open(student=student)
+    language = student.classroom.language
+    translation.activate(language)
+    response = redirect("home")
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+    )
+    return response
