@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lessons.classrooms.urls import urlpatterns as classroom_urls
+from lessons.ent.urls import urlpatterns as ent_urls
 from lessons.notices.urls import urlpatterns as notice_urls
 from lessons.practice.urls import urlpatterns as practice_urls
 from lessons.reporting.urls import urlpatterns as reporting_urls
@@ -18,4 +19,5 @@ urlpatterns = (
     + school_urls
     + practice_urls
     + warmup_urls
+    + ent_urls
 )

@@ -59,11 +59,25 @@ def is_blocked(*, username: str, address: str) -> bool:
 def record_failure(*, username: str, address: str) -> None:
     """Count one failed sign-in for the account and for the address."""
     for key in _keys(username, address):
-        if not cache.add(key, 1, FAILURE_WINDOW_SECONDS):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.set(key, 1, FAILURE_WINDOW_SECONDS)
+        _count(key)
+
+
+def _count(key: str) -> None:
+    if not cache.add(key, 1, FAILURE_WINDOW_SECONDS):
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, FAILURE_WINDOW_SECONDS)
+
+
+def address_is_blocked(address: str) -> bool:
+    """Tell whether the address failed too often recently (sign-ins with no username: ENT)."""
+    return int(cache.get(_keys("", address)[1], 0)) >= ADDRESS_FAILURE_LIMIT
+
+
+def address_failure_record(address: str) -> None:
+    """Count one failed sign-in from the address only (a refused ENT ticket names no account)."""
+    _count(_keys("", address)[1])
 
 
 def blocked_message() -> str:

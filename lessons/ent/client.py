@@ -1,0 +1,85 @@
+"""Talk to a connector's CAS server with python-cas: the fixed service URL, the login URL, and
+the server-side validation of a ticket (docs/deploy.md says why python-cas).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from xml.etree.ElementTree import ParseError
+
+import requests
+from cas import CASClient
+from django.conf import settings
+from django.urls import reverse
+
+from lessons.models import EntConnector
+
+logger = logging.getLogger(__name__)
+
+# The ticket check is on the sign-in request's thread: a CAS server that hangs must not hold it.
+VALIDATION_TIMEOUT_SECONDS = 10
+
+
+class _BoundedSession(requests.Session):
+    """A requests session whose every call has a timeout (python-cas passes none)."""
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
+        """Send with the timeout unless one was given."""
+        kwargs.setdefault("timeout", VALIDATION_TIMEOUT_SECONDS)
+        return super().request(*args, **kwargs)
+
+
+def site_url() -> str:
+    """Return this server's public address, from settings, never from a request's Host header.
+
+    ENT_SITE_URL when set; else the first of ALLOWED_HOSTS, over https (http only under DEBUG).
+    """
+    configured = str(getattr(settings, "ENT_SITE_URL", "") or "").rstrip("/")
+    if configured:
+        return configured
+    hosts = [host for host in settings.ALLOWED_HOSTS if host and host not in {"*"}]
+    host = hosts[0].lstrip(".") if hosts else "localhost"
+    scheme = "http" if settings.DEBUG else "https"
+    return f"{scheme}://{host}"
+
+
+def service_url(connector: EntConnector) -> str:
+    """Return the connector's fixed service URL (its callback): what the ENT admin registers."""
+    return site_url() + reverse("ent_callback", args=[connector.pk])
+
+
+def server_base(connector: EntConnector) -> str:
+    """Return the CAS server's base URL ending in a slash (python-cas joins paths to it)."""
+    return connector.server_url.rstrip("/") + "/"
+
+
+def cas_client(connector: EntConnector) -> Any:
+    """Return a python-cas client for the connector's server and protocol version."""
+    return CASClient(
+        version=connector.protocol,
+        service_url=service_url(connector),
+        server_url=server_base(connector),
+        session=_BoundedSession(),
+    )
+
+
+def login_url(connector: EntConnector) -> str:
+    """Return the CAS server's sign-in page for our fixed service URL."""
+    return str(cas_client(connector).get_login_url())
+
+
+def validate_ticket(connector: EntConnector, ticket: str) -> tuple[str, dict[str, object]] | None:
+    """Ask the connector's own server whether the ticket is good; return (user, attributes).
+
+    None when the server refuses it (forged, replayed, expired, for another service) or cannot
+    be reached: a sign-in never trusts anything the browser brought but the ticket itself.
+    """
+    try:
+        user, attributes, _pgtiou = cas_client(connector).verify_ticket(ticket)
+    except (requests.RequestException, ParseError, IndexError, ValueError) as error:
+        logger.warning("ENT %s: ticket validation failed: %s", connector.pk, type(error).__name__)
+        return None
+    if not user:
+        return None
+    return str(user), dict(attributes or {})

@@ -1,0 +1,41 @@
+"""The pages an ENT sign-in can end on when it is refused: one clear reason, a way back."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+
+from lessons.models import EntConnector
+
+# Each reason: what the reader is told. None names an account or says more than needed.
+REASONS = {
+    "disabled": _("Signing in with this ENT is turned off. Ask your school."),
+    "no_ticket": _("The ENT sent no sign-in ticket. Try again from the ENT."),
+    "replayed": _(
+        "This sign-in link was already used: a link from the ENT works once. "
+        "Sign in with the ENT again."
+    ),
+    "refused": _("The ENT did not confirm this sign-in. Sign in with the ENT again."),
+    "blocked": _("Too many failed sign-ins from this network. Try again in 15 minutes."),
+    "no_id": _("The ENT did not send an account id. Ask your ENT administrator."),
+    "other_school": _("This ENT account belongs to another school."),
+    "role": _("Only teachers and pupils can sign in to unoclass with the ENT."),
+    "wrong_role": _("This ENT account is linked to an account of another kind. Ask your school."),
+    "inactive": _("This account is deactivated. Ask your school."),
+    "expired": _("The ENT sign-in took too long. Sign in with the ENT again."),
+}
+
+STATUS = {"blocked": 429, "no_ticket": 400, "replayed": 400}
+
+
+def ent_refusal(
+    request: HttpRequest, reason: str, connector: EntConnector | None = None
+) -> HttpResponse:
+    """Render the refusal page for a reason (403 unless it says otherwise)."""
+    return render(
+        request,
+        "ent/refused.html",
+        {"message": REASONS[reason], "reason": reason, "connector": connector},
+        status=STATUS.get(reason, 403),
+    )

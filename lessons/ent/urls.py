@@ -1,0 +1,14 @@
+"""URLs of the ENT sign-in (CAS): the callback is the fixed service URL the ENT registers."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from lessons.ent import views
+
+urlpatterns = [
+    path("ent/<int:connector_id>/login/", views.ent_login, name="ent_login"),
+    path("ent/<int:connector_id>/callback/", views.ent_callback, name="ent_callback"),
+    path("ent/<int:connector_id>/logout/", views.ent_logout, name="ent_logout"),
+    path("ent/link/", views.ent_link, name="ent_link"),
+]
