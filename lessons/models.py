@@ -755,3 +755,50 @@ class EntSignIn(models.Model):
         verbose_name = _("ENT sign-in")
         verbose_name_plural = _("ENT sign-ins")
         indexes = [models.Index(fields=["created_at"], name="ent_signin_time")]
+
+
+# --- ENT pupils: which ENT classes a class is, and who linked or unlinked a pupil -------------
+
+ENT_CLASS_NAME_MAX_LENGTH = 100
+
+
+class EntClassName(models.Model):
+    """An ENT class name a teacher said is this class: its unlinked ENT pupils are offered
+    on the class's matching screen (besides the ENT classes named like the class itself).
+    """
+
+    classroom = models.ForeignKey(
+        Classroom, on_delete=models.CASCADE, related_name="ent_class_names"
+    )
+    name = models.CharField(_("class name in the ENT"), max_length=ENT_CLASS_NAME_MAX_LENGTH)
+
+    class Meta:
+        ordering = ["name", "id"]
+        verbose_name = _("ENT class name")
+        verbose_name_plural = _("ENT class names")
+        constraints = [
+            models.UniqueConstraint(fields=["classroom", "name"], name="ent_class_name_unique")
+        ]
+
+
+class EntLinkEvent(models.Model):
+    """Who linked or unlinked a pupil's ENT account, and when (the matching screen's audit).
+
+    Holds no ENT id or ENT name: erasing the pupil erases their events (CASCADE).
+    """
+
+    class Action(models.TextChoices):
+        LINKED = "linked", _("linked")
+        IMPORTED = "imported", _("linked by a class list file")
+        UNLINKED = "unlinked", _("unlinked")
+
+    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="+")
+    student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="ent_events")
+    by = models.ForeignKey(User, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    at = models.DateTimeField(_("at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("ENT link event")
+        verbose_name_plural = _("ENT link events")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lessons.classrooms.urls import urlpatterns as classroom_urls
+from lessons.ent.pupil_urls import urlpatterns as ent_pupil_urls
 from lessons.ent.urls import urlpatterns as ent_urls
 from lessons.notices.urls import urlpatterns as notice_urls
 from lessons.practice.urls import urlpatterns as practice_urls
@@ -20,4 +21,5 @@ urlpatterns = (
     + practice_urls
     + warmup_urls
     + ent_urls
+    + ent_pupil_urls
 )

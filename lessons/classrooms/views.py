@@ -33,6 +33,7 @@ from lessons.classrooms.fresh_pins import (
 )
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.classrooms.student_landing import STUDENT_BACKEND, student_land
+from lessons.ent.pupils import pupil_connectors
 from lessons.models import Classroom
 from lessons.practice.home import practice_next, practice_of_classroom
 from lessons.school.signup import signup_closed_page, signup_invitation_use, signup_refusal
@@ -221,6 +222,7 @@ def classroom_detail(request: SignedInRequest, classroom_id: int) -> HttpRespons
         {
             "classroom": classroom,
             "students": students,
+            "ent_enabled": bool(pupil_connectors()),
             **practice_of_classroom(classroom=classroom, students=students),
         },
     )
@@ -322,7 +324,9 @@ def join(request: HttpRequest) -> HttpResponse:
             form.add_error("code", error)
         else:
             return redirect("join_name", code=classroom.join_code)
-    return render(request, "lessons/join_code.html", {"form": form})
+    return render(
+        request, "lessons/join_code.html", {"form": form, "ent_connectors": pupil_connectors()}
+    )
 
 
 def _join_classroom(request: HttpRequest, code: str) -> Classroom:

@@ -1,4 +1,5 @@
-"""A pupil's ENT sign-in (owned by the ENT pupils' work, issue 24 point 3).
+"""A pupil's ENT sign-in: a linked pupil lands in their class, anyone else is asked to see
+their teacher (and waits on the class's matching screen).
 
 The CAS callback (lessons.ent.views.ent_callback) calls `sign_in_pupil` once the ticket is
 validated and the ENT's role says "pupil"; it records the session for single sign-out after.
@@ -6,16 +7,14 @@ validated and the ENT's role says "pupil"; it records the session for single sig
 
 from __future__ import annotations
 
-from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils import timezone
 
+from lessons.classrooms.student_landing import student_land
 from lessons.ent.pages import ent_refusal
 from lessons.ent.profile import EntProfile
-from lessons.models import EntConnector, EntIdentity, EntSeenPupil
-
-PUPIL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+from lessons.models import EntConnector, EntIdentity, EntSeenPupil, Student
 
 
 def seen_record(connector: EntConnector, profile: EntProfile) -> EntSeenPupil:
@@ -32,6 +31,21 @@ def seen_record(connector: EntConnector, profile: EntProfile) -> EntSeenPupil:
     return seen
 
 
+def _linked_student(identity: EntIdentity) -> Student | None:
+    """Return the linked pupil if they can sign in now (present, in a class still in use)."""
+    student = (
+        Student.objects.select_related("user", "classroom").filter(user_id=identity.user_id).first()
+    )
+    if (
+        student is None
+        or student.pseudonymised_at is not None
+        or student.classroom.archived_at is not None
+        or not student.user.is_active
+    ):
+        return None
+    return student
+
+
 def sign_in_pupil(
     request: HttpRequest,
     *,
@@ -39,14 +53,21 @@ def sign_in_pupil(
     profile: EntProfile,
     identity: EntIdentity | None,
 ) -> HttpResponse:
-    """Sign a linked pupil in and send them to their class; else show "ask your teacher"."""
-    if identity is not None:
-        user = identity.user
-        if not user.is_student:
-            return ent_refusal(request, "wrong_role", connector)
-        if not user.is_active:
-            return ent_refusal(request, "inactive", connector)
-        login(request, user, backend=PUPIL_BACKEND)
-        return redirect("home")
-    seen_record(connector, profile)
-    return render(request, "ent/ask_teacher.html", {"connector": connector}, status=200)
+    """Sign a linked pupil in and send them to their class; else show "ask your teacher".
+
+    The page says nothing of classes or other pupils. A link whose pupil has gone (their class
+    archived at the year's end, or removed) counts as none: the pupil waits for the new class's
+    teacher, who links them again.
+    """
+    if identity is not None and not identity.user.is_student:
+        return ent_refusal(request, "wrong_role", connector)
+    student = _linked_student(identity) if identity is not None else None
+    if student is None:
+        seen_record(connector, profile)
+        return render(request, "ent/ask_teacher.html", {"connector": connector})
+    return student_land(request, student)
+
+
+def pupil_connectors() -> list[EntConnector]:
+    """Return the ENTs a pupil can sign in with (one button each on /join/)."""
+    return list(EntConnector.objects.filter(enabled=True))

@@ -24,6 +24,7 @@ from django.utils import timezone
 from games.errors import TableError
 from games.models import Seat, Table
 from games.services import player_name_replace, seat_give_to_bot
+from lessons.ent.links import links_forget
 from lessons.models import Student, User
 from lessons.school.copies import classrooms_showing, pupil_copies_forget
 
@@ -79,6 +80,7 @@ def student_erase(*, student: Student) -> None:
         _copies_forget(student)
         player_name_replace(user_id=user.pk, old=student.display_name, new=ERASED_SEAT_NAME)
         _seats_to_robots(user.pk)
+        links_forget(user.pk)  # the ENT link and any waiting record of the same ENT account
         student.delete()  # cascades to attempts, missed equivalences and session places
         user.delete()  # seats and table events keep no link (SET_NULL)
 
@@ -98,6 +100,7 @@ def student_pseudonymise(*, student: Student) -> Student:
         student.locked_until = None
         student.pseudonymised_at = timezone.now()
         student.save()
+        links_forget(student.user_id)  # no sign-in of any kind is left
         _account_close(student.user)
         # Sign-in sessions of the account end with it (its session hash no longer matches).
     return student

@@ -1,0 +1,125 @@
+"""Thin views of a class's ENT matching screen (the class's teachers and co-teachers only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST, require_safe
+
+from lessons.classrooms.access import SignedInRequest, teacher_required
+from lessons.classrooms.lookups import classroom_or_404
+from lessons.ent.links import (
+    class_names_set,
+    pupil_unlink,
+    seen_class_names,
+    seen_link,
+)
+from lessons.ent.matching_forms import ClassNamesForm, LinkForm, UnlinkForm
+from lessons.ent.matching_screen import matching_screen
+from lessons.models import Classroom
+
+
+def _page(
+    request: SignedInRequest,
+    classroom: Classroom,
+    *,
+    link_form: LinkForm | None = None,
+    unlink_form: UnlinkForm | None = None,
+    names_form: ClassNamesForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    screen = matching_screen(classroom)
+    chosen = list(classroom.ent_class_names.values_list("name", flat=True))
+    context: dict[str, Any] = {
+        "classroom": classroom,
+        "screen": screen,
+        "link_form": link_form or LinkForm(waiting=screen.waiting, unlinked=screen.unlinked),
+        "unlink_form": unlink_form or UnlinkForm(linked=[row.student for row in screen.linked]),
+        "names_form": names_form
+        or ClassNamesForm(names=sorted({*seen_class_names(), *chosen}), initial={"names": chosen}),
+    }
+    return render(request, "ent/classroom_matching.html", context, status=status)
+
+
+def _refused(
+    request: SignedInRequest, classroom: Classroom, error: ValidationError
+) -> HttpResponse:
+    for message in error.messages:
+        messages.error(request, message)
+    return redirect("ent_matching", classroom_id=classroom.pk)
+
+
+@teacher_required
+@require_safe
+def ent_matching(request: SignedInRequest, classroom_id: int) -> HttpResponse:
+    """Show the ENT pupils waiting against the class list, the links and who made them."""
+    return _page(request, classroom_or_404(request, classroom_id))
+
+
+@teacher_required
+@require_POST
+def ent_matching_link(request: SignedInRequest, classroom_id: int) -> HttpResponse:
+    """Link the ticked ENT pupils to the chosen pupils of the list, all or none."""
+    classroom = classroom_or_404(request, classroom_id)
+    screen = matching_screen(classroom)
+    form = LinkForm(request.POST, waiting=screen.waiting, unlinked=screen.unlinked)
+    if not form.is_valid():
+        return _page(request, classroom, link_form=form, status=400)
+    try:
+        made = seen_link(classroom=classroom, choices=form.cleaned_data["choices"], by=request.user)
+    except ValidationError as error:
+        return _refused(request, classroom, error)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)d pupil linked: they can sign in with the ENT.",
+            "%(count)d pupils linked: they can sign in with the ENT.",
+            len(made),
+        )
+        % {"count": len(made)},
+    )
+    return redirect("ent_matching", classroom_id=classroom.pk)
+
+
+@teacher_required
+@require_POST
+def ent_matching_unlink(request: SignedInRequest, classroom_id: int) -> HttpResponse:
+    """Remove one pupil's ENT link."""
+    classroom = classroom_or_404(request, classroom_id)
+    screen = matching_screen(classroom)
+    form = UnlinkForm(request.POST, linked=[row.student for row in screen.linked])
+    if not form.is_valid():
+        return _page(request, classroom, unlink_form=form, status=400)
+    student = form.by_pk[form.cleaned_data["student"]]
+    try:
+        pupil_unlink(classroom=classroom, student=student, by=request.user)
+    except ValidationError as error:
+        return _refused(request, classroom, error)
+    messages.success(
+        request,
+        _("%(name)s is no longer linked to an ENT account.") % {"name": student.display_name},
+    )
+    return redirect("ent_matching", classroom_id=classroom.pk)
+
+
+@teacher_required
+@require_POST
+def ent_matching_classes(request: SignedInRequest, classroom_id: int) -> HttpResponse:
+    """Set which ENT classes are this class."""
+    classroom = classroom_or_404(request, classroom_id)
+    chosen = list(classroom.ent_class_names.values_list("name", flat=True))
+    form = ClassNamesForm(request.POST, names=sorted({*seen_class_names(), *chosen}))
+    if not form.is_valid():
+        return _page(request, classroom, names_form=form, status=400)
+    try:
+        class_names_set(classroom=classroom, names=form.cleaned_data["names"])
+    except ValidationError as error:
+        return _refused(request, classroom, error)
+    messages.success(request, _("The class's ENT classes are saved."))
+    return redirect("ent_matching", classroom_id=classroom.pk)
