@@ -48,9 +48,7 @@ def pupil_profile(external_id: str, name: str, classes: tuple[str, ...] = ()) ->
     )
 
 
-def pupil_sign_in(
-    connector: EntConnector, profile: EntProfile
-) -> tuple[HttpResponse, HttpRequest]:
+def pupil_sign_in(connector: EntConnector, profile: EntProfile) -> tuple[HttpResponse, HttpRequest]:
     """Run the pupil's side of the callback on a fresh request, as ent_callback does."""
     request = RequestFactory().get("/ent/callback/")
     SessionMiddleware(lambda r: HttpResponse()).process_request(request)
