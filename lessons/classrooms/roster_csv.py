@@ -3,8 +3,9 @@
 The file may be UTF-8 (with or without BOM) or Windows-1252/Latin-1, separated by `;`, `,` or a
 tab. The name columns are found by their heading ("Prénom", "Nom", "First name", "Élève"...).
 Only first names are kept (the data the game needs); when two pupils share a first name, the
-initial of their last name tells them apart ("Lucas M."). Every refusal is a ValidationError
-with a translated message, and reading a file changes nothing.
+initial of their last name tells them apart ("Lucas M."). An optional ENT id column
+("identifiant ENT", "ent_id") links each pupil to their ENT account on import. Every refusal is
+a ValidationError with a translated message, and reading a file changes nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from lessons.classrooms.name_rule import (
 )
 from lessons.classrooms.names import name_key
 from lessons.classrooms.services import CLASSROOM_MAX_STUDENTS
-from lessons.models import DISPLAY_NAME_MAX_LENGTH, Classroom
+from lessons.ent.links import ent_id_fault
+from lessons.models import DISPLAY_NAME_MAX_LENGTH, ENT_EXTERNAL_ID_MAX_LENGTH, Classroom
 
 ROSTER_FILE_MAX_BYTES = 256 * 1024
 ROSTER_FILE_MAX_ROWS = 500
@@ -51,6 +53,10 @@ CSV_CELL_TOO_LONG = _(
 CSV_ROW_TOO_LONG = _("Row %(row)d: the name is longer than %(limit)d characters.")
 CSV_ROW_UNPRINTABLE = _("Row %(row)d contains characters that cannot be shown.")
 CSV_DUPLICATE = _("“%(name)s” appears more than once in the file.")
+CSV_ROW_ENT_ID = _(
+    "Row %(row)d: “%(id)s” is not an ENT id (at most %(limit)d characters, no spaces)."
+)
+CSV_ENT_ID_TWICE = _("The ENT id “%(id)s” is given to more than one pupil in the file.")
 CSV_CLASS_FULL = _(
     "A class holds at most %(limit)d students: it has %(existing)d, the file adds %(count)d."
 )
@@ -62,6 +68,8 @@ LAST_NAME_HEADINGS = {"nom", "nomdefamille", "nomeleve", "nomdeleleve", "lastnam
                       "surname", "familyname", "last"}  # fmt: skip
 FULL_NAME_HEADINGS = {"eleve", "eleves", "nomprenom", "nometprenom", "nomcomplet", "name",
                       "fullname", "student", "studentname", "pupil"}  # fmt: skip
+ENT_ID_HEADINGS = {"ent", "entid", "ident", "identifiantent", "identent", "externalid",
+                   "ido"}  # fmt: skip
 
 
 def _heading_key(heading: str) -> str:
@@ -107,6 +115,7 @@ class _Row:
     number: int
     first: str
     last: str
+    ent_id: str = ""
 
 
 def _rows(text: str) -> list[_Row]:
@@ -125,6 +134,7 @@ def _rows_read(text: str) -> list[_Row]:
     first = next((i for i, k in enumerate(keys) if k in FIRST_NAME_HEADINGS), None)
     last = next((i for i, k in enumerate(keys) if k in LAST_NAME_HEADINGS), None)
     full = next((i for i, k in enumerate(keys) if k in FULL_NAME_HEADINGS), None)
+    ent = next((i for i, k in enumerate(keys) if k in ENT_ID_HEADINGS), None)
     if first is None:
         # A lone "Nom" column holds whole names, like an "Élève" column.
         first, last = (full, None) if full is not None else (last, None)
@@ -144,14 +154,15 @@ def _rows_read(text: str) -> list[_Row]:
             return name_clean(cells[index]) if index is not None and index < len(cells) else ""
 
         if cell(first):
-            rows.append(_Row(number=number, first=cell(first), last=cell(last)))
+            ent_id = cells[ent].strip() if ent is not None and ent < len(cells) else ""
+            rows.append(_Row(number=number, first=cell(first), last=cell(last), ent_id=ent_id))
     if not rows:
         raise ValidationError(CSV_NO_ROWS, code="no_rows")
     return rows
 
 
 def _display_names(rows: list[_Row]) -> list[tuple[int, str]]:
-    """Return first names, with a last-name initial where two pupils share one."""
+    """Return first names, with a last-name initial where two pupils share one (row order)."""
     counts: dict[str, int] = {}
     for row in rows:
         counts[name_identity(row.first)] = counts.get(name_identity(row.first), 0) + 1
@@ -164,9 +175,49 @@ def _display_names(rows: list[_Row]) -> list[tuple[int, str]]:
     return named
 
 
+@dataclass(frozen=True)
+class RosterEntry:
+    """One pupil of a class list file: the display name and, if the file has one, an ENT id."""
+
+    name: str
+    ent_id: str
+
+
 def roster_file_read(*, data: bytes) -> list[str]:
     """Return the display names a roster file gives, or raise every problem found."""
-    named = _display_names(_rows(_decode(data)))
+    return [entry.name for entry in roster_file_entries(data=data)]
+
+
+def _ent_id_errors(rows: list[_Row]) -> list[ValidationError]:
+    errors: list[ValidationError] = []
+    seen: set[str] = set()
+    for row in rows:
+        if not row.ent_id:
+            continue
+        if ent_id_fault(row.ent_id):
+            errors.append(
+                ValidationError(
+                    CSV_ROW_ENT_ID,
+                    code="bad_ent_id",
+                    params={
+                        "row": row.number,
+                        "id": row.ent_id[:40],
+                        "limit": ENT_EXTERNAL_ID_MAX_LENGTH,
+                    },
+                )
+            )
+        elif row.ent_id in seen:
+            errors.append(
+                ValidationError(CSV_ENT_ID_TWICE, code="ent_id_twice", params={"id": row.ent_id})
+            )
+        seen.add(row.ent_id)
+    return errors
+
+
+def roster_file_entries(*, data: bytes) -> list[RosterEntry]:
+    """Return the pupils a roster file gives (names and ENT ids), or raise every problem found."""
+    rows = _rows(_decode(data))
+    named = _display_names(rows)
     errors: list[ValidationError] = []
     for number, name in named:
         fault = name_fault(name)
@@ -186,9 +237,13 @@ def roster_file_read(*, data: bytes) -> list[str]:
         ValidationError(CSV_DUPLICATE, code="duplicate", params={"name": name})
         for name in names_repeated(name for _number, name in named)
     ]
+    errors += _ent_id_errors(rows)
     if errors:
         raise ValidationError(errors)
-    return [name for _number, name in named]
+    return [
+        RosterEntry(name=name, ent_id=row.ent_id)
+        for (_number, name), row in zip(named, rows, strict=True)
+    ]
 
 
 @dataclass(frozen=True)

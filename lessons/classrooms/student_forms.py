@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
@@ -11,6 +14,7 @@ from lessons.models import (
     DISPLAY_NAME_MAX_LENGTH,
     GRADE_MAX_LENGTH,
     Classroom,
+    EntConnector,
 )
 
 
@@ -25,6 +29,17 @@ class RosterFileForm(forms.Form):
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
     )
+
+    def __init__(self, *args: Any, connectors: Sequence[EntConnector] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # With several ENTs, an "identifiant ENT" column needs to say which ENT it is from.
+        if len(connectors) > 1:
+            self.fields["ent"] = forms.ModelChoiceField(
+                queryset=EntConnector.objects.filter(pk__in=[c.pk for c in connectors]),
+                required=False,
+                label=_("ENT of the file's ENT ids"),
+                help_text=_("Only if the file has an “identifiant ENT” column."),
+            )
 
 
 class StudentRenameForm(forms.Form):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -17,7 +18,7 @@ from lessons.classrooms.lookups import classroom_or_404, student_or_404
 from lessons.classrooms.pending_import import PENDING_IMPORT_KEY
 from lessons.classrooms.roster_csv import (
     ROSTER_FILE_MAX_BYTES,
-    roster_file_read,
+    roster_file_entries,
     roster_preview,
 )
 from lessons.classrooms.student_changes import student_move, student_remove, student_rename
@@ -27,7 +28,10 @@ from lessons.classrooms.student_forms import (
     StudentRemoveForm,
     StudentRenameForm,
 )
-from lessons.models import Classroom, Student
+from lessons.ent.links import links_made_message
+from lessons.ent.pupils import pupil_connectors
+from lessons.ent.roster_links import import_connector, import_links_check, import_links_make
+from lessons.models import Classroom, EntConnector, Student
 
 
 def _archived_refusal(request: SignedInRequest, classroom: Classroom) -> HttpResponse | None:
@@ -44,25 +48,39 @@ def classroom_import(request: SignedInRequest, classroom_id: int) -> HttpRespons
     classroom = classroom_or_404(request, classroom_id)
     if (refusal := _archived_refusal(request, classroom)) is not None:
         return refusal
+    connectors = pupil_connectors()
     form = (
-        RosterFileForm(request.POST, request.FILES)
+        RosterFileForm(request.POST, request.FILES, connectors=connectors)
         if request.method == "POST"
-        else RosterFileForm()
+        else RosterFileForm(connectors=connectors)
     )
     if request.method == "POST" and form.is_valid():
         try:
-            # One byte past the limit is enough for roster_file_read to refuse a big file.
+            # One byte past the limit is enough for roster_file_entries to refuse a big file.
             data = form.cleaned_data["file"].read(ROSTER_FILE_MAX_BYTES + 1)
-            names = roster_file_read(data=data)
+            entries = roster_file_entries(data=data)
+            names = [entry.name for entry in entries]
             preview = roster_preview(classroom=classroom, names=names)
+            ent_ids = {entry.name: entry.ent_id for entry in entries if entry.ent_id}
+            connector, ent_links = None, 0
+            if ent_ids:
+                connector = import_connector(connectors, form.cleaned_data.get("ent"))
+                ent_links = import_links_check(
+                    classroom=classroom, connector=connector, ent_ids=ent_ids
+                )
         except ValidationError as error:
             form.add_error("file", error)
         else:
-            request.session[PENDING_IMPORT_KEY] = {"classroom": classroom.pk, "names": names}
+            request.session[PENDING_IMPORT_KEY] = {
+                "classroom": classroom.pk,
+                "names": names,
+                "ent_ids": ent_ids,
+                "ent": connector.pk if connector else None,
+            }
             return render(
                 request,
                 "lessons/classroom_import_preview.html",
-                {"classroom": classroom, "preview": preview},
+                {"classroom": classroom, "preview": preview, "ent_links": ent_links},
             )
     return render(request, "lessons/classroom_import.html", {"classroom": classroom, "form": form})
 
@@ -77,13 +95,28 @@ def classroom_import_confirm(request: SignedInRequest, classroom_id: int) -> Htt
         messages.error(request, _("Nothing to import: choose the file again."))
         return redirect("classroom_import", classroom_id=classroom.pk)
     try:
-        preview = roster_preview(classroom=classroom, names=list(pending["names"]))
-        issued = services.roster_add_names(classroom=classroom, names=preview.new)
+        with transaction.atomic():
+            preview = roster_preview(classroom=classroom, names=list(pending["names"]))
+            issued = services.roster_add_names(classroom=classroom, names=preview.new)
+            connector = EntConnector.objects.filter(
+                pk=pending.get("ent") or 0, enabled=True
+            ).first()
+            linked = []
+            if pending.get("ent_ids") and connector is not None:
+                linked = import_links_make(
+                    classroom=classroom,
+                    connector=connector,
+                    ent_ids=dict(pending["ent_ids"]),
+                    by=request.user,
+                )
     except ValidationError as error:
         for message in error.messages:
             messages.error(request, message)
         return redirect("classroom_import", classroom_id=classroom.pk)
     request.session.pop(PENDING_IMPORT_KEY, None)
+    if linked and not issued:
+        messages.success(request, links_made_message(len(linked)))
+        return redirect("ent_matching", classroom_id=classroom.pk)
     return fresh_pins_to_cards(request, classroom_id=classroom.pk, issued=issued)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from lessons.classrooms.name_rule import classroom_lock
 from lessons.ent.matching import class_name_fits
@@ -51,6 +52,15 @@ class PupilLink:
     student: Student
     connector: EntConnector
     external_id: str
+
+
+def links_made_message(count: int) -> str:
+    """Return what the teacher reads once pupils are linked."""
+    return ngettext(
+        "%(count)d pupil linked: they can sign in with the ENT.",
+        "%(count)d pupils linked: they can sign in with the ENT.",
+        count,
+    ) % {"count": count}
 
 
 def ent_id_fault(external_id: str) -> bool:
@@ -92,7 +102,7 @@ def _live(classroom: Classroom) -> Classroom:
     return locked
 
 
-def _stale(identity: EntIdentity) -> bool:
+def link_is_stale(identity: EntIdentity) -> bool:
     """Tell whether a link's pupil has gone (removed, erased or their class archived)."""
     student = Student.objects.filter(user_id=identity.user_id).select_related("classroom").first()
     return (
@@ -133,7 +143,7 @@ def _checked(classroom: Classroom, links: Sequence[PupilLink]) -> list[Validatio
             .filter(connector=link.connector, external_id=link.external_id)
             .first()
         )
-        if taken is not None and not _stale(taken):
+        if taken is not None and not link_is_stale(taken):
             errors.append(ValidationError(LINK_ID_TAKEN, code="id_taken", params=name))
     return errors
 

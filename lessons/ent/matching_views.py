@@ -9,13 +9,13 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from lessons.classrooms.access import SignedInRequest, teacher_required
 from lessons.classrooms.lookups import classroom_or_404
 from lessons.ent.links import (
     class_names_set,
+    links_made_message,
     pupil_unlink,
     seen_class_names,
     seen_link,
@@ -75,15 +75,7 @@ def ent_matching_link(request: SignedInRequest, classroom_id: int) -> HttpRespon
         made = seen_link(classroom=classroom, choices=form.cleaned_data["choices"], by=request.user)
     except ValidationError as error:
         return _refused(request, classroom, error)
-    messages.success(
-        request,
-        ngettext(
-            "%(count)d pupil linked: they can sign in with the ENT.",
-            "%(count)d pupils linked: they can sign in with the ENT.",
-            len(made),
-        )
-        % {"count": len(made)},
-    )
+    messages.success(request, links_made_message(len(made)))
     return redirect("ent_matching", classroom_id=classroom.pk)
 
 

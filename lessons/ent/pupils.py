@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from lessons.classrooms.student_landing import student_land
+from lessons.ent.links import link_is_stale
 from lessons.ent.pages import ent_refusal
 from lessons.ent.profile import EntProfile
 from lessons.models import EntConnector, EntIdentity, EntSeenPupil, Student
@@ -33,17 +34,9 @@ def seen_record(connector: EntConnector, profile: EntProfile) -> EntSeenPupil:
 
 def _linked_student(identity: EntIdentity) -> Student | None:
     """Return the linked pupil if they can sign in now (present, in a class still in use)."""
-    student = (
-        Student.objects.select_related("user", "classroom").filter(user_id=identity.user_id).first()
-    )
-    if (
-        student is None
-        or student.pseudonymised_at is not None
-        or student.classroom.archived_at is not None
-        or not student.user.is_active
-    ):
+    if link_is_stale(identity):
         return None
-    return student
+    return Student.objects.select_related("user", "classroom").get(user_id=identity.user_id)
 
 
 def sign_in_pupil(
