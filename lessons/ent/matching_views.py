@@ -32,7 +32,6 @@ def _page(
     link_form: LinkForm | None = None,
     unlink_form: UnlinkForm | None = None,
     names_form: ClassNamesForm | None = None,
-    status: int = 200,
 ) -> HttpResponse:
     screen = matching_screen(classroom)
     chosen = list(classroom.ent_class_names.values_list("name", flat=True))
@@ -44,7 +43,8 @@ def _page(
         "names_form": names_form
         or ClassNamesForm(names=sorted({*seen_class_names(), *chosen}), initial={"names": chosen}),
     }
-    return render(request, "ent/classroom_matching.html", context, status=status)
+    # A refused form is shown again with its errors (200), as every form of the app.
+    return render(request, "ent/classroom_matching.html", context)
 
 
 def _refused(
@@ -70,7 +70,7 @@ def ent_matching_link(request: SignedInRequest, classroom_id: int) -> HttpRespon
     screen = matching_screen(classroom)
     form = LinkForm(request.POST, waiting=screen.waiting, unlinked=screen.unlinked)
     if not form.is_valid():
-        return _page(request, classroom, link_form=form, status=400)
+        return _page(request, classroom, link_form=form)
     try:
         made = seen_link(classroom=classroom, choices=form.cleaned_data["choices"], by=request.user)
     except ValidationError as error:
@@ -87,7 +87,7 @@ def ent_matching_unlink(request: SignedInRequest, classroom_id: int) -> HttpResp
     screen = matching_screen(classroom)
     form = UnlinkForm(request.POST, linked=[row.student for row in screen.linked])
     if not form.is_valid():
-        return _page(request, classroom, unlink_form=form, status=400)
+        return _page(request, classroom, unlink_form=form)
     student = form.by_pk[form.cleaned_data["student"]]
     try:
         pupil_unlink(classroom=classroom, student=student, by=request.user)
@@ -108,7 +108,7 @@ def ent_matching_classes(request: SignedInRequest, classroom_id: int) -> HttpRes
     chosen = list(classroom.ent_class_names.values_list("name", flat=True))
     form = ClassNamesForm(request.POST, names=sorted({*seen_class_names(), *chosen}))
     if not form.is_valid():
-        return _page(request, classroom, names_form=form, status=400)
+        return _page(request, classroom, names_form=form)
     try:
         class_names_set(classroom=classroom, names=form.cleaned_data["names"])
     except ValidationError as error:

@@ -119,6 +119,12 @@ for _row in ("GET join_name", "GET join_pin", "POST join_pin (wrong PIN)"):
 # class: the form's error, nothing changed (200).
 for _state in ("moved", "archived", "erased"):
     _rows(_state, "POST warmup_recheck", TEACHERS_OF_A, P)
+# The ENT matching screen's forms name the pupil (the row's data): once the pupil left class A
+# the form's error shows (200, nothing changed). An archived class's links cannot change: its
+# teachers are sent back with the error (302, as before the state).
+for _state in ("moved", "pseudonymised", "erased"):
+    for _row in ("POST ent_matching_link", "POST ent_matching_unlink"):
+        _rows(_state, _row, TEACHERS_OF_A, P)
 # A pupil's own warm-up rounds move with them (their answers are their evidence): a moved
 # pupil still opens and answers their own round.
 OWN_WARMUP_ROWS = ("GET warmup_page", "POST warmup_begin", "POST warmup_answer",

@@ -97,7 +97,7 @@ def test_one_click_links_the_ticked_and_the_pupil_then_lands(class_a: ClassWorld
 
 def _post_link(client: Client, classroom: Classroom, data: dict[str, object]) -> str:
     response = client.post(_url("ent_matching_link", classroom), data)
-    assert response.status_code in (200, 302, 400)
+    assert response.status_code in (200, 302)
     if response.status_code == 302:
         return str(client.get(response["Location"]).content.decode())
     return str(response.content.decode())
@@ -193,7 +193,7 @@ def test_bad_unlink_input_changes_nothing(class_a: ClassWorld, value: str) -> No
     response = teacher_client(class_a.teacher).post(
         _url("ent_matching_unlink", class_a.classroom), {"student": value}
     )
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert "Sélectionnez un choix valide" in response.content.decode() or value == ""
     assert EntIdentity.objects.count() == 1
 
@@ -202,7 +202,7 @@ def test_an_unlinked_pupil_of_the_class_cannot_be_unlinked(class_a: ClassWorld) 
     response = teacher_client(class_a.teacher).post(
         _url("ent_matching_unlink", class_a.classroom), {"student": class_a.student.student.pk}
     )
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert not EntLinkEvent.objects.exists()
 
 
@@ -218,7 +218,7 @@ def test_the_teacher_names_the_class_in_the_ent(class_a: ClassWorld) -> None:
     assert response.status_code == 302
     assert f"link_{waiting.pk}" in client.get(url).content.decode()
     bad = client.post(_url("ent_matching_classes", class_a.classroom), {"names": ["6e Z"]})
-    assert bad.status_code == 400
+    assert bad.status_code == 200
     assert list(EntClassName.objects.values_list("name", flat=True)) == ["0123456X$CM2 B"]
 
 
