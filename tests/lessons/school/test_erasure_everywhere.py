@@ -36,7 +36,16 @@ from games.models import Seat, Table, TableEvent
 from games.services import next_step_for, table_step
 from lessons.classrooms.fresh_pins import SESSION_KEY as FRESH_PINS_KEY
 from lessons.classrooms.pending_import import PENDING_IMPORT_KEY
-from lessons.models import Attempt, SchoolPolicy, Student
+from lessons.ent.presets import PRESETS
+from lessons.models import (
+    Attempt,
+    EntConnector,
+    EntIdentity,
+    EntLinkEvent,
+    EntSeenPupil,
+    SchoolPolicy,
+    Student,
+)
 from lessons.reporting import printing
 from lessons.reporting.printing import PrintPool
 from lessons.school.copies import sessions_forget
@@ -141,6 +150,18 @@ def _everywhere(world: ClassWorld) -> Student:
     for url in pdfs:
         assert teacher.get(url).status_code == 200
     assert student_client(student).get(reverse("report_me_pdf")).status_code == 200
+    # Linked to the ENT (by the teacher, an audited event), and the same ENT account waiting on
+    # the matching screen under the ENT's name for the pupil (it signed in once unlinked).
+    connector = EntConnector.objects.create(
+        name="ENT", server_url="https://ent.example/cas/", **PRESETS["edifice"]
+    )
+    EntIdentity.objects.create(connector=connector, external_id=NAME, user=student.user)
+    EntSeenPupil.objects.create(
+        connector=connector, external_id=NAME, display_name=NAME, classes=[NAME]
+    )
+    EntLinkEvent.objects.create(
+        classroom=world.classroom, student=student, by=world.teacher, action="linked"
+    )
     # A roster file naming the pupil, read and waiting for the teacher's confirmation.
     roster = SimpleUploadedFile("liste.csv", f"Prénom\n{NAME}\nNina\n".encode())
     url = reverse("classroom_import", args=[world.classroom.pk])
