@@ -148,3 +148,18 @@ def test_a_deactivated_linked_teacher_is_refused(cas: CasServer, edifice: EntCon
     client = Client()
     assert ent_sign_in(cas, client, edifice, "prof.edifice").status_code == 403
     assert signed_in_user_id(client) is None
+
+
+def test_the_sign_in_page_has_one_ent_button_per_enabled_connector(
+    cas: CasServer, edifice: EntConnector, gar: EntConnector
+) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    page = client.get(reverse("login"), {"next": "/classrooms/new/"}).content.decode()
+    assert page.count(">Se connecter avec l’ENT\u202f: ") == 2  # one button each
+    assert f'href="/ent/{edifice.pk}/login/?next=/classrooms/new/"' in page
+    assert f'href="/ent/{gar.pk}/login/?next=/classrooms/new/"' in page
+    EntConnector.objects.filter(pk=gar.pk).update(enabled=False)
+    page = client.get(reverse("login")).content.decode()
+    assert f"/ent/{gar.pk}/login/" not in page and f"/ent/{edifice.pk}/login/" in page
+    EntConnector.objects.update(enabled=False)
+    assert "/ent/" not in client.get(reverse("login")).content.decode()
