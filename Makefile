@@ -13,7 +13,13 @@ DEB_TEST_PACKAGES := chromium gettext redis-server postgresql libpango-1.0-0 lib
 	fonts-dejavu-core nginx openssl
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
-.PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean
+.PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean \
+	cas-venv
+
+# The tests' own CAS server (tests/support/cas): django-cas-server in a virtual environment of
+# its own, with the Django it supports, never mixed with the app's (python-cas is the client).
+CAS_VENV := .venv-cas
+CAS_SERVER_PACKAGES := "django-cas-server==3.1.0" "Django>=5.2,<5.3"
 
 # Two install stamps: `make run` needs only the app's own dependencies; `make test` adds the
 # dev and bench extras on top. Each is redone when pyproject.toml changes.
@@ -26,6 +32,13 @@ $(VENV)/.installed-run: pyproject.toml
 $(VENV)/.installed-dev: $(VENV)/.installed-run
 	$(PY) -m pip install --quiet -e ".[dev,bench]"
 	touch $@
+
+$(CAS_VENV)/.installed: Makefile
+	$(PYTHON) -m venv $(CAS_VENV)
+	$(CAS_VENV)/bin/python -m pip install --quiet $(CAS_SERVER_PACKAGES)
+	touch $@
+
+cas-venv: $(CAS_VENV)/.installed
 
 install: $(VENV)/.installed-run
 
@@ -51,7 +64,7 @@ system-deps:
 	  DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
 
-test: install-dev system-deps translations
+test: install-dev system-deps translations cas-venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
@@ -70,4 +83,4 @@ typecheck: install-dev
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(CAS_VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

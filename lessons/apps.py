@@ -12,5 +12,6 @@ class LessonsConfig(AppConfig):
     def ready(self) -> None:
         """Plug the lessons rules (names, watchers, attempt log) into the games app."""
         from lessons.attempts import hooks
+        from lessons.ent import checks  # noqa: F401 (registers the ENT's system check)
 
         hooks.register()

@@ -229,6 +229,13 @@ if env_bool("SECURE_PROXY_SSL_HEADER"):
 # the client is the right-most address of the header that is not one of them (unoclass/proxy.py).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
 
+# Sign-in with the school's ENT (lessons/ent, docs/deploy.md). ENT_SITE_URL is this server's
+# public address: the CAS service URL is built from it (else from ALLOWED_HOSTS), never from a
+# request's Host header. ENT_ALLOW_HTTP lets a CAS server answer over plain http, for the
+# tests' own server on loopback: it is honoured only under DEBUG.
+ENT_SITE_URL = os.environ.get("ENT_SITE_URL", "")
+ENT_ALLOW_HTTP = DEBUG and env_bool("ENT_ALLOW_HTTP")
+
 # Logs never carry student data: the request logger prints paths and status codes only.
 # A refusal (403, 400) is one line: the filter drops the traceback Django attaches to it, so
 # real errors (5xx, logged with their traceback) stand out.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -34,7 +36,7 @@ from lessons.classrooms.fresh_pins import (
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.classrooms.student_landing import STUDENT_BACKEND, student_land
 from lessons.ent.pupils import pupil_connectors
-from lessons.models import Classroom
+from lessons.models import Classroom, EntConnector
 from lessons.practice.home import practice_next, practice_of_classroom
 from lessons.school.signup import signup_closed_page, signup_invitation_use, signup_refusal
 from lessons.sessions.selectors import session_card_for_student
@@ -137,6 +139,12 @@ class TeacherLoginView(auth_views.LoginView):
         if request.COOKIES.get(STUDENT_DEVICE_COOKIE) and request.GET.get("next"):
             return redirect("join")
         return super().get(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        """Add one "Sign in with the ENT" button per enabled connector."""
+        context = super().get_context_data(**kwargs)
+        context["ent_connectors"] = EntConnector.objects.filter(enabled=True)
+        return context
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         """Sign the teacher in; the device is no longer a student's."""

@@ -54,6 +54,13 @@ def server_base(connector: EntConnector) -> str:
     return connector.server_url.rstrip("/") + "/"
 
 
+def server_is_secure(connector: EntConnector) -> bool:
+    """Tell whether the server may be used: https, or http where ENT_ALLOW_HTTP says."""
+    if connector.server_url.lower().startswith("https://"):
+        return True
+    return bool(getattr(settings, "ENT_ALLOW_HTTP", False))  # False unless DEBUG (settings)
+
+
 def cas_client(connector: EntConnector) -> Any:
     """Return a python-cas client for the connector's server and protocol version."""
     return CASClient(

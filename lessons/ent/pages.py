@@ -23,6 +23,7 @@ REASONS = {
     "role": _("Only teachers and pupils can sign in to unoclass with the ENT."),
     "wrong_role": _("This ENT account is linked to an account of another kind. Ask your school."),
     "inactive": _("This account is deactivated. Ask your school."),
+    "insecure": _("This ENT's server is not reached over HTTPS. Ask your school."),
     "expired": _("The ENT sign-in took too long. Sign in with the ENT again."),
 }
 

@@ -60,6 +60,8 @@ def ent_login(request: HttpRequest, connector_id: int) -> HttpResponse:
     connector = get_object_or_404(EntConnector, pk=connector_id)
     if not connector.enabled:
         return ent_refusal(request, "disabled", connector)
+    if not client.server_is_secure(connector):
+        return ent_refusal(request, "insecure", connector)
     request.session[NEXT_KEY] = safe_next(request.GET.get("next"))
     return redirect(client.login_url(connector))
 
@@ -73,6 +75,8 @@ def ent_callback(request: HttpRequest, connector_id: int) -> HttpResponse:
         return _logout_request(request)
     if not connector.enabled:
         return ent_refusal(request, "disabled", connector)
+    if not client.server_is_secure(connector):
+        return ent_refusal(request, "insecure", connector)
     ticket = request.GET.get("ticket", "")
     if not ticket or len(ticket) > TICKET_MAX_LENGTH:
         return ent_refusal(request, "no_ticket", connector)

@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from lessons.models import ENT_SEEN_RETENTION_DAYS
 from lessons.notices.retention import retention_in_force
 
 # A sign-in session lasts SESSION_COOKIE_AGE seconds (Django's default: two weeks).
@@ -19,6 +20,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
     context = {
         "retention": retention_in_force(),
         "session_days": settings.SESSION_COOKIE_AGE // SECONDS_PER_DAY,
+        "ent_seen_days": ENT_SEEN_RETENTION_DAYS,
     }
     return render(request, "notices/privacy.html", context)
 

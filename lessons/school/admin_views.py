@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
-from lessons.models import TeacherInvitation, User
+from lessons.ent.client import service_url
+from lessons.models import EntConnector, TeacherInvitation, User
 from lessons.school import admin_services as services
 from lessons.school.retention import school_policy
 
@@ -83,6 +84,9 @@ def _page(
             for invitation in now_invitations
         ],
         "signup_by_invitation": services.signup_needs_invitation(),
+        "ent_connectors": [
+            (connector, service_url(connector)) for connector in EntConnector.objects.all()
+        ],
     }
     return render(request, "school/admin.html", context, status=status)
 

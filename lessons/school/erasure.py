@@ -25,7 +25,7 @@ from games.errors import TableError
 from games.models import Seat, Table
 from games.services import player_name_replace, seat_give_to_bot
 from lessons.ent.links import links_forget
-from lessons.models import Student, User
+from lessons.models import EntIdentity, Student, User
 from lessons.school.copies import classrooms_showing, pupil_copies_forget
 
 # Said the same in both languages: it is stored, and every teacher of the class sees it.
@@ -42,6 +42,8 @@ def _pseudonym_for(student: Student) -> str:
 
 
 def _account_close(user: User) -> None:
+    # The ENT id is personal data: a closed account keeps no link to the ENT.
+    EntIdentity.objects.filter(user=user).delete()
     user.username = f"removed-{uuid.uuid4().hex[:16]}"
     user.first_name = user.last_name = user.email = ""
     user.is_active = False

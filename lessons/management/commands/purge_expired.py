@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from lessons.ent.purge import ent_purge
 from lessons.school.purge import purge_expired
 
 
@@ -15,7 +16,8 @@ class Command(BaseCommand):
 
     help = (
         "Erase (or pseudonymise, if the school keeps research data) the names, PINs and plays "
-        "of pupils whose class's retention period is over. Dry run unless --apply."
+        "of pupils whose class's retention period is over, and the ENT's unlinked pupils and "
+        "tickets past their time. Dry run unless --apply."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
@@ -38,3 +40,8 @@ class Command(BaseCommand):
             self.stdout.write("Nothing has expired.")
         elif not apply:
             self.stdout.write("Dry run: nothing was changed. Run with --apply to erase.")
+        if apply:
+            seen, tickets = ent_purge()
+            self.stdout.write(
+                f"ENT: forgot {seen} unlinked pupils seen long ago and {tickets} old tickets."
+            )

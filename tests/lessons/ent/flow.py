@@ -1,0 +1,61 @@
+"""Walk the CAS flow in process: the app's test client for our side, requests for the browser
+at the real CAS server (the test client cannot follow a redirect to another server).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import requests
+from django.http import HttpResponse
+from django.test import Client
+from django.urls import reverse
+
+from lessons.models import EntConnector
+from tests.support.cas.server import CasServer
+
+
+def callback_url(
+    cas: CasServer,
+    client: Client,
+    connector: EntConnector,
+    username: str,
+    *,
+    next_url: str | None = None,
+) -> str:
+    """Start at /ent/<id>/login/, sign in at the CAS server; return the callback with its ticket.
+
+    The service URL is the one the app sent the browser with (asserted fixed by the tests).
+    """
+    query = {"next": next_url} if next_url is not None else {}
+    start = client.get(reverse("ent_login", args=[connector.pk]), query)
+    assert start.status_code == 302, start.content[:500]
+    service = parse_qs(urlparse(start["Location"]).query)["service"][0]
+    with requests.Session() as browser:
+        return cas.sign_in(browser, service, username)
+
+
+def local(url: str) -> str:
+    """Return the path and query of an absolute URL of the app (what the test client takes)."""
+    parts = urlparse(url)
+    return f"{parts.path}?{parts.query}" if parts.query else parts.path
+
+
+def ent_sign_in(
+    cas: CasServer,
+    client: Client,
+    connector: EntConnector,
+    username: str,
+    *,
+    next_url: str | None = None,
+) -> HttpResponse:
+    """Sign in through the ENT as `username`; return the callback's response."""
+    url = callback_url(cas, client, connector, username, next_url=next_url)
+    response: HttpResponse = client.get(local(url))
+    return response
+
+
+def signed_in_user_id(client: Client) -> int | None:
+    """Return the id of the user the client's session signs in, or None."""
+    value = client.session.get("_auth_user_id")
+    return int(value) if value is not None else None
