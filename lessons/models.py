@@ -790,6 +790,7 @@ class EntLinkEvent(models.Model):
     class Action(models.TextChoices):
         LINKED = "linked", _("linked")
         IMPORTED = "imported", _("linked by a class list file")
+        CARRIED = "carried", _("carried over from last year's class")
         UNLINKED = "unlinked", _("unlinked")
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="+")

@@ -23,6 +23,7 @@ from lessons.classrooms.services import (
     classroom_create,
     roster_add_names,
 )
+from lessons.ent.links import links_carry
 from lessons.models import Classroom, ClassSession, User
 
 ARCHIVE_NOT_OWNER = _("Only the class's owner can archive it.")
@@ -89,4 +90,5 @@ def classroom_new_year(
         classroom.previous = source
         classroom.save(update_fields=["previous"])
         issued = roster_add_names(classroom=classroom, names=names) if names else []
+        links_carry(source=source, classroom=classroom, by=by)
     return classroom, issued

@@ -15,11 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from lessons.classrooms.name_rule import classroom_lock
+from lessons.classrooms.name_rule import classroom_lock, name_identity
 from lessons.ent.matching import class_name_fits
 from lessons.models import (
     ENT_EXTERNAL_ID_MAX_LENGTH,
@@ -161,27 +161,56 @@ def pupils_link(
         errors = _checked(classroom, links)
         if errors:
             raise ValidationError(errors)
-        made: list[EntIdentity] = []
-        for link in links:
-            # A link left on a pupil who has gone gives way (see the module's docstring).
-            EntIdentity.objects.filter(
-                connector=link.connector, external_id=link.external_id
-            ).delete()
-            EntSeenPupil.objects.filter(
-                connector=link.connector, external_id=link.external_id
-            ).delete()
-            made.append(
-                EntIdentity.objects.create(
-                    connector=link.connector,
-                    external_id=link.external_id,
-                    user_id=link.student.user_id,
-                    linked_by=by,
-                )
-            )
-            EntLinkEvent.objects.create(
-                classroom=classroom, student=link.student, by=by, action=action
-            )
+        try:
+            with transaction.atomic():
+                made = _links_write(classroom, links, by, action)
+        except IntegrityError as error:
+            # Another class linked one of these accounts (or pupils) at the same moment.
+            raise ValidationError(LINK_SEEN_GONE, code="race") from error
     return made
+
+
+def _links_write(
+    classroom: Classroom, links: Sequence[PupilLink], by: User, action: str
+) -> list[EntIdentity]:
+    made: list[EntIdentity] = []
+    for link in links:
+        account = {"connector": link.connector, "external_id": link.external_id}
+        # A link left on a pupil who has gone gives way (see the module's docstring).
+        EntIdentity.objects.filter(**account).delete()
+        EntSeenPupil.objects.filter(**account).delete()
+        made.append(
+            EntIdentity.objects.create(**account, user_id=link.student.user_id, linked_by=by)
+        )
+        EntLinkEvent.objects.create(classroom=classroom, student=link.student, by=by, action=action)
+    return made
+
+
+def links_carry(*, source: Classroom, classroom: Classroom, by: User) -> int:
+    """Carry the ENT links of an archived class's pupils to the same pupils of its new year's
+    class (matched by name, as the new year copies them); return how many were carried.
+
+    An ENT account stays the pupil's from one year to the next: nobody matches them again.
+    """
+    new_pupils = {
+        name_identity(student.display_name): student
+        for student in classroom.students.filter(pseudonymised_at__isnull=True)
+    }
+    carried = 0
+    identities = EntIdentity.objects.filter(
+        user__student__classroom=source, user__student__pseudonymised_at__isnull=True
+    ).select_related("user__student")
+    for identity in identities:
+        student = new_pupils.get(name_identity(identity.user.student.display_name))
+        if student is None or EntIdentity.objects.filter(user_id=student.user_id).exists():
+            continue
+        identity.user_id = student.user_id
+        identity.save(update_fields=["user"])
+        EntLinkEvent.objects.create(
+            classroom=classroom, student=student, by=by, action=EntLinkEvent.Action.CARRIED
+        )
+        carried += 1
+    return carried
 
 
 def seen_link(

@@ -141,3 +141,22 @@ def test_pin_sign_in_still_works_beside_the_ent(class_a: ClassWorld) -> None:
     )
     assert response.status_code == 302 and response["Location"] == reverse("home")
     assert services is not None
+
+
+def test_a_new_school_year_carries_the_links_to_the_new_class(class_a: ClassWorld) -> None:
+    from lessons.classrooms.school_year import classroom_new_year
+    from lessons.models import EntLinkEvent
+
+    connector = make_connector()
+    make_link(connector, "ent-1", class_a.student.student)
+    classroom_archive(classroom=class_a.classroom, by=class_a.teacher)
+    new, _issued = classroom_new_year(
+        source=class_a.classroom, by=class_a.teacher, name="CM2 2027", grade="CM2"
+    )
+    response, request = pupil_sign_in(connector, pupil_profile("ent-1", "Anaïs"))
+    assert response.status_code == 302
+    assert request.user.student.classroom == new
+    assert request.user.student.display_name == class_a.student.student.display_name
+    event = EntLinkEvent.objects.get()
+    assert (event.action, event.classroom, event.by) == ("carried", new, class_a.teacher)
+    assert not EntSeenPupil.objects.exists()
