@@ -94,7 +94,7 @@ class ClassNamesForm(forms.Form):
 
     names = forms.MultipleChoiceField(
         required=False,
-        label=_("This class in the ENT"),
+        label=_("ENT classes of the pupils waiting"),
         help_text=_(
             "ENT pupils of the ticked ENT classes wait on this page. An ENT class named like "
             "this class is always taken."

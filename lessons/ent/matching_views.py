@@ -20,6 +20,7 @@ from lessons.ent.links import (
     seen_class_names,
     seen_link,
 )
+from lessons.ent.matching import class_name_fits
 from lessons.ent.matching_forms import ClassNamesForm, LinkForm, UnlinkForm
 from lessons.ent.matching_screen import matching_screen
 from lessons.models import Classroom
@@ -41,7 +42,7 @@ def _page(
         "link_form": link_form or LinkForm(waiting=screen.waiting, unlinked=screen.unlinked),
         "unlink_form": unlink_form or UnlinkForm(linked=[row.student for row in screen.linked]),
         "names_form": names_form
-        or ClassNamesForm(names=sorted({*seen_class_names(), *chosen}), initial={"names": chosen}),
+        or ClassNamesForm(names=class_name_choices(classroom, chosen), initial={"names": chosen}),
     }
     # A refused form is shown again with its errors (200), as every form of the app.
     return render(request, "ent/classroom_matching.html", context)
@@ -53,6 +54,12 @@ def _refused(
     for message in error.messages:
         messages.error(request, message)
     return redirect("ent_matching", classroom_id=classroom.pk)
+
+
+def class_name_choices(classroom: Classroom, chosen: list[str]) -> list[str]:
+    """Return the ENT class names a teacher may tick: those seen, but not the class's own."""
+    seen = [name for name in seen_class_names() if not class_name_fits([name], [classroom.name])]
+    return sorted({*seen, *chosen})
 
 
 @teacher_required
@@ -106,7 +113,7 @@ def ent_matching_classes(request: SignedInRequest, classroom_id: int) -> HttpRes
     """Set which ENT classes are this class."""
     classroom = classroom_or_404(request, classroom_id)
     chosen = list(classroom.ent_class_names.values_list("name", flat=True))
-    form = ClassNamesForm(request.POST, names=sorted({*seen_class_names(), *chosen}))
+    form = ClassNamesForm(request.POST, names=class_name_choices(classroom, chosen))
     if not form.is_valid():
         return _page(request, classroom, names_form=form)
     try:

@@ -90,6 +90,7 @@ def test_an_edifice_pupil_waits_is_matched_by_the_teacher_then_lands_in_class(
         for secret in ("CM2 A", "Léa M.", "Lucas", "Zoé", classroom.join_code):
             assert secret not in body
         assert serious_violations(page) == []
+        page.screenshot(path=str(tmp_path / "ask-your-teacher.png"), full_page=True)
         assert EntSeenPupil.objects.get().display_name == "Léa Martin"
 
         # The teacher's matching screen: "Léa Martin" proposed as "Léa M." (near: not ticked).
@@ -103,6 +104,7 @@ def test_an_edifice_pupil_waits_is_matched_by_the_teacher_then_lands_in_class(
             str(classroom.students.get(display_name="Léa M.").pk)
         )
         assert serious_violations(screen) == []
+        screen.screenshot(path=str(tmp_path / "waiting.png"), full_page=True)
         box.check()
         screen.get_by_role("button", name="Lier les élèves cochés").click()
         expect(screen.get_by_text("1 élève lié")).to_be_visible()
