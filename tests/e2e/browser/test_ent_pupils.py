@@ -9,16 +9,18 @@ pupil's next ENT sign-in lands in the class, without code or PIN.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 from pytest_django.fixtures import Settings
 
 from lessons.ent.presets import PRESETS
-from lessons.models import EntConnector, EntIdentity, EntSeenPupil
+from lessons.models import Classroom, EntConnector, EntIdentity, EntSeenPupil
 from tests.e2e.browser.conftest import DESKTOP, live_server_sign_in, serious_violations
 from tests.support.cas.server import CasServer, cas_server
 from tests.support.cas.users import PASSWORD, SCHOOL_UAI
@@ -64,10 +66,31 @@ def _ent_sign_in(page: Page, live_server: Any, username: str) -> None:
     page.wait_for_url(f"{live_server.url}/**")
 
 
-def _teacher(browser: Any, live_server: Any, teacher: Any) -> BrowserContext:
-    context: BrowserContext = browser.new_context(viewport=DESKTOP, locale="fr-FR")
-    live_server_sign_in(context, live_server, teacher)
-    return context
+@dataclass(frozen=True)
+class School:
+    """A class with its list, an ENT connector, and two browsers: the pupil's and the teacher's."""
+
+    classroom: Classroom
+    pupil: Page
+    teacher: Page
+
+
+@contextmanager
+def _school(
+    browser: Any, live_server: Any, cas: CasServer, preset: str, class_name: str, names: list[str]
+) -> Iterator[School]:
+    teacher = make_teacher(username=f"prof_{preset}")
+    classroom = make_classroom(teacher=teacher, name=class_name)
+    make_students(classroom=classroom, names=names)
+    _connector(cas, preset)
+    pupil = browser.new_context(viewport=DESKTOP, locale="fr-FR")
+    teacher_context = browser.new_context(viewport=DESKTOP, locale="fr-FR")
+    live_server_sign_in(teacher_context, live_server, teacher)
+    try:
+        yield School(classroom, pupil.new_page(), teacher_context.new_page())
+    finally:
+        pupil.close()
+        teacher_context.close()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -75,26 +98,20 @@ def test_an_edifice_pupil_waits_is_matched_by_the_teacher_then_lands_in_class(
     browser: Any, ent_site: Any, cas: CasServer, tmp_path: Path
 ) -> None:
     live_server = ent_site
-    teacher = make_teacher(username="mme_curie")
-    classroom = make_classroom(teacher=teacher, name="CM2 A")
-    make_students(classroom=classroom, names=["Léa M.", "Lucas", "Zoé"])
-    _connector(cas, "edifice")
-    pupil = browser.new_context(viewport=DESKTOP, locale="fr-FR")
-    teacher_context = _teacher(browser, live_server, teacher)
-    try:
-        page = pupil.new_page()
+    names = ["Léa M.", "Lucas", "Zoé"]
+    with _school(browser, live_server, cas, "edifice", "CM2 A", names) as school:
+        classroom, page, screen = school.classroom, school.pupil, school.teacher
         # Not linked yet: "ask your teacher", and nothing of the class or its pupils.
         _ent_sign_in(page, live_server, "eleve.edifice")
         expect(page.get_by_role("heading", name="Demande à ton enseignant")).to_be_visible()
         body = page.locator("main").inner_text()
-        for secret in ("CM2 A", "Léa M.", "Lucas", "Zoé", classroom.join_code):
+        for secret in ("CM2 A", *names, classroom.join_code):
             assert secret not in body
         assert serious_violations(page) == []
         page.screenshot(path=str(tmp_path / "ask-your-teacher.png"), full_page=True)
         assert EntSeenPupil.objects.get().display_name == "Léa Martin"
 
         # The teacher's matching screen: "Léa Martin" proposed as "Léa M." (near: not ticked).
-        screen = teacher_context.new_page()
         screen.goto(live_server.url + reverse("ent_matching", args=[classroom.pk]))
         row = screen.get_by_role("row").filter(has_text="Léa Martin")
         expect(row).to_contain_text("Proche : initiale")
@@ -109,7 +126,7 @@ def test_an_edifice_pupil_waits_is_matched_by_the_teacher_then_lands_in_class(
         screen.get_by_role("button", name="Lier les élèves cochés").click()
         expect(screen.get_by_text("1 élève lié")).to_be_visible()
         linked = screen.get_by_role("row").filter(has_text="Léa M.")
-        expect(linked).to_contain_text("mme_curie")
+        expect(linked).to_contain_text("prof_edifice")
         screen.screenshot(path=str(tmp_path / "matching.png"), full_page=True)
 
         # The pupil's next ENT sign-in lands in the class: no code, no PIN.
@@ -117,9 +134,6 @@ def test_an_edifice_pupil_waits_is_matched_by_the_teacher_then_lands_in_class(
         assert page.url == live_server.url + reverse("home")
         expect(page.locator("main")).to_contain_text("Léa M.")
         assert EntIdentity.objects.get().external_id == "EDI-P-0002"
-    finally:
-        pupil.close()
-        teacher_context.close()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -127,18 +141,11 @@ def test_a_gar_pupil_matched_exactly_is_linked_in_one_click(
     browser: Any, ent_site: Any, cas: CasServer
 ) -> None:
     live_server = ent_site
-    teacher = make_teacher(username="m_lamy")
-    classroom = make_classroom(teacher=teacher, name="3A")
-    make_students(classroom=classroom, names=["Hugo", "Inès"])
-    _connector(cas, "gar")
-    pupil = browser.new_context(viewport=DESKTOP, locale="fr-FR")
-    teacher_context = _teacher(browser, live_server, teacher)
-    try:
-        page = pupil.new_page()
+    with _school(browser, live_server, cas, "gar", "3A", ["Hugo", "Inès"]) as school:
+        page, screen = school.pupil, school.teacher
         _ent_sign_in(page, live_server, "eleve.gar")
         expect(page.get_by_role("heading", name="Demande à ton enseignant")).to_be_visible()
-        screen = teacher_context.new_page()
-        screen.goto(live_server.url + reverse("ent_matching", args=[classroom.pk]))
+        screen.goto(live_server.url + reverse("ent_matching", args=[school.classroom.pk]))
         row = screen.get_by_role("row").filter(has_text="Même nom")
         expect(row.get_by_role("checkbox")).to_be_checked()  # exact: pre-ticked
         screen.get_by_role("button", name="Lier les élèves cochés").click()
@@ -147,6 +154,3 @@ def test_a_gar_pupil_matched_exactly_is_linked_in_one_click(
         assert page.url == live_server.url + reverse("home")
         expect(page.locator("main")).to_contain_text("Hugo")
         assert EntIdentity.objects.get().external_id == "GAR-elv-0004"
-    finally:
-        pupil.close()
-        teacher_context.close()

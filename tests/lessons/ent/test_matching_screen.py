@@ -259,3 +259,17 @@ def test_an_archived_class_shows_its_links_but_changes_none(class_a: ClassWorld)
     )
     assert list(EntIdentity.objects.values_list("external_id", flat=True)) == ["e1"]
     assert not EntLinkEvent.objects.exists()
+
+
+def test_the_screen_and_the_join_button_read_in_english_too(class_a: ClassWorld) -> None:
+    from tests.support.factories import signed_in_client
+
+    connector = make_connector()
+    make_seen(connector, "e1", "DUPONT AnaïsA", [class_a.classroom.name])
+    page = signed_in_client(class_a.teacher, "en").get(_url("ent_matching", class_a.classroom))
+    text = page.content.decode()
+    assert "ENT pupils waiting" in text and "Close: first name only" in text
+    french = teacher_client(class_a.teacher).get(_url("ent_matching", class_a.classroom))
+    assert "Élèves ENT en attente" in french.content.decode()
+    join = Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("join")).content.decode()
+    assert "Sign in with the ENT" in join
