@@ -12,7 +12,16 @@ from typing import Final
 from django.db import models
 
 # Columns never exported: secrets.
-SECRET_COLUMNS: Final = frozenset({"lessons.Student.pin_hash", "lessons.User.password"})
+# An ENT sign-in's ticket hash and session key would let whoever reads the file replay the
+# sign-in or take over the session.
+SECRET_COLUMNS: Final = frozenset(
+    {
+        "lessons.Student.pin_hash",
+        "lessons.User.password",
+        "lessons.EntSignIn.ticket_hash",
+        "lessons.EntSignIn.session_key",
+    }
+)
 
 
 def columns(model: type[models.Model]) -> tuple[str, ...]:

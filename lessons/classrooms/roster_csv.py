@@ -126,21 +126,38 @@ def _rows(text: str) -> list[_Row]:
         raise ValidationError(CSV_CELL_TOO_LONG, code="cell_too_long") from error
 
 
-def _rows_read(text: str) -> list[_Row]:
-    lines = text.splitlines()
-    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(lines[0]))
-    headings = next(reader)
+@dataclass(frozen=True)
+class _Columns:
+    first: int
+    last: int | None
+    ent: int | None
+
+
+def _columns(headings: list[str]) -> _Columns:
+    """Return where the name columns (and an ENT id column) are, or refuse the file."""
     keys = [_heading_key(h) for h in headings]
-    first = next((i for i, k in enumerate(keys) if k in FIRST_NAME_HEADINGS), None)
-    last = next((i for i, k in enumerate(keys) if k in LAST_NAME_HEADINGS), None)
-    full = next((i for i, k in enumerate(keys) if k in FULL_NAME_HEADINGS), None)
-    ent = next((i for i, k in enumerate(keys) if k in ENT_ID_HEADINGS), None)
+
+    def find(names: set[str]) -> int | None:
+        return next((i for i, k in enumerate(keys) if k in names), None)
+
+    first, last, full = (
+        find(FIRST_NAME_HEADINGS),
+        find(LAST_NAME_HEADINGS),
+        find(FULL_NAME_HEADINGS),
+    )
     if first is None:
         # A lone "Nom" column holds whole names, like an "Élève" column.
         first, last = (full, None) if full is not None else (last, None)
     if first is None:
         found = ", ".join(h.strip() for h in headings if h.strip()) or "—"
         raise ValidationError(CSV_NO_NAME_COLUMN, code="no_name_column", params={"found": found})
+    return _Columns(first=first, last=last, ent=find(ENT_ID_HEADINGS))
+
+
+def _rows_read(text: str) -> list[_Row]:
+    lines = text.splitlines()
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(lines[0]))
+    columns = _columns(next(reader))
     rows: list[_Row] = []
     for number, cells in enumerate(reader, start=2):
         if len(rows) >= ROSTER_FILE_MAX_ROWS:
@@ -151,11 +168,18 @@ def _rows_read(text: str) -> list[_Row]:
             )
 
         def cell(index: int | None, cells: list[str] = cells) -> str:
-            return name_clean(cells[index]) if index is not None and index < len(cells) else ""
+            return cells[index] if index is not None and index < len(cells) else ""
 
-        if cell(first):
-            ent_id = cells[ent].strip() if ent is not None and ent < len(cells) else ""
-            rows.append(_Row(number=number, first=cell(first), last=cell(last), ent_id=ent_id))
+        if name_clean(cell(columns.first)):
+            rows.append(
+                _Row(
+                    number=number,
+                    first=name_clean(cell(columns.first)),
+                    last=name_clean(cell(columns.last)),
+                    # An id is kept as written (ent_id_fault refuses one with spaces inside).
+                    ent_id=cell(columns.ent).strip(),
+                )
+            )
     if not rows:
         raise ValidationError(CSV_NO_ROWS, code="no_rows")
     return rows

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -233,6 +234,42 @@ def _words_shared(key: str, others: Iterable[str]) -> bool:
     return False
 
 
+Edges = dict[tuple[str, R], Reason]
+
+
+def _exact_edges(ent_keys: dict[str, str], roster_keys: dict[R, str]) -> Edges[R]:
+    """Return the pairs whose names are the same words."""
+    return {
+        (ent_id, key): Reason.SAME_NAME
+        for ent_id, ent_key in ent_keys.items()
+        for key, roster_key in roster_keys.items()
+        if ent_key and ent_key == roster_key
+    }
+
+
+def _near_edges(
+    ent_keys: dict[str, str], roster: Sequence[RosterPupil[R]], exact: Edges[R]
+) -> Edges[R]:
+    """Return the near pairs among those with no exact match on either side."""
+    roster_keys = {pupil.key: name_key(pupil.display_name) for pupil in roster}
+    taken_ents = {ent_id for ent_id, _key in exact}
+    taken_keys = {key for _ent_id, key in exact}
+    near: Edges[R] = {}
+    for pupil in roster:
+        words = _words(pupil.display_name)
+        if pupil.key in taken_keys or not words:
+            continue
+        others = [roster_keys[key] for key in roster_keys if key != pupil.key]
+        for ent_id, ent_key in ent_keys.items():
+            reason = None if ent_id in taken_ents else _near_reason(words, ent_key.split())
+            # A first name alone matches only when no other name of the list holds it too.
+            if reason is Reason.FEWER_WORDS and _words_shared(roster_keys[pupil.key], others):
+                reason = None
+            if reason is not None:
+                near[(ent_id, pupil.key)] = reason
+    return near
+
+
 def match(ent_pupils: Sequence[EntPupil], roster: Sequence[RosterPupil[R]]) -> Matching[R]:
     """Return the proposals and homonym groups for ENT pupils against a class list.
 
@@ -243,37 +280,10 @@ def match(ent_pupils: Sequence[EntPupil], roster: Sequence[RosterPupil[R]]) -> M
     ents = list(_first_each(ent_pupils, lambda pupil: pupil.ent_id))
     pupils = list(_first_each(roster, lambda pupil: pupil.key))
     ent_keys = {e.ent_id: name_key(e.display_name) for e in ents}
-    roster_keys = {p.key: name_key(p.display_name) for p in pupils}
-
-    exact: dict[tuple[str, R], Reason] = {}
-    for e in ents:
-        for p in pupils:
-            if ent_keys[e.ent_id] and ent_keys[e.ent_id] == roster_keys[p.key]:
-                exact[(e.ent_id, p.key)] = Reason.SAME_NAME
-    exact_ents = {ent_id for ent_id, _ in exact}
-    exact_keys = {key for _, key in exact}
-
-    near: dict[tuple[str, R], Reason] = {}
-    for p in pupils:
-        if p.key in exact_keys:
-            continue
-        words = _words(p.display_name)
-        others = [roster_keys[o.key] for o in pupils if o.key != p.key]
-        for e in ents:
-            if e.ent_id in exact_ents or not words:
-                continue
-            reason = _near_reason(words, ent_keys[e.ent_id].split())
-            if reason is Reason.FEWER_WORDS and _words_shared(roster_keys[p.key], others):
-                continue
-            if reason is not None:
-                near[(e.ent_id, p.key)] = reason
-
-    edges = {**near, **exact}
-    ent_degree: dict[str, int] = {}
-    key_degree: dict[R, int] = {}
-    for ent_id, key in edges:
-        ent_degree[ent_id] = ent_degree.get(ent_id, 0) + 1
-        key_degree[key] = key_degree.get(key, 0) + 1
+    exact = _exact_edges(ent_keys, {p.key: name_key(p.display_name) for p in pupils})
+    edges = {**_near_edges(ent_keys, pupils, exact), **exact}
+    ent_degree = Counter(ent_id for ent_id, _key in edges)
+    key_degree = Counter(key for _ent_id, key in edges)
 
     proposals: list[Proposal[R]] = []
     tangled: list[tuple[str, R]] = []

@@ -3,7 +3,8 @@
 Everything the database holds about the pupil except the PIN and password hashes (they reveal
 nothing, and a hash of a 4-digit PIN is guessable): the profile and account, class sessions
 joined, every judged play and missed equivalence, the seats held at game tables and the
-pupil's own moves there, the tables the pupil started, assigned practice and its tables.
+pupil's own moves there, the tables the pupil started, assigned practice and its tables, and
+the pupil's ENT link, ENT sign-ins and the link's history.
 
 Each section lists every column of its rows (read from the model, so a new column is exported
 without anyone remembering it); `RELATIONS` says which section holds each relation from a
@@ -32,6 +33,9 @@ from games.models import Seat, Table, TableEvent
 from lessons.exported_columns import columns
 from lessons.models import (
     Attempt,
+    EntIdentity,
+    EntLinkEvent,
+    EntSignIn,
     MissedEquivalence,
     PracticeAssignment,
     PracticeTable,
@@ -55,6 +59,9 @@ RELATIONS: dict[str, str] = {
     "lessons.WarmupRound.student": "warmup_rounds",
     "lessons.SeatStudent.student": "seat_facts",
     "lessons.SeatStudent.user": "seat_facts",
+    "lessons.EntIdentity.user": "ent_link",
+    "lessons.EntSignIn.user": "ent_sign_ins",
+    "lessons.EntLinkEvent.student": "ent_link_events",
 }
 # Relations to a user that only a teacher's or an admin's account ever has.
 NOT_THE_PUPILS: dict[str, str] = {
@@ -65,6 +72,8 @@ NOT_THE_PUPILS: dict[str, str] = {
     "lessons.PracticeAssignment.created_by": "the teacher who assigned practice",
     "lessons.WarmupRound.created_by": "the teacher who asked for a warm-up round",
     "admin.LogEntry.user": "the Django admin's log (staff only)",
+    "lessons.EntIdentity.linked_by": "the teacher who linked an ENT account",
+    "lessons.EntLinkEvent.by": "the teacher who linked or unlinked an ENT account",
 }
 # Cells a spreadsheet would run as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -148,6 +157,9 @@ def student_data(*, student: Student) -> dict[str, Any]:
         "warmup_rounds": _rows(WarmupRound.objects.filter(student=student).order_by("pk")),
         # Which pupil, class and session each of their seats logs to (lessons.attempts).
         "seat_facts": _rows(SeatStudent.objects.filter(student=student).order_by("pk")),
+        "ent_link": _rows(EntIdentity.objects.filter(user_id=user_id)),
+        "ent_sign_ins": _rows(EntSignIn.objects.filter(user_id=user_id).order_by("pk")),
+        "ent_link_events": _rows(EntLinkEvent.objects.filter(student=student).order_by("pk")),
     }
 
 

@@ -12,8 +12,10 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from lessons.ent.links import seen_link
+from lessons.ent.presets import PRESETS
 from lessons.exported_columns import SECRET_COLUMNS
-from lessons.models import Attempt, Student, User
+from lessons.models import Attempt, EntConnector, EntSeenPupil, EntSignIn, Student, User
 from lessons.practice.services import assignment_create, practice_table_start, today
 from lessons.school.student_export import NOT_THE_PUPILS, RELATIONS, csv_cell
 from lessons.warmup.services import warmup_recheck
@@ -99,6 +101,9 @@ def test_every_relation_to_a_pupil_is_exported_or_said_not_the_pupils() -> None:
     assert set(RELATIONS) | set(NOT_THE_PUPILS) <= relations  # no stale entry
 
 
+SIGN_IN_SECRET = "f" * 64
+
+
 def _everything_of(world: ClassWorld) -> Student:
     """Give the second pupil a row in every table that refers to a pupil or their account."""
     plays_make(world)
@@ -113,6 +118,17 @@ def _everything_of(world: ClassWorld) -> Student:
     )  # fmt: skip
     practice_table_start(student=student, assignment=named, seed=3)
     warmup_recheck(teacher=world.teacher, classroom=world.classroom, students=[student.pk])
+    # Linked to the ENT by the teacher, and signed in through it once.
+    connector = EntConnector.objects.create(
+        name="ENT", server_url="https://ent.example/cas/", **PRESETS["edifice"]
+    )
+    seen = EntSeenPupil.objects.create(
+        connector=connector, external_id="ENT-42", display_name="X", classes=[world.classroom.name]
+    )
+    seen_link(classroom=world.classroom, choices={seen.pk: student}, by=world.teacher)
+    EntSignIn.objects.create(
+        connector=connector, ticket_hash=SIGN_IN_SECRET, user=student.user, session_key="s" * 32
+    )
     return student
 
 
@@ -139,6 +155,8 @@ def test_the_export_holds_a_row_of_every_table_that_refers_to_the_pupil(
         for row in got:
             assert wanted <= set(row), (relation, wanted - set(row))
     assert data["profile"]["account_username"] == student.user.username
+    assert data["ent_link"][0]["external_id"] == "ENT-42"
+    assert SIGN_IN_SECRET not in json.dumps(data) and "s" * 32 not in json.dumps(data)
     # Another pupil's rows never come with them.
     assert "AnaïsA" not in json.dumps(data, ensure_ascii=False)
 
