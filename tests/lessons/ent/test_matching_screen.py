@@ -273,3 +273,20 @@ def test_the_screen_and_the_join_button_read_in_english_too(class_a: ClassWorld)
     assert "Élèves ENT en attente" in french.content.decode()
     join = Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("join")).content.decode()
     assert "Sign in with the ENT" in join
+
+
+def test_another_ent_account_with_a_linked_pupils_name_is_never_proposed(
+    class_a: ClassWorld,
+) -> None:
+    classroom = _class(class_a)
+    connector = make_connector()
+    ines = classroom.students.get(display_name="Inès Benali")
+    make_link(connector, "e-real", ines)
+    other = make_seen(connector, "e-other", "BENALI Inès", [classroom.name])
+    client = teacher_client(class_a.teacher)
+    page = client.get(_url("ent_matching", classroom)).content.decode()
+    assert _form_state(page, other.pk) == (False, "")
+    assert f'<option value="{ines.pk}"' not in page  # a linked pupil is not offered again
+    data = {"rows": str(other.pk), f"link_{other.pk}": "on", f"pupil_{other.pk}": ines.pk}
+    client.post(_url("ent_matching_link", classroom), data)
+    assert EntIdentity.objects.get().external_id == "e-real"
