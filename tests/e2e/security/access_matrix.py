@@ -25,6 +25,9 @@ ACTORS = (
     # A colleague who co-teaches class A; a school admin who teaches no class (issue 12).
     "co_teacher",
     "school_admin",
+    # A teacher of no class who signs in through the school's ENT (issue 24): the link to the
+    # ENT gives no right of its own.
+    "ent_teacher",
 )
 
 
@@ -37,6 +40,7 @@ class Outcome(enum.Enum):
     FORBIDDEN = "403"
     NOT_FOUND = "404"
     NOT_ALLOWED = "405"
+    BAD_REQUEST = "400"
 
 
 # Short names keep each expectation row on one line: Page, Redirect, Login, Forbidden, Not found.
@@ -45,30 +49,72 @@ P, R, L, F, N = Outcome.OK, Outcome.REDIRECT, Outcome.LOGIN, Outcome.FORBIDDEN, 
 
 def outcomes(anonymous: Outcome, student_a: Outcome, student_b: Outcome, teacher_a: Outcome,
              teacher_b: Outcome, *, co_teacher: Outcome | None = None,
-             school_admin: Outcome | None = None) -> dict[str, Outcome]:  # fmt: skip
+             school_admin: Outcome | None = None,
+             ent_teacher: Outcome | None = None) -> dict[str, Outcome]:  # fmt: skip
     """Return an expectation row in ACTORS order.
 
-    A co-teacher gets what class A's owner gets, and the school admin what another teacher
-    gets, unless the row says otherwise.
+    A co-teacher gets what class A's owner gets, the school admin what another teacher gets,
+    and the ENT-linked teacher (of no class) what the school admin gets, unless the row says
+    otherwise (the school's own pages say F for the ENT-linked teacher).
     """
     row = (anonymous, student_a, student_b, teacher_a, teacher_b,
-           co_teacher or teacher_a, school_admin or teacher_b)  # fmt: skip
+           co_teacher or teacher_a, school_admin or teacher_b,
+           ent_teacher or school_admin or teacher_b)  # fmt: skip
     return dict(zip(ACTORS, row, strict=True))
 
 
+# The ENT-linked teacher's ticket: the access states end its session by single sign-out.
+ENT_TEACHER_TICKET = "ST-matrix-ent-teacher"
+
+
 def extra_actor(actor: str, class_a: Any) -> Any:
-    """Return the user of the co_teacher or school_admin actor, made on first use."""
-    from lessons.models import User
+    """Return the user of the co_teacher, school_admin or ent_teacher actor, made on first use."""
+    from lessons.models import EntConnector, EntIdentity, User
     from tests.support.factories import make_teacher
 
     username = f"matrix_{actor}"
     user = User.objects.filter(username=username).first() or make_teacher(username=username)
     if actor == "co_teacher":
         class_a.classroom.co_teachers.add(user)
+    elif actor == "ent_teacher":
+        connector, _ = EntConnector.objects.get_or_create(
+            name="ENT matrix",
+            defaults={"server_url": "https://127.0.0.1:9/cas/", **MATRIX_CONNECTOR},
+        )
+        EntIdentity.objects.get_or_create(
+            user=user, defaults={"connector": connector, "external_id": "EDI-matrix"}
+        )
     else:
         User.objects.filter(pk=user.pk).update(is_staff=True)
         user.refresh_from_db()
     return user
+
+
+# A connector whose server refuses every connection (a ticket can never be confirmed).
+MATRIX_CONNECTOR = {
+    "id_attribute": "externalId",
+    "name_attribute": "displayName",
+    "role_attribute": "profile",
+    "classes_attribute": "classes",
+    "school_attribute": "uai",
+    "teacher_roles": "Teacher",
+    "pupil_roles": "Student",
+}
+
+
+def ent_sign_in_record(client: Any, user: Any) -> None:
+    """Map ENT_TEACHER_TICKET to the client's session, as an ENT sign-in would have."""
+    from lessons.ent.tickets import ticket_hash
+    from lessons.models import EntSignIn
+
+    EntSignIn.objects.update_or_create(
+        ticket_hash=ticket_hash(ENT_TEACHER_TICKET),
+        defaults={
+            "connector": user.ent_identity.connector,
+            "user": user,
+            "session_key": client.session.session_key,
+        },
+    )
 
 
 PUBLIC = outcomes(P, P, P, P, P)

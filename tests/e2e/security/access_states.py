@@ -17,10 +17,11 @@ from django.core.exceptions import ValidationError
 from lessons.classrooms.co_teachers import co_teacher_remove
 from lessons.classrooms.school_year import classroom_archive
 from lessons.classrooms.student_changes import student_move, student_remove
+from lessons.ent.tickets import single_sign_out
 from lessons.models import Classroom, ClassSession, Student, User
 from lessons.school.erasure import student_erase
 from lessons.sessions.services import session_end
-from tests.e2e.security.access_matrix import Outcome, Route
+from tests.e2e.security.access_matrix import ENT_TEACHER_TICKET, Outcome, Route
 from tests.support.factories import make_classroom
 
 P, R, L, F, N = Outcome.OK, Outcome.REDIRECT, Outcome.LOGIN, Outcome.FORBIDDEN, Outcome.NOT_FOUND
@@ -84,18 +85,24 @@ def _co_teacher_removed(a: Any, b: Any, co_teacher: User) -> Made:
     return Made(True)
 
 
+def _ent_signed_out(a: Any, b: Any, co_teacher: User) -> Made:
+    # The ENT's single sign-out names the ticket of the ENT-linked teacher's sign-in.
+    return Made(single_sign_out(ENT_TEACHER_TICKET))
+
+
 STATES: dict[str, Callable[[Any, Any, User], Made]] = {
     "moved": _moved,
     "archived": _archived,
     "pseudonymised": _pseudonymised,
     "erased": _erased,
     "co_teacher_removed": _co_teacher_removed,
+    "ent_signed_out": _ent_signed_out,
 }
 
 # Rows whose outcome in a state is not the rule's: (state, row id, actor) -> outcome.
 STATE_ROWS: dict[tuple[str, str, str], Outcome] = {}
 EVERYONE = ("anonymous", "student_a", "student_b", "teacher_a", "teacher_b", "co_teacher",
-            "school_admin")  # fmt: skip
+            "school_admin", "ent_teacher")  # fmt: skip
 TEACHERS_OF_A = ("teacher_a", "co_teacher")
 
 
@@ -155,6 +162,9 @@ def expected_in_state(
     row = STATE_ROWS.get((state, route.id, actor))
     if row is not None:
         return row
+    if state == "ent_signed_out":
+        # The ENT ended the ENT-linked teacher's session: a visitor now; nobody else changes.
+        return route.expect["anonymous"] if actor == "ent_teacher" else base
     if state == "co_teacher_removed":
         # A removed co-teacher is a teacher of no class: what the school admin (a teacher of
         # no class) gets, except on the school's own pages.

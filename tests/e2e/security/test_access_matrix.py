@@ -12,7 +12,14 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 import tests
 from tests.conftest import ClassWorld
-from tests.e2e.security.access_matrix import ACTORS, ROUTES, Outcome, Route, extra_actor
+from tests.e2e.security.access_matrix import (
+    ACTORS,
+    ROUTES,
+    Outcome,
+    Route,
+    ent_sign_in_record,
+    extra_actor,
+)
 from tests.support.responses import page_text
 
 # Names that are not pages of the product (Django's own i18n JavaScript catalogue is unused).
@@ -61,9 +68,12 @@ def _client_for(actor: str, class_a: ClassWorld, class_b: ClassWorld) -> Client:
         "teacher_b": class_b.teacher,
         "co_teacher": extra_actor("co_teacher", class_a),
         "school_admin": extra_actor("school_admin", class_a),
+        "ent_teacher": extra_actor("ent_teacher", class_a),
     }[actor]
     if user is not None:
         client.force_login(user)
+    if actor == "ent_teacher":
+        ent_sign_in_record(client, user)
     return client
 
 
@@ -89,6 +99,8 @@ def _assert_outcome(response, expected: Outcome) -> None:  # type: ignore[no-unt
         assert status == 403
     elif expected is Outcome.NOT_FOUND:
         assert status == 404
+    elif expected is Outcome.BAD_REQUEST:
+        assert status == 400
     else:
         assert status == 405
 

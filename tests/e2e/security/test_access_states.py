@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import ClassWorld
-from tests.e2e.security.access_matrix import ACTORS, Route, extra_actor
+from tests.e2e.security.access_matrix import ACTORS, Route, ent_sign_in_record, extra_actor
 from tests.e2e.security.access_states import STATES, expected_in_state
 from tests.e2e.security.test_access_matrix import ALL_ROUTES, _assert_outcome
 
@@ -31,9 +31,12 @@ def _signed_in(actor: str, a: ClassWorld, b: ClassWorld) -> Client:
         "teacher_b": b.teacher,
         "co_teacher": extra_actor("co_teacher", a),
         "school_admin": extra_actor("school_admin", a),
+        "ent_teacher": extra_actor("ent_teacher", a),
     }[actor]
     if user is not None:
         client.force_login(user)
+    if actor == "ent_teacher":
+        ent_sign_in_record(client, user)
     return client
 
 
@@ -49,7 +52,8 @@ def _answers(
     wrong = []
     for actor, client in clients.items():
         send = client.post if route.method == "post" else client.get
-        response = send(url, data)
+        # Each actor's own data: a GET may still claim something once (an ENT ticket).
+        response = send(url, data if route.method == "post" else route.data(a, b))
         expected = expected_in_state(state, route, actor, kwargs, a, made)
         try:
             _assert_outcome(response, expected)

@@ -50,8 +50,9 @@ def _session_path(a: Any) -> str:
 
 
 def _row(anonymous: Any, student_a: Any, student_b: Any, teacher_a: Any, teacher_b: Any) -> Any:
-    # A co-teacher of class A gets what its owner gets; a school admin, what another teacher gets.
-    row = (anonymous, student_a, student_b, teacher_a, teacher_b, teacher_a, teacher_b)
+    # A co-teacher of class A gets what its owner gets; a school admin and an ENT-linked teacher
+    # (of no class), what another teacher gets.
+    row = (anonymous, student_a, student_b, teacher_a, teacher_b, teacher_a, teacher_b, teacher_b)
     return dict(zip(ACTORS, row, strict=True))
 
 
@@ -101,7 +102,9 @@ def _user(actor: str, a: Any, b: Any) -> Any:
         "student_b": b.student.user,
         "teacher_a": a.teacher,
         "teacher_b": b.teacher,
-    }.get(actor) or (extra_actor(actor, a) if actor in {"co_teacher", "school_admin"} else None)
+    }.get(actor) or (
+        extra_actor(actor, a) if actor in {"co_teacher", "school_admin", "ent_teacher"} else None
+    )
 
 
 async def _communicator(path: str, user: Any, origin: bytes = b"http://testserver") -> Any:

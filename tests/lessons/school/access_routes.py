@@ -42,8 +42,8 @@ ROUTES: list[Route] = [
 ]
 
 # The school pages: the school admin only.
-SCHOOL_ADMIN_PAGE = outcomes(L, F, F, F, F, co_teacher=F, school_admin=P)
-SCHOOL_ADMIN_POST = outcomes(L, F, F, F, F, co_teacher=F, school_admin=R)
+SCHOOL_ADMIN_PAGE = outcomes(L, F, F, F, F, co_teacher=F, school_admin=P, ent_teacher=F)
+SCHOOL_ADMIN_POST = outcomes(L, F, F, F, F, co_teacher=F, school_admin=R, ent_teacher=F)
 
 ROUTES += [
     Route("school_admin", SCHOOL_ADMIN_PAGE),

@@ -69,6 +69,10 @@ DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": %(db)r}
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 STATIC_URL = "/static/"
 USE_TZ = True
+# Cookies ignore ports: on 127.0.0.1 beside the app, the CAS server's cookies need names of
+# their own, or each server would overwrite the other's session (a real ENT is another host).
+SESSION_COOKIE_NAME = "cas_sessionid"
+CSRF_COOKIE_NAME = "cas_csrftoken"
 # Nothing from another site: the login page's CSS/JS would come from a CDN.
 CAS_COMPONENT_URLS = {name: "/static/none" for name in (
     "bootstrap3_css", "bootstrap3_js", "html5shiv", "respond",

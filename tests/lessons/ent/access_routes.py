@@ -1,0 +1,119 @@
+"""Rows of the authorisation matrix for the ENT sign-in (CAS) and the school's ENT connectors.
+
+The CAS flow's pages are everybody's: going to the ENT (a redirect to its server), a ticket the
+server never confirms (403 for all: its server refuses connections), the ENT's single sign-out
+(200 for all: it names no session here), the teacher's link page with no ENT sign-in pending
+(403). The connectors are the school admin's only.
+"""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import Any
+
+from tests.e2e.security.access_matrix import MATRIX_CONNECTOR, F, L, N, P, R, Route, outcomes
+from tests.e2e.security.access_matrix import Outcome as O
+
+EVERYONE_REDIRECTED = outcomes(R, R, R, R, R)
+EVERYONE_REFUSED = outcomes(F, F, F, F, F)
+EVERYONE_OK = outcomes(P, P, P, P, P)
+ONLY = {"co_teacher": F, "ent_teacher": F}
+SCHOOL_ADMIN_PAGE = outcomes(L, F, F, F, F, school_admin=P, **ONLY)
+SCHOOL_ADMIN_POST = outcomes(L, F, F, F, F, school_admin=R, **ONLY)
+SCHOOL_ADMIN_BAD = outcomes(L, F, F, F, F, school_admin=O.BAD_REQUEST, **ONLY)
+
+GOOD = {
+    "name": "ENT école",
+    "server_url": "https://ent.example.fr/cas/",
+    "protocol": "2",
+    "preset": "edifice",
+    "enabled": "on",
+}
+
+
+# A GET of the callback claims its ticket (used once): each request brings a new forged one.
+_TICKETS = count()
+
+
+def _forged_ticket(a: Any, b: Any) -> dict[str, Any]:
+    return {"ticket": f"ST-never-confirmed-{next(_TICKETS)}"}
+
+
+def _connector(a: Any, b: Any) -> dict[str, Any]:
+    from lessons.models import EntConnector
+
+    connector, _ = EntConnector.objects.get_or_create(
+        name="ENT routes",
+        defaults={"server_url": "https://127.0.0.1:9/cas/", **MATRIX_CONNECTOR},
+    )
+    return {"connector_id": connector.pk}
+
+
+ROUTES: list[Route] = [
+    Route("ent_login", EVERYONE_REDIRECTED, kwargs=_connector),
+    Route(
+        "ent_callback",
+        EVERYONE_REFUSED,
+        kwargs=_connector,
+        data=_forged_ticket,
+        label="GET ent_callback (forged ticket)",
+    ),
+    Route(
+        "ent_callback",
+        outcomes(O.BAD_REQUEST, O.BAD_REQUEST, O.BAD_REQUEST, O.BAD_REQUEST, O.BAD_REQUEST),
+        kwargs=_connector,
+        label="GET ent_callback (no ticket)",
+    ),
+    Route(
+        "ent_callback",
+        EVERYONE_OK,
+        method="post",
+        kwargs=_connector,
+        data=lambda a, b: {"logoutRequest": "<x/>"},
+        label="POST ent_callback (single sign-out)",
+    ),
+    Route(
+        "ent_logout",
+        EVERYONE_OK,
+        method="post",
+        kwargs=_connector,
+        data=lambda a, b: {"logoutRequest": "<x/>"},
+    ),
+    Route(
+        "ent_logout",
+        outcomes(O.NOT_ALLOWED, O.NOT_ALLOWED, O.NOT_ALLOWED, O.NOT_ALLOWED, O.NOT_ALLOWED),
+        kwargs=_connector,
+    ),
+    Route("ent_link", EVERYONE_REFUSED),
+    Route("ent_link", EVERYONE_REFUSED, method="post", data=lambda a, b: {"action": "create"}),
+    Route("school_ent_new", SCHOOL_ADMIN_PAGE),
+    Route("school_ent_new", SCHOOL_ADMIN_POST, method="post", data=lambda a, b: GOOD),
+    Route(
+        "school_ent_new",
+        SCHOOL_ADMIN_BAD,
+        method="post",
+        data=lambda a, b: {**GOOD, "server_url": "http://ent.example.fr/cas/"},
+        label="POST school_ent_new (http)",
+    ),
+    Route("school_ent_edit", SCHOOL_ADMIN_PAGE, kwargs=_connector),
+    Route(
+        "school_ent_edit",
+        SCHOOL_ADMIN_POST,
+        method="post",
+        kwargs=_connector,
+        data=lambda a, b: GOOD,
+    ),
+    Route(
+        "school_ent_edit",
+        outcomes(L, F, F, F, F, school_admin=N, **ONLY),
+        kwargs=lambda a, b: {"connector_id": 999_999},
+        label="GET school_ent_edit (unknown)",
+    ),
+    Route(
+        "school_ent_enabled",
+        SCHOOL_ADMIN_POST,
+        method="post",
+        kwargs=_connector,
+        data=lambda a, b: {"enabled": "0"},
+    ),
+]
