@@ -103,7 +103,11 @@ def _live(classroom: Classroom) -> Classroom:
 
 
 def link_is_stale(identity: EntIdentity) -> bool:
-    """Tell whether a link's pupil has gone (removed, erased or their class archived)."""
+    """Tell whether a pupil's link has been left behind (the pupil removed or their class
+    archived); a teacher's link never is.
+    """
+    if not identity.user.is_student:
+        return False
     student = Student.objects.filter(user_id=identity.user_id).select_related("classroom").first()
     return (
         student is None

@@ -86,6 +86,7 @@ def test_a_file_linking_only_present_pupils_goes_to_the_matching_screen(
         ("Prénom;ent_id\nZoé;same\nLéo;same\n", "The ENT id “same” is given to more than one"),
         ("Prénom;ent_id\nAnaïsA;taken\n", "already linked to a pupil of another class"),
         ("Prénom;ent_id\nBasileA;other\n", "“BasileA” is already linked to an ENT account"),
+        ("Prénom;ent_id\nZoé;teacher-id\n", "already linked to a pupil of another class"),
     ],
 )
 def test_bad_ent_ids_are_refused_and_nothing_changes(
@@ -94,6 +95,8 @@ def test_bad_ent_ids_are_refused_and_nothing_changes(
     connector = make_connector()
     make_link(connector, "taken", class_b.student.student)
     make_link(connector, "mine", class_a.other_student.student)
+    # A teacher's ENT account (class B's teacher) cannot become a pupil's.
+    EntIdentity.objects.create(connector=connector, external_id="teacher-id", user=class_b.teacher)
     client = signed_in_client(class_a.teacher, "en")
     before = snapshot()
     response = _upload(client, class_a, text)
