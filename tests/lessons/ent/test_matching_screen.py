@@ -290,3 +290,18 @@ def test_another_ent_account_with_a_linked_pupils_name_is_never_proposed(
     data = {"rows": str(other.pk), f"link_{other.pk}": "on", f"pupil_{other.pk}": ines.pk}
     client.post(_url("ent_matching_link", classroom), data)
     assert EntIdentity.objects.get().external_id == "e-real"
+
+
+@pytest.mark.parametrize("value", ["6e Z", "", "x" * 500, "CM2 B\x00", "<script>"])
+def test_bad_ent_class_names_are_refused_and_nothing_changes(
+    class_a: ClassWorld, value: str
+) -> None:
+    connector = make_connector()
+    make_seen(connector, "e1", "ANAÏSA Dupont", ["CM2 B"])
+    EntClassName.objects.create(classroom=class_a.classroom, name="CM2 B")
+    response = teacher_client(class_a.teacher).post(
+        _url("ent_matching_classes", class_a.classroom), {"names": ["CM2 B", value]}
+    )
+    assert response.status_code == 200
+    assert "Sélectionnez un choix valide" in response.content.decode()
+    assert list(EntClassName.objects.values_list("name", flat=True)) == ["CM2 B"]
