@@ -102,6 +102,17 @@ def _ent_button(page: Page, site: EntSite, name: str) -> None:
     page.get_by_role("link", name=re.compile(f"Se connecter avec l.ENT.*{name}")).click()
 
 
+def _through_the_ent(
+    browser: Browser, site: EntSite, connector: str, username: str
+) -> tuple[BrowserContext, Page]:
+    """Open a fresh browser, press the connector's ENT button, sign in at the CAS server."""
+    context = browser.new_context(viewport=DESKTOP, locale="fr")
+    page = context.new_page()
+    _ent_button(page, site, connector)
+    _cas_login(page, username)
+    return context, page
+
+
 def _session_key(context: BrowserContext) -> str:
     return next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
 
@@ -119,10 +130,7 @@ def _callbacks(page: Page) -> list[str]:
 def test_first_ent_sign_in_links_after_the_password_then_the_ent_alone(
     browser: Browser, site: EntSite
 ) -> None:
-    context = browser.new_context(viewport=DESKTOP, locale="fr")
-    page = context.new_page()
-    _ent_button(page, site, "ONE")
-    _cas_login(page, "prof.edifice")
+    context, page = _through_the_ent(browser, site, "ONE", "prof.edifice")
     expect(page.get_by_role("heading", name="Reliez votre compte ENT")).to_be_visible()
     expect(page.get_by_text("Marie Curie")).to_be_visible()
     page.get_by_label("Nom d’utilisateur").fill("mcurie")
@@ -137,10 +145,7 @@ def test_first_ent_sign_in_links_after_the_password_then_the_ent_alone(
     context.close()
 
     # Later, in a fresh browser: the ENT alone signs her in.
-    context = browser.new_context(viewport=DESKTOP, locale="fr")
-    page = context.new_page()
-    _ent_button(page, site, "ONE")
-    _cas_login(page, "prof.edifice")
+    context, page = _through_the_ent(browser, site, "ONE", "prof.edifice")
     expect(page.get_by_role("button", name="Se déconnecter")).to_be_visible()
     assert page.url.rstrip("/") == site.url
     context.close()
@@ -149,10 +154,7 @@ def test_first_ent_sign_in_links_after_the_password_then_the_ent_alone(
 def test_an_unknown_ent_teacher_gets_an_account_where_the_school_allows(
     browser: Browser, site: EntSite
 ) -> None:
-    context = browser.new_context(viewport=DESKTOP, locale="fr")
-    page = context.new_page()
-    _ent_button(page, site, "GAR")
-    _cas_login(page, "prof.gar")
+    context, page = _through_the_ent(browser, site, "GAR", "prof.gar")
     page.get_by_role("button", name="Créer mon compte avec l’ENT").click()
     expect(page.get_by_role("button", name="Se déconnecter")).to_be_visible()
     created = site.query(
@@ -195,15 +197,9 @@ def test_a_forged_ticket_gets_a_clear_refusal(browser: Browser, site: EntSite) -
 
 def test_signing_out_of_the_ent_ends_the_unoclass_session(browser: Browser, site: EntSite) -> None:
     site.query(LINK_MCURIE)
-    context = browser.new_context(viewport=DESKTOP, locale="fr")
-    page = context.new_page()
-    _ent_button(page, site, "ONE")
-    _cas_login(page, "prof.edifice")
+    context, page = _through_the_ent(browser, site, "ONE", "prof.edifice")
     expect(page.get_by_role("button", name="Se déconnecter")).to_be_visible()
-    other = browser.new_context(viewport=DESKTOP, locale="fr")  # her other device stays
-    other_page = other.new_page()
-    _ent_button(other_page, site, "ONE")
-    _cas_login(other_page, "prof.edifice")
+    other, other_page = _through_the_ent(browser, site, "ONE", "prof.edifice")  # another device
     expect(other_page.get_by_role("button", name="Se déconnecter")).to_be_visible()
     ended = _session_key(context)
 

@@ -13,6 +13,7 @@ from pytest_django.fixtures import Settings
 
 from lessons.ent.checks import ent_servers_use_https
 from lessons.models import EntConnector, User
+from tests.e2e.security.access_matrix import MATRIX_CONNECTOR
 from tests.support.factories import make_teacher, signed_in_client
 from tests.support.responses import form_errors, page_text
 
@@ -176,15 +177,7 @@ def test_only_the_school_admin_reaches_the_connector_pages(admin: User) -> None:
 
 def test_check_deploy_warns_of_an_enabled_plain_http_connector(settings: Settings) -> None:
     EntConnector.objects.create(
-        name="Old ENT",
-        server_url="http://ent.example.fr/cas/",
-        id_attribute="a",
-        name_attribute="b",
-        role_attribute="c",
-        classes_attribute="d",
-        school_attribute="e",
-        teacher_roles="T",
-        pupil_roles="S",
+        name="Old ENT", server_url="http://ent.example.fr/cas/", **MATRIX_CONNECTOR
     )
     settings.DEBUG = False
     warnings = ent_servers_use_https(None)
