@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.browser.conftest import DESKTOP, SETTINGS
+from tests.e2e.browser.conftest import DESKTOP, SETTINGS, serious_violations
 from tests.support.cas.server import CasServer, cas_server
 from tests.support.cas.users import PASSWORD, SCHOOL_UAI
 from tests.support.factories import TEACHER_PASSWORD
@@ -130,9 +130,14 @@ def _callbacks(page: Page) -> list[str]:
 def test_first_ent_sign_in_links_after_the_password_then_the_ent_alone(
     browser: Browser, site: EntSite
 ) -> None:
+    with browser.new_context(viewport=DESKTOP, locale="fr") as first_look:
+        sign_in_page = first_look.new_page()
+        sign_in_page.goto(f"{site.url}/login/")
+        assert serious_violations(sign_in_page) == []  # with its two ENT buttons
     context, page = _through_the_ent(browser, site, "ONE", "prof.edifice")
     expect(page.get_by_role("heading", name="Reliez votre compte ENT")).to_be_visible()
     expect(page.get_by_text("Marie Curie")).to_be_visible()
+    assert serious_violations(page) == []
     page.get_by_label("Nom d’utilisateur").fill("mcurie")
     page.get_by_label("Mot de passe").fill(TEACHER_PASSWORD)
     page.get_by_role("button", name="Relier et se connecter").click()
@@ -191,6 +196,7 @@ def test_a_forged_ticket_gets_a_clear_refusal(browser: Browser, site: EntSite) -
     answer = page.goto(f"{site.url}/ent/{site.ids['edifice']}/callback/?ticket=ST-1-forged")
     assert answer is not None and answer.status == 403
     expect(page.get_by_role("alert")).to_contain_text("did not confirm")
+    assert serious_violations(page) == []
     expect(page.get_by_role("link", name="Teacher sign-in")).to_be_visible()
     context.close()
 
