@@ -11,7 +11,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from lessons.ent.presets import PRESETS
+from lessons.ent.presets import PRESETS, PresetValues
 from lessons.models import EntConnector
 
 ATTRIBUTE_FIELDS = (
@@ -26,6 +26,17 @@ ROLE_FIELDS = ("teacher_roles", "pupil_roles")
 ATTRIBUTE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 # A UAI (school number): seven digits and a letter.
 UAI = re.compile(r"^[0-9]{7}[A-Z]$")
+
+
+def _filled(name: str, value: str, preset: PresetValues | None, before: PresetValues | None) -> str:
+    """Return the field's value: the preset's when empty, or when the old preset had filled it."""
+    if preset is None:
+        return value
+    preset_value = str(preset[name])  # type: ignore[literal-required]
+    if not value or (before is not None and value == str(before[name])):  # type: ignore[literal-required]
+        return preset_value
+    return value
+
 
 EMPTY_ATTRIBUTE = _("Give the attribute's name, or choose a preset that fills it.")
 
@@ -90,10 +101,10 @@ class EntConnectorForm(forms.ModelForm[EntConnector]):
         """Fill empty names from the preset; check names and roles."""
         data = super().clean() or {}
         preset = PRESETS.get(str(data.get("preset") or ""))
+        # Editing: a name the old preset had filled follows a change of preset.
+        before = PRESETS.get(str(self.initial.get("preset") or "")) if self.instance.pk else None
         for name in (*ATTRIBUTE_FIELDS, *ROLE_FIELDS):
-            value = str(data.get(name) or "").strip()
-            if not value and preset is not None:
-                value = str(preset[name])  # type: ignore[literal-required]
+            value = _filled(name, str(data.get(name) or "").strip(), preset, before)
             data[name] = value
             if not value or (name in ROLE_FIELDS and not EntConnector.split_roles(value)):
                 self.add_error(name, EMPTY_ATTRIBUTE)

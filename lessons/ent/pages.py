@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from lessons.models import EntConnector
+from lessons.models import EntConnector, EntIdentity
 
 # Each reason: what the reader is told. None names an account or says more than needed.
 REASONS = {
@@ -40,3 +40,15 @@ def ent_refusal(
         {"message": REASONS[reason], "reason": reason, "connector": connector},
         status=STATUS.get(reason, 403),
     )
+
+
+def linked_user_refusal(
+    request: HttpRequest, connector: EntConnector, identity: EntIdentity, *, teacher: bool
+) -> HttpResponse | None:
+    """Refuse a linked account of the other kind than the ENT's role, or a deactivated one."""
+    user = identity.user
+    if user.is_teacher != teacher:
+        return ent_refusal(request, "wrong_role", connector)
+    if not user.is_active:
+        return ent_refusal(request, "inactive", connector)
+    return None

@@ -17,7 +17,7 @@ from django.shortcuts import redirect
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from lessons.ent.pages import ent_refusal
+from lessons.ent.pages import linked_user_refusal
 from lessons.ent.profile import EntProfile
 from lessons.ent.tickets import ticket_remember_session
 from lessons.models import EntConnector, EntIdentity, EntSignIn, User
@@ -44,11 +44,10 @@ def sign_in_teacher(
 ) -> HttpResponse:
     """Sign a linked teacher in; else keep the ENT id in the session and ask to link."""
     if identity is not None:
+        refusal = linked_user_refusal(request, connector, identity, teacher=True)
+        if refusal is not None:
+            return refusal
         user = identity.user
-        if not user.is_teacher:
-            return ent_refusal(request, "wrong_role", connector)
-        if not user.is_active:
-            return ent_refusal(request, "inactive", connector)
         login(request, user, backend=TEACHER_BACKEND)
         return redirect(next_url or "home")
     request.session[PENDING_KEY] = {

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.browser.conftest import DESKTOP, SETTINGS
+from tests.e2e.browser.conftest import DESKTOP, SETTINGS, serious_violations
 from tests.support.cas.server import CasServer, cas_server
 from tests.support.cas.users import PASSWORD, SCHOOL_UAI
 from tests.support.factories import TEACHER_PASSWORD
@@ -102,6 +102,17 @@ def _ent_button(page: Page, site: EntSite, name: str) -> None:
     page.get_by_role("link", name=re.compile(f"Se connecter avec l.ENT.*{name}")).click()
 
 
+def _through_the_ent(
+    browser: Browser, site: EntSite, connector: str, username: str
+) -> tuple[BrowserContext, Page]:
+    """Open a fresh browser, press the connector's ENT button, sign in at the CAS server."""
+    context = browser.new_context(viewport=DESKTOP, locale="fr")
+    page = context.new_page()
+    _ent_button(page, site, connector)
+    _cas_login(page, username)
+    return context, page
+
+
 def _session_key(context: BrowserContext) -> str:
     return next(c["value"] for c in context.cookies() if c["name"] == "sessionid")
 
@@ -119,12 +130,14 @@ def _callbacks(page: Page) -> list[str]:
 def test_first_ent_sign_in_links_after_the_password_then_the_ent_alone(
     browser: Browser, site: EntSite
 ) -> None:
-    context = browser.new_context(viewport=DESKTOP, locale="fr")
-    page = context.new_page()
-    _ent_button(page, site, "ONE")
-    _cas_login(page, "prof.edifice")
+    with browser.new_context(viewport=DESKTOP, locale="fr") as first_look:
+        sign_in_page = first_look.new_page()
+        sign_in_page.goto(f"{site.url}/login/")
+        assert serious_violations(sign_in_page) == []  # with its two ENT buttons
+    context, page = _through_the_ent(browser, site, "ONE", "prof.edifice")
     expect(page.get_by_role("heading", name="Reliez votre compte ENT")).to_be_visible()
     expect(page.get_by_text("Marie Curie")).to_be_visible()
+    assert serious_violations(page) == []
     page.get_by_label("Nom d’utilisateur").fill("mcurie")
     page.get_by_label("Mot de passe").fill(TEACHER_PASSWORD)
     page.get_by_role("button", name="Relier et se connecter").click()
@@ -137,10 +150,7 @@ def test_first_ent_sign_in_links_after_the_password_then_the_ent_alone(
     context.close()
 
     # Later, in a fresh browser: the ENT alone signs her in.
-    context = browser.new_context(viewport=DESKTOP, locale="fr")
-    page = context.new_page()
-    _ent_button(page, site, "ONE")
-    _cas_login(page, "prof.edifice")
+    context, page = _through_the_ent(browser, site, "ONE", "prof.edifice")
     expect(page.get_by_role("button", name="Se déconnecter")).to_be_visible()
     assert page.url.rstrip("/") == site.url
     context.close()
@@ -149,10 +159,7 @@ def test_first_ent_sign_in_links_after_the_password_then_the_ent_alone(
 def test_an_unknown_ent_teacher_gets_an_account_where_the_school_allows(
     browser: Browser, site: EntSite
 ) -> None:
-    context = browser.new_context(viewport=DESKTOP, locale="fr")
-    page = context.new_page()
-    _ent_button(page, site, "GAR")
-    _cas_login(page, "prof.gar")
+    context, page = _through_the_ent(browser, site, "GAR", "prof.gar")
     page.get_by_role("button", name="Créer mon compte avec l’ENT").click()
     expect(page.get_by_role("button", name="Se déconnecter")).to_be_visible()
     created = site.query(
@@ -189,21 +196,16 @@ def test_a_forged_ticket_gets_a_clear_refusal(browser: Browser, site: EntSite) -
     answer = page.goto(f"{site.url}/ent/{site.ids['edifice']}/callback/?ticket=ST-1-forged")
     assert answer is not None and answer.status == 403
     expect(page.get_by_role("alert")).to_contain_text("did not confirm")
+    assert serious_violations(page) == []
     expect(page.get_by_role("link", name="Teacher sign-in")).to_be_visible()
     context.close()
 
 
 def test_signing_out_of_the_ent_ends_the_unoclass_session(browser: Browser, site: EntSite) -> None:
     site.query(LINK_MCURIE)
-    context = browser.new_context(viewport=DESKTOP, locale="fr")
-    page = context.new_page()
-    _ent_button(page, site, "ONE")
-    _cas_login(page, "prof.edifice")
+    context, page = _through_the_ent(browser, site, "ONE", "prof.edifice")
     expect(page.get_by_role("button", name="Se déconnecter")).to_be_visible()
-    other = browser.new_context(viewport=DESKTOP, locale="fr")  # her other device stays
-    other_page = other.new_page()
-    _ent_button(other_page, site, "ONE")
-    _cas_login(other_page, "prof.edifice")
+    other, other_page = _through_the_ent(browser, site, "ONE", "prof.edifice")  # another device
     expect(other_page.get_by_role("button", name="Se déconnecter")).to_be_visible()
     ended = _session_key(context)
 

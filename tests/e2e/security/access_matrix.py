@@ -90,16 +90,14 @@ def extra_actor(actor: str, class_a: Any) -> Any:
     return user
 
 
-# A connector whose server refuses every connection (a ticket can never be confirmed).
-MATRIX_CONNECTOR = {
-    "id_attribute": "externalId",
-    "name_attribute": "displayName",
-    "role_attribute": "profile",
-    "classes_attribute": "classes",
-    "school_attribute": "uai",
-    "teacher_roles": "Teacher",
-    "pupil_roles": "Student",
-}
+def _matrix_connector() -> dict[str, Any]:
+    from lessons.ent.presets import PRESETS
+
+    return dict(PRESETS["edifice"])
+
+
+# The names and roles of a connector whose server refuses every connection (127.0.0.1:9).
+MATRIX_CONNECTOR = _matrix_connector()
 
 
 def ent_sign_in_record(client: Any, user: Any) -> None:

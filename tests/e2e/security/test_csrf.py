@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from typing import Any
 
 import pytest
 from django.db import transaction
 from django.test import Client
-from django.urls import reverse
+from django.urls import URLResolver, get_resolver, reverse
 
 from tests.conftest import ClassWorld
 from tests.e2e.security.access_matrix import ACTORS, Outcome, Route, extra_actor
@@ -18,11 +19,16 @@ from tests.e2e.security.test_access_matrix import ALL_ROUTES
 pytestmark = pytest.mark.django_db
 
 SERVED = {Outcome.OK, Outcome.REDIRECT}
+# Server-to-server POSTs from an ENT's CAS server (its single sign-out): no browser, no token.
+# A logoutRequest only ends the session its own ticket opened (tests/lessons/ent/test_security.py).
+CSRF_EXEMPT_BY_DESIGN = {"ent_callback", "ent_logout"}
 # POST rows that nobody is served by are refusals of the method itself (405), not forms.
 POST_ROUTES = [
     route
     for route in ALL_ROUTES
-    if route.method == "post" and any(route.expect[a] in SERVED for a in ACTORS)
+    if route.method == "post"
+    and any(route.expect[a] in SERVED for a in ACTORS)
+    and route.name not in CSRF_EXEMPT_BY_DESIGN
 ]
 PAGE_ROUTES = [route for route in ALL_ROUTES if route.method == "get"]
 FORM = re.compile(r"<form\b([^>]*)>", re.IGNORECASE)
@@ -40,7 +46,9 @@ def _client(actor: str, a: ClassWorld, b: ClassWorld, *, enforce: bool) -> Clien
         "student_b": b.student.user,
         "teacher_a": a.teacher,
         "teacher_b": b.teacher,
-    }.get(actor) or (extra_actor(actor, a) if actor in {"co_teacher", "school_admin"} else None)
+    }.get(actor) or (
+        extra_actor(actor, a) if actor in {"co_teacher", "school_admin", "ent_teacher"} else None
+    )
     if user is not None:
         client.force_login(user)
     return client
@@ -48,6 +56,20 @@ def _client(actor: str, a: ClassWorld, b: ClassWorld, *, enforce: bool) -> Clien
 
 def test_the_matrix_has_post_routes() -> None:
     assert len(POST_ROUTES) >= 10
+
+
+def _csrf_exempt_names(patterns: list[Any]) -> set[str]:
+    names: set[str] = set()
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            names |= _csrf_exempt_names(pattern.url_patterns)
+        elif getattr(pattern.callback, "csrf_exempt", False):
+            names.add(str(pattern.name))
+    return names
+
+
+def test_only_the_ent_servers_posts_skip_the_token() -> None:
+    assert _csrf_exempt_names(get_resolver().url_patterns) == CSRF_EXEMPT_BY_DESIGN
 
 
 @pytest.mark.parametrize("route", POST_ROUTES, ids=lambda route: route.id)

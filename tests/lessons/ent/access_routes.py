@@ -8,7 +8,6 @@ server never confirms (403 for all: its server refuses connections), the ENT's s
 
 from __future__ import annotations
 
-from itertools import count
 from typing import Any
 
 from tests.e2e.security.access_matrix import MATRIX_CONNECTOR, F, L, N, P, R, Route, outcomes
@@ -31,12 +30,16 @@ GOOD = {
 }
 
 
-# A GET of the callback claims its ticket (used once): each request brings a new forged one.
-_TICKETS = count()
+def _connector_off(a: Any, b: Any) -> dict[str, Any]:
+    # Off: the ticket is refused before it is claimed, so every actor's GET gets the same 403
+    # (a forged ticket on an enabled connector: tests/lessons/ent/test_security.py).
+    from lessons.models import EntConnector
 
-
-def _forged_ticket(a: Any, b: Any) -> dict[str, Any]:
-    return {"ticket": f"ST-never-confirmed-{next(_TICKETS)}"}
+    connector, _ = EntConnector.objects.get_or_create(
+        name="ENT off",
+        defaults={"server_url": "https://127.0.0.1:9/cas/", "enabled": False, **MATRIX_CONNECTOR},
+    )
+    return {"connector_id": connector.pk}
 
 
 def _connector(a: Any, b: Any) -> dict[str, Any]:
@@ -54,9 +57,9 @@ ROUTES: list[Route] = [
     Route(
         "ent_callback",
         EVERYONE_REFUSED,
-        kwargs=_connector,
-        data=_forged_ticket,
-        label="GET ent_callback (forged ticket)",
+        kwargs=_connector_off,
+        data=lambda a, b: {"ticket": "ST-1-any"},
+        label="GET ent_callback (connector off)",
     ),
     Route(
         "ent_callback",

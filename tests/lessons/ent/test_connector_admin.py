@@ -13,6 +13,7 @@ from pytest_django.fixtures import Settings
 
 from lessons.ent.checks import ent_servers_use_https
 from lessons.models import EntConnector, User
+from tests.e2e.security.access_matrix import MATRIX_CONNECTOR
 from tests.support.factories import make_teacher, signed_in_client
 from tests.support.responses import form_errors, page_text
 
@@ -176,15 +177,7 @@ def test_only_the_school_admin_reaches_the_connector_pages(admin: User) -> None:
 
 def test_check_deploy_warns_of_an_enabled_plain_http_connector(settings: Settings) -> None:
     EntConnector.objects.create(
-        name="Old ENT",
-        server_url="http://ent.example.fr/cas/",
-        id_attribute="a",
-        name_attribute="b",
-        role_attribute="c",
-        classes_attribute="d",
-        school_attribute="e",
-        teacher_roles="T",
-        pupil_roles="S",
+        name="Old ENT", server_url="http://ent.example.fr/cas/", **MATRIX_CONNECTOR
     )
     settings.DEBUG = False
     warnings = ent_servers_use_https(None)
@@ -196,3 +189,19 @@ def test_check_deploy_warns_of_an_enabled_plain_http_connector(settings: Setting
     EntConnector.objects.update(enabled=True)
     settings.DEBUG = True
     assert ent_servers_use_https(None) == []
+
+
+def test_changing_the_preset_replaces_the_names_it_had_filled(admin: User) -> None:
+    client = signed_in_client(admin, "en")
+    client.post(reverse("school_ent_new"), {**GOOD, "name_attribute": "cn"})
+    connector = EntConnector.objects.get()
+    edit = reverse("school_ent_edit", args=[connector.pk])
+    names = ("id_attribute", "name_attribute", "role_attribute", "classes_attribute",
+             "school_attribute", "teacher_roles", "pupil_roles")  # fmt: skip
+    form = {**GOOD, "preset": "gar", "protocol": "3"}
+    form.update({name: getattr(connector, name) for name in names})
+    assert client.post(edit, form).status_code == 302
+    connector.refresh_from_db()
+    assert (connector.id_attribute, connector.role_attribute) == ("IDO", "PRO")
+    assert connector.pupil_roles == "National_elv"
+    assert connector.name_attribute == "cn"  # typed by the admin: kept

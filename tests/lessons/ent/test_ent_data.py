@@ -22,6 +22,7 @@ from lessons.models import (
 )
 from lessons.school.erasure import student_erase, student_pseudonymise
 from tests.conftest import ClassWorld
+from tests.e2e.security.access_matrix import MATRIX_CONNECTOR
 
 pytestmark = pytest.mark.django_db
 
@@ -29,15 +30,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def connector() -> EntConnector:
     return EntConnector.objects.create(
-        name="ENT",
-        server_url="https://ent.example.fr/cas/",
-        id_attribute="externalId",
-        name_attribute="displayName",
-        role_attribute="profile",
-        classes_attribute="classes",
-        school_attribute="uai",
-        teacher_roles="Teacher",
-        pupil_roles="Student",
+        name="ENT", server_url="https://ent.example.fr/cas/", **MATRIX_CONNECTOR
     )
 
 

@@ -3,11 +3,8 @@ sign-out path, games/realtime/signout.py), and only that session's."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -19,9 +16,9 @@ from lessons.sessions.services import session_start
 from tests.conftest import ClassWorld
 from tests.e2e.security.access_matrix import MATRIX_CONNECTOR
 from tests.games.helpers import receive_until
+from tests.games.test_session_play import _close_code, _socket
 from tests.lessons.ent.test_security import LOGOUT_REQUEST
 from tests.support.factories import signed_in_client
-from unoclass.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 TICKET = "ST-sockets-1"
@@ -47,20 +44,6 @@ def _signed_in_twice(world: ClassWorld) -> tuple[int, int, bytes, bytes]:
             )
     session = session_start(teacher=world.teacher, classroom=world.classroom)
     return connector.pk, session.pk, cookies[0], cookies[1]
-
-
-def _socket(path: str, cookie: bytes) -> WebsocketCommunicator:
-    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
-    return WebsocketCommunicator(application, path, headers=headers)
-
-
-async def _close_code(comm: WebsocketCommunicator, timeout: float = 5) -> int | None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        output = await comm.receive_output(timeout=deadline - time.monotonic())
-        if output["type"] == "websocket.close":
-            return output.get("code")  # type: ignore[no-any-return]
-    raise AssertionError("the socket stayed open")
 
 
 async def test_the_ent_single_sign_out_closes_that_sessions_sockets(class_a: ClassWorld) -> None:
