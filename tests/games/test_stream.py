@@ -20,7 +20,7 @@ from games.models import Seat, Table
 from games.protocol import MAX_FRAME_BYTES, RATE_BURST
 from games.realtime import stream as stream_module
 from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
-from tests.games.streams import CSRF, cookie_for, post_frame, stream
+from tests.games.streams import cookie_for, post_frame, stream
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
