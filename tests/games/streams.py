@@ -229,3 +229,32 @@ async def first_answer(
 
 
 TRANSPORTS = ["socket", "stream", "post"]
+
+
+class SocketReader:
+    """A table socket read like a stream: `frame(kind)` and `disconnect()`."""
+
+    def __init__(self, comm: Any) -> None:
+        self.comm = comm
+
+    async def frame(self, kind: str, timeout: float = 3) -> dict[str, Any]:
+        """Read frames until one of the given type arrives; return it."""
+        from tests.games.helpers import receive_until
+
+        return await receive_until(self.comm, kind, timeout)
+
+    async def disconnect(self) -> None:
+        """Close the socket."""
+        await self.comm.disconnect()
+
+
+async def table_reader(transport: str, table_id: int, user: Any) -> SocketReader | Stream:
+    """Open a seat's server-to-client link on a table: its socket or its event stream."""
+    from tests.games.helpers import socket
+
+    if transport == "socket":
+        comm = await socket(table_id, user)
+        connected, _code = await comm.connect()
+        assert connected
+        return SocketReader(comm)
+    return await stream(f"/tables/{table_id}/stream/", await cookie_for(user))

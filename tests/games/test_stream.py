@@ -447,3 +447,23 @@ async def test_a_bad_last_event_id_gets_bad_since_then_a_fresh_opening(pair):  #
         frames = [e.data for e in await s.frames_until("state")]
         assert all(f.get("replay") for f in frames[:-1])  # as a page opened afresh
         await s.disconnect()
+
+
+async def test_a_refused_posted_play_asks_why_and_the_posted_answer_is_stored(pair):  # type: ignore[no-untyped-def]
+    from tests.games.test_consumer_reason import ASKED, WRONG_EQUAL, _reasons
+    from tests.games.test_consumer_reason import _table as reason_table
+
+    table = await reason_table(list(pair), ASKED)
+    cookie = await cookie_for(pair[1])
+    refused = await post_frame(_frames_path(table.pk), cookie, _action(WRONG_EQUAL, 0))
+    error, state = refused.frames  # the refusal (with its prompt), then the fresh state
+    assert error["code"] == "not_equivalent" and state["type"] == "state"
+    assert error["ask_reason"]["choices"] and error["message"].startswith("2/3")
+    saved = await post_frame(_frames_path(table.pk), cookie, {"type": "reason", "code": "guessed"})
+    assert saved.frames == [{"type": "reason_saved"}]
+    assert await _reasons(pair[1]) == ["guessed"]
+    # Another player cannot answer it.
+    other = await post_frame(
+        _frames_path(table.pk), await cookie_for(pair[0]), {"type": "reason", "code": "guessed"}
+    )
+    assert other.frames[0]["code"] == "no_reason_asked"
