@@ -480,3 +480,26 @@ async def test_a_refused_posted_play_asks_why_and_the_posted_answer_is_stored(pa
         _frames_path(table.pk), await cookie_for(pair[0]), {"type": "reason", "code": "guessed"}
     )
     assert other.frames[0]["code"] == "no_reason_asked"
+
+
+async def test_a_stream_that_cannot_reach_the_database_ends_with_1013(pair, monkeypatch):  # type: ignore[no-untyped-def]
+    from django.db import OperationalError
+
+    from games import table_seat
+
+    table = await _table(list(pair), setup=FRACTIONS_SETUP)
+
+    def away(**kwargs: Any) -> Any:
+        raise OperationalError("the database restarts")
+
+    monkeypatch.setattr(table_seat, "table_access", away)
+    s = await stream(_stream_path(table.pk), await cookie_for(pair[0]))
+    first = await s.event()
+    assert (first.name, first.data) == ("close", {"code": 1013})  # the page tries again
+    # A POSTed frame gets the socket's `unavailable` error, nothing applied.
+    answer = await post_frame(
+        _frames_path(table.pk), await cookie_for(pair[1]), _action(PLAY_EQUAL, 0)
+    )
+    assert answer.status == 200 and [f["code"] for f in answer.frames] == ["unavailable"]
+    monkeypatch.undo()
+    assert (await _stored(table.pk))[1] == 0
