@@ -8,6 +8,9 @@ const CLOSE_TRY_AGAIN = 1013;
 
 /** Return the page's CSRF token (a POST carries it, as a form does). */
 function csrfToken() {
+  // The page's root carries it: in production the cookie is out of the scripts' reach.
+  const root = document.querySelector("[data-csrf]");
+  if (root && root.dataset.csrf) return root.dataset.csrf;
   const field = document.querySelector("[name=csrfmiddlewaretoken]");
   if (field) return field.value;
   const cookie = document.cookie.split("; ").find((part) => part.startsWith("csrftoken="));

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def refusing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Serve the app with every WebSocket handshake refused."""
+    """Serve the app with every WebSocket handshake refused (and a CSRF cookie scripts cannot read)."""
     directory = tmp_path_factory.mktemp("no-sockets")
     with serve(
         directory,
@@ -35,6 +35,8 @@ def refusing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         GAMES_BOT_DELAY="0.05",
         GAMES_ROUND_PAUSE="0.2",
         REFUSE_WEBSOCKETS="1",
+        # As in production: the CSRF cookie out of the scripts' reach (the page's token posts).
+        CSRF_COOKIE_HTTPONLY="1",
     ) as live:
         yield live
 
