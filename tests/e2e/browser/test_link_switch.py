@@ -27,7 +27,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def refusing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Serve the app with every WebSocket handshake refused (and a CSRF cookie scripts cannot read)."""
+    """Serve the app with every WebSocket handshake refused, its CSRF cookie HttpOnly."""
     directory = tmp_path_factory.mktemp("no-sockets")
     with serve(
         directory,
