@@ -155,3 +155,36 @@ def test_sockets_cut_twice_within_seconds_move_the_page_to_the_stream(
         assert len(opened) == 2
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def restartable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Serve the app on a daphne of this module's own, which a test may kill and restart."""
+    with serve(
+        tmp_path_factory.mktemp("restart"), settings_module=SETTINGS, GAMES_BOT_DELAY="0.05"
+    ) as live:
+        yield live
+
+
+def test_a_server_restart_keeps_the_page_on_its_socket(
+    restartable: Server, browser: Browser
+) -> None:
+    # Sockets that cannot reopen after one that did are a server away, not a network that
+    # blocks them: the page retries the socket and never moves to the stream.
+    world = restartable.world(students=["Alice"], bots=1, setup=DUEL_SETUP)
+    context = signed_in(browser, restartable, world["students"][0]["session"])
+    try:
+        page = context.new_page()
+        page.goto(f"{restartable.url}/tables/{world['table']}/")
+        status = page.locator("#play-connection")
+        expect(status).to_have_attribute("data-status", "connected")
+        expect(page.locator("#play")).to_have_attribute("data-link", "socket")
+        restartable.daphne.kill()
+        expect(status).to_have_attribute("data-status", "reconnecting")
+        page.wait_for_timeout(7_000)  # longer than the 5 s a first socket gets to open
+        restartable.daphne.start()
+        expect(status).to_have_attribute("data-status", "connected", timeout=30_000)
+        expect(page.locator("#play")).to_have_attribute("data-link", "socket")
+        expect(page.locator("#play-link")).to_have_text("Liaison : directe")
+    finally:
+        context.close()
