@@ -184,6 +184,7 @@ async def post_frame(
     headers = [(b"host", b"testserver"), (b"cookie", cookies), *extra]
     comm = HttpCommunicator(application, "POST", path, body=body, headers=headers)
     response = await comm.get_response(timeout=5)
+    await comm.wait(timeout=5)  # Django's handler has ended (its disconnect listener too)
     await delivery.publishes_done()  # the move's broadcast, started in the background
     try:
         parsed = json.loads(response["body"])
