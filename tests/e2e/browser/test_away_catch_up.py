@@ -80,7 +80,7 @@ def test_a_page_away_for_100_moves_logs_each_once_in_order(
     try:
         page = context.new_page()
         page.route_web_socket(re.compile(r"/ws/table/"), route)
-        page.goto(f"{server.url}/tables/{table}/")
+        page.goto(f"{server.url}/tables/{table}/?link=socket")
         player = PlayPage(page)
         first = server.wait_state_after(table, 2)  # the robots play
         player.wait_state(first)
@@ -182,7 +182,7 @@ def test_a_page_that_misses_a_state_asks_since_and_logs_each_move_once(
     try:
         page = context.new_page()
         page.route_web_socket(re.compile(r"/ws/table/"), route)
-        page.goto(f"{server.url}/tables/{table}/")
+        page.goto(f"{server.url}/tables/{table}/?link=socket")
         player = PlayPage(page)
         server.wait_state_after(table, 12, timeout=60)
         server.app.script(
@@ -192,6 +192,9 @@ def test_a_page_that_misses_a_state_asks_since_and_logs_each_move_once(
         )
         final = server.table_state(table)[1]
         player.wait_state(final)
+        # The state may show before its events are logged (a catch-up still on its way when
+        # the pause's state, which has no events, arrives): wait for the log to reach it.
+        page.wait_for_function("final => window.unoclassPlay.state().logged >= final", arg=final)
         assert dropped, "no state frame was dropped"
         assert asked and asked[0] == {"type": "since", "state_id": dropped[0] - 1}
         expected = _expected(server, table, first[0])

@@ -1,0 +1,60 @@
+"""Both links on both processes: Redis and two daphne processes on one PostgreSQL database, a
+table of four whose seats use the socket and the fallback stream (docs/protocol.md), two on
+each process, one of each link per process; played to the end, every seat sees every state."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from tests.e2e.scale.client import SeatClient, Table
+from tests.e2e.scale.deployment import audit, check_audit, deploy
+from tests.e2e.scale.stream_client import StreamSeatClient
+from tests.support.servers import PostgresCluster, RedisServer
+
+pytestmark = pytest.mark.slow
+
+
+def test_sockets_and_streams_on_two_processes_play_a_full_game(
+    redis_server: RedisServer, postgres_cluster: PostgresCluster
+) -> None:
+    app, ids = deploy(
+        {"DATABASE_URL": postgres_cluster.create_database(), "REDIS_URL": redis_server.url}
+    )
+    try:
+        first, second = app.start(), app.start()
+        seats = [(first, "socket"), (first, "stream"), (second, "stream"), (second, "socket")]
+
+        async def scenario() -> Table:
+            clients: list[Any] = [
+                SeatClient(server.ws, ids["table"], session, server.http)
+                if link == "socket"
+                else StreamSeatClient(server.http, ids["table"], session)
+                for (server, link), session in zip(seats, ids["sessions"], strict=True)
+            ]
+            for client in clients:
+                await client.connect()
+                await client.next_state()
+            table = Table(clients)
+            await table.play(max_moves=400, seconds=120)
+            assert table.over
+            final = max(c.log.state_id for c in clients)
+            await table.settle(final)
+            for client in clients:
+                await client.close()
+            return table
+
+        table = asyncio.run(scenario())
+        found = audit(app, ids["table"])
+        assert found["status"] == "finished" and found["winner"] is not None
+        check_audit(found)
+        assert found["moves"] == table.moves
+        for client in table.clients:
+            # Every seat saw every state, in order, once: 0, 1, ..., the last.
+            assert client.log.connections == [list(range(0, found["state_id"] + 1))]
+            assert client.log.problems() == []
+            assert client.log.errors == []
+    finally:
+        app.close()
