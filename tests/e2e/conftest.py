@@ -16,7 +16,7 @@ HERE = Path(__file__).resolve().parent
 
 # Directory -> seconds. Slowest measured (load 7 on 2 cores): scale 60 s (a Redis restart),
 # browser 15 s, fuzz 17 s with set-up, security 6 s.
-LIMITS = {"scale": 300, "browser": 180, "fuzz": 180, "security": 120}
+LIMITS = {"scale": 300, "browser": 180, "fuzz": 180, "security": 120, "network": 240}
 
 
 def limit_for(path: Path) -> int | None:

@@ -29,21 +29,14 @@ from typing import Any
 
 import pytest
 
+from tests.support.deploy_guide import guide_blocks
 from tests.support.live import BASE_DIR, LiveApp
 from tests.support.servers import RedisServer, free_port, require_binary
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
-GUIDE = BASE_DIR / "docs" / "deploy.md"
 HOST = "uno.example-school.fr"
-
-
-def guide_blocks() -> dict[str, str]:
-    """Return the guide's marked blocks by name."""
-    text = GUIDE.read_text()
-    found = re.findall(r"<!-- deploy-test: ([\w-]+) -->\n```\w*\n(.*?)\n```", text, flags=re.S)
-    return dict(found)
 
 
 class Root:
