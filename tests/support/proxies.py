@@ -39,7 +39,7 @@ SQUID_USER = "proxy"  # Debian's cache_effective_user: squid started as root run
 # /etc/squid/conf.d/debian.conf (its one setting, `logfile_rotate 0`) in place of the include.
 # The access rules are the default's, untouched: localhost may use the proxy, CONNECT only to
 # port 443 (`http_access deny CONNECT !SSL_ports`), no `Upgrade` forwarded (squid's default:
-# no `http_upgrade_request_protocols` line). tests/e2e/network/test_squid_refuses_the_socket.py
+# no `http_upgrade_request_protocols` line). tests/e2e/network/test_socket_through_proxies.py
 # checks that every line of the installed default is here (a new squid's default would show).
 DEFAULT_SQUID_CONF = """\
 acl localnet src 0.0.0.1-0.255.255.255	# RFC 1122 "this" network (LAN)
@@ -232,6 +232,10 @@ pid {self.dir}/nginx.pid;
 error_log {self.dir}/error.log;
 events {{ worker_connections 256; }}
 http {{
+    # As Debian's /etc/nginx/nginx.conf: without the types, scripts go as octet-stream and
+    # the browser refuses to run the page's modules.
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
     access_log {self.dir}/access.log;
     client_body_temp_path {temp}/body;
     proxy_temp_path {temp}/proxy;

@@ -1,8 +1,16 @@
-"""Behind a default squid, the table's WebSocket cannot open: the problem the fallback solves.
+"""The table's WebSocket through the proxies of a school's network: the problem the fallback
+solves, and proof that the tests' proxies do what they stand for.
 
-Debian's squid in its default configuration is the browser's proxy (as the académies' Squid-based
-filters are). The page loads through it, but Chromium opens a `ws://` socket through an HTTP
-proxy with `CONNECT host:port`, and the default refuses CONNECT to any port but 443.
+- Debian's squid in its default configuration as the browser's proxy (as the académies'
+  Squid-based filters are): the page loads through it, but Chromium opens a `ws://` socket
+  through an HTTP proxy with `CONNECT host:port`, and the default refuses CONNECT to any port
+  but 443 (`TCP_DENIED`).
+- The deploy guide's nginx without the `Upgrade` headers: the handshake reaches daphne as a
+  plain GET, and no socket opens.
+- The cutting proxy: a socket through it is cut while open, and the page opens another.
+
+The page is held on the socket (`?link=socket`): these tests show the socket's fate, not the
+fallback's (tests/e2e/network/test_class_games.py).
 """
 
 from __future__ import annotations
@@ -15,8 +23,9 @@ from playwright.sync_api import Browser, expect
 
 from tests.e2e.browser.conftest import signed_in
 from tests.e2e.browser.pages import PlayPage
+from tests.e2e.network.class_game import FRAME_RECORDER
 from tests.support.live import Server
-from tests.support.proxies import DEFAULT_SQUID_CONF, Squid
+from tests.support.proxies import DEFAULT_SQUID_CONF, CuttingProxy, Nginx, Squid
 from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -88,3 +97,54 @@ def test_through_default_squid_the_socket_is_refused(
         assert "/ws/table/" not in "\n".join(squid.requests("TCP_MISS"))
     finally:
         context.close()
+
+
+def test_through_nginx_without_upgrade_the_socket_fails(server: Server, browser: Browser) -> None:
+    world = server.world(students=["Alice"], bots=1, setup=DUEL_SETUP)
+    table = world["table"]
+    proxy = Nginx([server.daphne.port], upgrade=False)
+    context = signed_in(browser, server, world["students"][0]["session"])
+    try:
+        proxy.start()
+        page = context.new_page()
+        page.goto(f"{proxy.url}/tables/{table}/?link=socket")
+        expect(page.locator("#play-hand button")).to_have_count(4)
+        # The handshake went through nginx as a plain GET, and no socket opened.
+        wait_until(
+            lambda: [line for line in proxy.access_log() if f"GET /ws/table/{table}/" in line],
+            20,
+            "the socket's handshake to pass nginx",
+        )
+        status = page.locator("#play-connection")
+        expect(status).to_have_attribute("data-status", re.compile("offline|reconnecting"))
+        handshakes = [line for line in proxy.access_log() if f"/ws/table/{table}/" in line]
+        assert not [line for line in handshakes if '" 101 ' in line], handshakes
+    finally:
+        context.close()
+        proxy.close()
+
+
+def test_the_cutting_proxy_cuts_an_open_socket_and_the_page_opens_another(
+    server: Server, browser: Browser
+) -> None:
+    world = server.world(students=["Alice"], bots=1, setup=DUEL_SETUP)
+    proxy = CuttingProxy(server.daphne.port, cut_after=2)
+    context = signed_in(browser, server, world["students"][0]["session"])
+    context.add_init_script(FRAME_RECORDER)
+    try:
+        proxy.start()
+        page = context.new_page()
+        page.goto(f"{proxy.url}/tables/{world['table']}/?link=socket")
+        PlayPage(page).wait_state(0)
+
+        def opened() -> int:
+            frames = page.evaluate("window.netFrames")
+            return sum(1 for f in frames if f["link"] == "socket" and f["type"] == "_opened")
+
+        # The socket open, not idle (the page's state arrived on it), is cut all the same.
+        wait_until(lambda: opened() >= 2, 30, "the page's socket to be cut and opened again")
+        assert proxy.cuts() >= 1
+        assert [line for line in proxy.events() if line.startswith("open ")]
+    finally:
+        context.close()
+        proxy.close()
