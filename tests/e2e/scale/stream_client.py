@@ -13,7 +13,9 @@ transports (`seat_client(link, …)`). What it does is what the play page's fall
   first, as a socket's direct replies are;
 - a stream that ends (the server closed it, a `close` event, a process killed) or a POST that
   finds no server raises `StreamClosed`, a `websockets.ConnectionClosed`: every caller that
-  handles a closed socket handles a closed stream the same way.
+  handles a closed socket handles a closed stream the same way; a POST answered with a page
+  instead of frames (a 503 while the database is away: the request's session is read from it
+  before any view runs) raises `PostRefused`.
 """
 
 from __future__ import annotations
@@ -36,6 +38,16 @@ LINKS = ["socket", "stream"]
 # opening it and each POST have one.
 OPEN_SECONDS = 5.0
 POST_SECONDS = 15.0
+
+
+class PostRefused(Exception):
+    """A POST answered without frames (a page of its own: the 503 while the database is away,
+    Django's CSRF 403): nothing was applied, the link stays."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(f"POST answered {status}")
+        self.status = status
+        self.text = text
 
 
 class StreamClosed(websockets.ConnectionClosed):
@@ -160,7 +172,7 @@ class StreamSeatClient(SeatClient):
         try:
             body = response.json()
         except ValueError:
-            raise StreamClosed(f"POST answered {response.status_code}") from None
+            raise PostRefused(response.status_code, response.text) from None
         for answer in body.get("frames", []):
             await self.frames.put(answer)
         if "close" in body:
