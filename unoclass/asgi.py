@@ -12,13 +12,21 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
+from games.routing import http_urlpatterns as games_streams  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from lessons.routing import http_urlpatterns as lessons_streams  # noqa: E402
 from lessons.routing import websocket_urlpatterns as lessons_websockets  # noqa: E402
 
+# The Django app as a route takes any path (re_path types views only: see games/routing.py).
+django_route = re_path(r"", django_asgi_app)  # type: ignore[arg-type]
+http_routes = [*games_streams, *lessons_streams, django_route]
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # The event streams (the fallback of the sockets: docs/protocol.md) are Channels
+        # consumers with the sockets' session and user; every other address is Django's.
+        "http": URLRouter(http_routes),  # type: ignore[arg-type]
         "websocket": AllowedHostsOriginValidator(
             # The routes are path()s of ASGI apps, which django-stubs types as URLPatterns of
             # views; types-channels wants its own pattern type (see games/routing.py).

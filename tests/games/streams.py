@@ -1,0 +1,183 @@
+"""Helpers for the fallback link's tests: an event stream and POSTed frames, through the app.
+
+Both go through `unoclass.asgi.application` (the real routing: Channels for the stream, Django
+for the POST, with its CSRF and session middleware), signed in by a session cookie.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.testing import ApplicationCommunicator, HttpCommunicator
+
+from tests.games.helpers import session_cookie
+from unoclass.asgi import application
+
+CSRF = "abcdefghijklmnopqrstuvwxyz012345"  # a 32-character CSRF secret (cookie and header)
+
+
+@dataclass
+class Event:
+    """One server-sent event: its name (`message`, `close`), its id and its parsed data."""
+
+    name: str
+    id: str | None
+    data: Any
+
+
+@dataclass
+class Stream:
+    """A table's (or the overview's) event stream, read one event at a time."""
+
+    comm: ApplicationCommunicator
+    status: int = 0
+    headers: dict[bytes, bytes] = field(default_factory=dict)
+    buffer: str = ""
+    ended: bool = False
+    comments: int = 0
+
+    async def open(self, timeout: float = 3) -> int:
+        """Send the GET and read the response's start; return the status."""
+        await self.comm.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await self.comm.receive_output(timeout)
+        assert start["type"] == "http.response.start"
+        self.status = start["status"]
+        self.headers = dict(start.get("headers", []))
+        return self.status
+
+    async def event(self, timeout: float = 3) -> Event:
+        """Return the next event (comments and the `retry` line are skipped)."""
+        while True:
+            while "\n\n" not in self.buffer:
+                if self.ended:
+                    raise EOFError("the stream has ended")
+                message = await self.comm.receive_output(timeout)
+                assert message["type"] == "http.response.body"
+                self.buffer += message["body"].decode()
+                self.ended = not message.get("more_body", False)
+            block, self.buffer = self.buffer.split("\n\n", 1)
+            name, event_id, data = "message", None, []
+            for line in block.split("\n"):
+                key, _sep, value = line.partition(":")
+                value = value[1:] if value.startswith(" ") else value
+                if key == "":
+                    self.comments += 1
+                elif key == "event":
+                    name = value
+                elif key == "id":
+                    event_id = value
+                elif key == "data":
+                    data.append(value)
+            if data:
+                return Event(name, event_id, json.loads("\n".join(data)))
+
+    async def frame(self, kind: str, timeout: float = 3) -> dict[str, Any]:
+        """Read frames until one of the given type arrives; return it (a close: AssertionError)."""
+        while True:
+            event = await self.event(timeout)
+            assert event.name == "message", f"the stream closed: {event.data}"
+            if event.data["type"] == kind:
+                return event.data  # type: ignore[no-any-return]
+
+    async def frames_until(self, kind: str, timeout: float = 3) -> list[Event]:
+        """Read events up to and with the first frame of the given type."""
+        found: list[Event] = []
+        while True:
+            event = await self.event(timeout)
+            found.append(event)
+            if event.name != "message" or event.data["type"] == kind:
+                return found
+
+    async def close_code(self, timeout: float = 3) -> int:
+        """Read until the final `close` event; return its code."""
+        while True:
+            event = await self.event(timeout)
+            if event.name == "close":
+                assert self.ended, "a close event ends the response"
+                return int(event.data["code"])
+
+    async def nothing(self, timeout: float = 0.3) -> bool:
+        """Tell whether nothing but comments arrives within `timeout`."""
+        return await self.comm.receive_nothing(timeout)
+
+    async def disconnect(self) -> None:
+        """Go away as a browser does, and let the consumer stop."""
+        await self.comm.send_input({"type": "http.disconnect"})
+        await self.comm.wait(timeout=3)
+
+
+async def cookie_for(user: Any) -> bytes | None:
+    """Return a signed-in Cookie header for `user` (None: anonymous)."""
+    if user is None:
+        return None
+    return await database_sync_to_async(session_cookie)(user)
+
+
+def _headers(cookie: bytes | None, extra: list[tuple[bytes, bytes]] | None) -> list[Any]:
+    headers = [(b"host", b"testserver")]
+    if cookie is not None:
+        headers.append((b"cookie", cookie))
+    return headers + (extra or [])
+
+
+async def stream(
+    path: str, cookie: bytes | None, headers: list[tuple[bytes, bytes]] | None = None
+) -> Stream:
+    """Open an event stream at `path` with the Cookie header (None: anonymous)."""
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "GET",
+        "path": path.split("?")[0],
+        "raw_path": path.split("?")[0].encode(),
+        "query_string": path.partition("?")[2].encode(),
+        "root_path": "",
+        "scheme": "http",
+        "headers": _headers(cookie, headers),
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+    found = Stream(ApplicationCommunicator(application, scope))
+    await found.open()
+    return found
+
+
+@dataclass
+class Answer:
+    """A POSTed frame's answer: the HTTP status and the JSON body."""
+
+    status: int
+    body: dict[str, Any]
+
+    @property
+    def frames(self) -> list[dict[str, Any]]:
+        """Return the frames of the answer."""
+        return list(self.body.get("frames", []))
+
+
+async def post_frame(
+    path: str,
+    cookie: bytes | None,
+    frame: Any,
+    *,
+    raw: bytes | None = None,
+    csrf: bool = True,
+    origin: bytes = b"http://testserver",
+) -> Answer:
+    """POST one frame (JSON, or `raw` bytes) at `path` as the page does; return the answer."""
+    body = raw if raw is not None else json.dumps(frame).encode()
+    cookies = (cookie + b"; " if cookie else b"") + b"csrftoken=" + CSRF.encode()
+    extra = [(b"content-type", b"application/json"), (b"origin", origin)]
+    if csrf:
+        extra.append((b"x-csrftoken", CSRF.encode()))
+    headers = [(b"host", b"testserver"), (b"cookie", cookies), *extra]
+    comm = HttpCommunicator(application, "POST", path, body=body, headers=headers)
+    response = await comm.get_response(timeout=5)
+    try:
+        parsed = json.loads(response["body"])
+    except ValueError:
+        parsed = {"text": response["body"].decode(errors="replace")}
+    return Answer(response["status"], parsed if isinstance(parsed, dict) else {"value": parsed})
