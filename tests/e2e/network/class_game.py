@@ -24,7 +24,7 @@ from games.engine import Game
 from tests.e2e.browser.conftest import signed_in
 from tests.e2e.browser.moves import next_move, page_asks
 from tests.e2e.browser.pages import PlayPage
-from tests.e2e.scale.deployment import FOUR_SETUP
+from tests.e2e.browser.test_play import FOUR_PLAYERS_SETUP
 from tests.support.live import Server
 
 NAMES = ["Alice", "Bruno", "Chloé", "Dylan"]
@@ -107,7 +107,8 @@ class ClassGame:
     browser: Browser
     base_url: str
     link: str = ""  # "stream" or "socket": the page's `?link=`; "" lets the page choose
-    setup: dict[str, Any] = field(default_factory=lambda: FOUR_SETUP)
+    # Three cards each, a game of about fifteen moves (the socket's four-player browser test).
+    setup: dict[str, Any] = field(default_factory=lambda: FOUR_PLAYERS_SETUP)
     world: dict[str, Any] = field(default_factory=dict)
     contexts: list[BrowserContext] = field(default_factory=list)
     players: list[PlayPage] = field(default_factory=list)
@@ -124,6 +125,12 @@ class ClassGame:
             page.on("pageerror", lambda error: self.errors.append(str(error)))
             page.goto(f"{self.base_url}/tables/{self.world['table']}/{query}")
             self.players.append(PlayPage(page))
+        # The class starts once every page is connected (through a filter, after the socket's
+        # try: the fallback takes over when no socket opened within 5 s).
+        for player in self.players:
+            expect(player.page.locator("#play-connection")).to_have_attribute(
+                "data-status", "connected", timeout=30_000
+            )
         teacher = self._context(self.world["teacher_session"], "en")
         self.overview = teacher.new_page()
         self.overview.goto(f"{self.base_url}/sessions/{self.world['session']}/")
@@ -187,12 +194,14 @@ class ClassGame:
 def delivered(frames: list[dict[str, Any]], link: str) -> list[list[Any]]:
     """Return the events one link delivered, in order: [state_id, event, text].
 
-    A `state` frame's events and the `event` frames of a catch-up count; the recent log sent
-    on opening (`replay`) is history, not delivery.
+    A `state` frame's events and the `event` frames of a catch-up count, and the recent log
+    sent on the link's first opening (`replay`): the pages open on a fresh table, so that log
+    holds exactly what was played before they were connected. A replay after a reopening
+    would repeat history: it counts too, and shows as a duplicate.
     """
     found: list[list[Any]] = []
     for frame in frames:
-        if frame["link"] != link or frame.get("replay"):
+        if frame["link"] != link:
             continue
         if frame["type"] == "state":
             found += [[frame["state_id"], e["event"], e["text"]] for e in frame.get("events", [])]
