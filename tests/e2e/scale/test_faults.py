@@ -80,9 +80,8 @@ def test_sigkill_of_a_daphne_process_mid_game_loses_nothing(link: str) -> None:
         redis.close()
 
 
-@pytest.mark.parametrize(
-    ("layer", "link"), [("pubsub", "socket"), ("core", "socket"), ("pubsub", "stream")]
-)
+# The stream through a Redis outage: test_delivery_faults.py (kept off here for time).
+@pytest.mark.parametrize(("layer", "link"), [("pubsub", "socket"), ("core", "socket")])
 def test_play_continues_after_a_redis_restart(layer: str, link: str) -> None:
     """channels_redis reconnects by itself, and the layer's connections retry (settings), so with
     the pub/sub layer no socket (nor stream) dies with Redis; what was published while Redis was
