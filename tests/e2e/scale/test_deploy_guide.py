@@ -218,6 +218,11 @@ def test_the_deploy_guide_runs(tmp_path: Path, processes: list[subprocess.Popen[
         # 6. nginx with the guide's site, on loopback ports, inside the root.
         site = root.moved(blocks["nginx"])
         assert site.count("X-Forwarded-For $remote_addr;") == 3
+        # The fallback's streams: never buffered, kept open (the app's own X-Accel-Buffering
+        # would hide a missing line from the request below).
+        stream_location = site[site.index("/stream/$ {") : site.index("location / {")]
+        for line in ("proxy_buffering off;", "proxy_read_timeout 1h;", "proxy_http_version 1.1;"):
+            assert line in stream_location, line
         assert "$proxy_add_x_forwarded_for" not in site and "Host $host;" not in site
         site = site.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
         site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
