@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 
-from games.catch_up import since_query
+from games.catch_up import since_value
 from games.realtime.consumer import RealtimeConsumer
 from games.realtime.posted import PostedLink, bucket_for, request_scope
 from games.realtime.stream import StreamConsumer, header
@@ -42,7 +42,7 @@ class TableStreamConsumer(TableSeat, StreamConsumer):
         """
         last = header(self.scope, b"last-event-id")
         if last is not None and last.strip():
-            return since_query(f"since={last.strip()}".encode("latin-1", "replace"))
+            return since_value(last.strip())
         return super().since_asked()
 
 

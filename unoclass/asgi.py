@@ -11,7 +11,11 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import (  # noqa: E402
+    AllowedHostsOriginValidator,
+    WebsocketDenier,
+)
+from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from games.routing import http_urlpatterns as games_streams  # noqa: E402
@@ -27,7 +31,9 @@ application = ProtocolTypeRouter(
         # The event streams (the fallback of the sockets: docs/protocol.md) are Channels
         # consumers with the sockets' session and user; every other address is Django's.
         "http": URLRouter(http_routes),  # type: ignore[arg-type]
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": WebsocketDenier()
+        if settings.REFUSE_WEBSOCKETS
+        else AllowedHostsOriginValidator(
             # The routes are path()s of ASGI apps, which django-stubs types as URLPatterns of
             # views; types-channels wants its own pattern type (see games/routing.py).
             AuthMiddlewareStack(

@@ -166,7 +166,10 @@ class StreamConsumer(RealtimeLink, AsyncHttpConsumer):
         while not self.ended:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             if not self.ended:
-                await self.send_body(b": ping\n\n", more_body=True)
+                try:
+                    await self.send_body(b": ping\n\n", more_body=True)
+                except Exception:  # the client went meanwhile: its disconnect ends the stream
+                    return
 
     async def _finish(self) -> None:
         self.ended = True

@@ -181,3 +181,80 @@ async def post_frame(
     except ValueError:
         parsed = {"text": response["body"].decode(errors="replace")}
     return Answer(response["status"], parsed if isinstance(parsed, dict) else {"value": parsed})
+
+
+def fallback_paths(socket_path: str) -> tuple[str, str]:
+    """Return the stream's and the frames' paths of a socket path (`/ws/table/7/`...)."""
+    rest = socket_path.removeprefix("/ws/")
+    kind, _slash, ident = rest.strip("/").partition("/")
+    prefix = {"table": "/tables/", "session": "/sessions/"}[kind]
+    return f"{prefix}{ident}/stream/", f"{prefix}{ident}/frames/"
+
+
+async def first_answer(
+    transport: str, socket_path: str, cookie: bytes | None
+) -> int | dict[str, Any]:
+    """Open the link the transport names as the page would; return a close code or its first frame.
+
+    `socket`: the socket's close code, or its first frame; `stream`: the close event's code,
+    or its first frame; `post`: a `sync` POSTed (401/403 read as 4401/4403), or its first frame.
+    """
+    from channels.testing import WebsocketCommunicator
+
+    stream_path, frames_path = fallback_paths(socket_path)
+    if transport == "socket":
+        headers = [(b"origin", b"http://testserver"), *_headers(cookie, None)]
+        comm = WebsocketCommunicator(application, socket_path, headers=headers)
+        connected, code = await comm.connect()
+        if not connected:
+            return int(code)
+        output = await comm.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return int(output["code"])
+        await comm.disconnect()
+        return json.loads(output["text"])  # type: ignore[no-any-return]
+    if transport == "stream":
+        found = await stream(stream_path, cookie)
+        event = await found.event(timeout=5)
+        if event.name == "close":
+            return int(event.data["code"])
+        await found.disconnect()
+        return event.data  # type: ignore[no-any-return]
+    answer = await post_frame(frames_path, cookie, {"type": "sync"})
+    if answer.status in (401, 403):
+        assert answer.body.get("close") == {401: 4401, 403: 4403}[answer.status]
+        return int(answer.body["close"])
+    assert answer.status == 200, answer.body
+    return answer.frames[0]
+
+
+TRANSPORTS = ["socket", "stream", "post"]
+
+
+class SocketReader:
+    """A table socket read like a stream: `frame(kind)` and `disconnect()`."""
+
+    def __init__(self, comm: Any) -> None:
+        self.comm = comm
+
+    async def frame(self, kind: str, timeout: float = 3) -> dict[str, Any]:
+        """Read frames until one of the given type arrives; return it."""
+        from tests.games.helpers import receive_until
+
+        return await receive_until(self.comm, kind, timeout)
+
+    async def disconnect(self) -> None:
+        """Close the socket."""
+        await self.comm.disconnect()
+
+
+async def table_reader(transport: str, table_id: int, user: Any) -> SocketReader | Stream:
+    """Open a seat's server-to-client link on a table: its socket or its event stream."""
+    from tests.games.helpers import socket
+
+    if transport == "socket":
+        comm = await socket(table_id, user)
+        connected, _code = await comm.connect()
+        assert connected
+        return SocketReader(comm)
+    return await stream(f"/tables/{table_id}/stream/", await cookie_for(user))
