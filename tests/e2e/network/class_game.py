@@ -186,9 +186,10 @@ class ClassGame:
         return {int(seat): events for seat, events in found.items()}
 
     def close(self) -> None:
-        """Close every browser context."""
+        """Close every browser context (again: a no-op)."""
         for context in self.contexts:
             context.close()
+        self.contexts.clear()
 
 
 def delivered(frames: list[dict[str, Any]], link: str) -> list[list[Any]]:

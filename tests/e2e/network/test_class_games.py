@@ -57,8 +57,14 @@ def test_a_class_game_through_default_squid_plays_to_the_end_on_the_stream(
         # The pages did try the socket (refused by squid), and the streams went through squid.
         target = f"CONNECT 127.0.0.1:{server.daphne.port}"
         assert [line for line in squid.requests("TCP_DENIED") if target in line]
+        # Squid logs a request when it ends: close the pages, then read the streams' lines.
+        game.close()
         streams = f"/tables/{game.table}/stream/"
-        assert len([line for line in squid.requests("", "GET") if streams in line]) >= 4
+        wait_until(
+            lambda: len([line for line in squid.requests("", "GET") if streams in line]) >= 4,
+            20,
+            "squid to log the four pages' event streams",
+        )
     finally:
         game.close()
 
