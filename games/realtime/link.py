@@ -133,6 +133,10 @@ class RealtimeLink:
         if not self.bucket.take():
             await self.send_error(TableError("rate_limited", RATE_LIMITED))
             return
+        await self.read_and_route(text_data, bytes_data)
+
+    async def read_and_route(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        """Check a frame's kind, size and JSON (the rate is checked), then `receive_frame`."""
         try:
             content = read_frame(text_data, bytes_data, max_bytes=self.max_frame_bytes)
         except TableError as exc:

@@ -31,9 +31,11 @@ from games.realtime.link import (
     CLOSE_NO_ACCESS,
     CLOSE_SIGNED_OUT,
     DATABASE_UNAVAILABLE,
+    RATE_LIMITED,
     RealtimeLink,
     logger,
 )
+from games.realtime.signin import socket_user
 
 # One token bucket per (sign-in, link path) in this process, the socket's own limits: the
 # POSTs of one page share it as the frames of one socket do. The oldest are forgotten beyond.
@@ -114,15 +116,19 @@ class PostedLink(RealtimeLink):
     async def answer(self, body: bytes) -> HttpResponse:
         """Handle the POSTed frame as the socket handles a text frame; build the answer."""
         try:
-            code = await self.find_access()
-            if code is not None:
+            # The rate first: a flood costs no query (Django has read the session already).
+            if socket_user(self.scope) is None:
+                await self.refuse(CLOSE_SIGNED_OUT)
+            elif not self.bucket.take():
+                await self.send_error(TableError("rate_limited", RATE_LIMITED))
+            elif (code := await self.find_access()) is not None:
                 await self.refuse(code)
             else:
                 try:
                     text: str | None = body.decode("utf-8")
                 except UnicodeDecodeError:
                     text = None  # not text: refused as the socket refuses a binary frame
-                await self.take_frame(text)
+                await self.read_and_route(text, None)
         except (OperationalError, InterfaceError) as exc:
             logger.warning("database unavailable on a POSTed frame: %s", exc)
             await self.send_error(TableError("unavailable", DATABASE_UNAVAILABLE))

@@ -13,6 +13,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.testing import ApplicationCommunicator, HttpCommunicator
 
+from games.realtime import delivery
 from tests.games.helpers import session_cookie
 from unoclass.asgi import application
 
@@ -38,6 +39,7 @@ class Stream:
     buffer: str = ""
     ended: bool = False
     comments: int = 0
+    gone: bool = False
 
     async def open(self, timeout: float = 3) -> int:
         """Send the GET and read the response's start; return the status."""
@@ -72,7 +74,10 @@ class Stream:
                 elif key == "data":
                     data.append(value)
             if data:
-                return Event(name, event_id, json.loads("\n".join(data)))
+                event = Event(name, event_id, json.loads("\n".join(data)))
+                if event.name == "close" and self.ended:
+                    await self.disconnect()  # as daphne does once a response is over
+                return event
 
     async def frame(self, kind: str, timeout: float = 3) -> dict[str, Any]:
         """Read frames until one of the given type arrives; return it (a close: AssertionError)."""
@@ -105,6 +110,9 @@ class Stream:
 
     async def disconnect(self) -> None:
         """Go away as a browser does, and let the consumer stop."""
+        if self.gone:
+            return
+        self.gone = True
         await self.comm.send_input({"type": "http.disconnect"})
         await self.comm.wait(timeout=3)
 
@@ -176,6 +184,7 @@ async def post_frame(
     headers = [(b"host", b"testserver"), (b"cookie", cookies), *extra]
     comm = HttpCommunicator(application, "POST", path, body=body, headers=headers)
     response = await comm.get_response(timeout=5)
+    await delivery.publishes_done()  # the move's broadcast, started in the background
     try:
         parsed = json.loads(response["body"])
     except ValueError:

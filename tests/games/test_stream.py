@@ -17,7 +17,7 @@ from django.urls import reverse
 from games import driver
 from games.engine import Game
 from games.models import Seat, Table
-from games.protocol import MAX_FRAME_BYTES, RATE_BURST
+from games.protocol import MAX_FRAME_BYTES, RATE_BURST, RATE_PER_SECOND
 from games.realtime import stream as stream_module
 from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
 from tests.games.streams import cookie_for, post_frame, stream
@@ -283,7 +283,16 @@ async def test_a_bad_frame_gets_the_same_error_on_both_transports(  # type: igno
     assert (await _stored(table.pk))[1] == 0
 
 
-async def test_posts_share_the_socket_rate_limit(pair):  # type: ignore[no-untyped-def]
+async def test_posts_share_the_socket_rate_limit(pair, monkeypatch):  # type: ignore[no-untyped-def]
+    # The bucket's clock is ours: no time passes while the frames are posted (exact counts).
+    from functools import partial
+
+    from games.realtime import posted
+    from games.realtime.frames import TokenBucket
+
+    now = [1000.0]
+    monkeypatch.setattr(posted, "TokenBucket", partial(TokenBucket, clock=lambda: now[0]))
+    monkeypatch.setattr(posted, "_buckets", type(posted._buckets)())
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     cookie = await cookie_for(pair[1])
     answers = [
@@ -291,12 +300,16 @@ async def test_posts_share_the_socket_rate_limit(pair):  # type: ignore[no-untyp
         for _ in range(RATE_BURST + 3)
     ]
     codes = [a.frames[0]["code"] for a in answers]
-    # The bucket refills while the posts go: at least a burst passes, the rest is limited.
-    assert codes[:RATE_BURST] == ["unknown_type"] * RATE_BURST
-    assert "rate_limited" in codes[RATE_BURST:]
-    # Another sign-in has its own bucket.
+    assert codes == ["unknown_type"] * RATE_BURST + ["rate_limited"] * 3
+    # A limited action is not applied; another sign-in has its own bucket.
+    limited = await post_frame(_frames_path(table.pk), cookie, _action(PLAY_EQUAL, 0))
+    assert [f["code"] for f in limited.frames] == ["rate_limited"]
+    assert (await _stored(table.pk))[1] == 0
     other = await post_frame(_frames_path(table.pk), await cookie_for(pair[0]), {"type": "dance"})
     assert other.frames[0]["code"] == "unknown_type"
+    now[0] += 1.5 / RATE_PER_SECOND  # a token back (and half of one: no rounding edge)
+    again = await post_frame(_frames_path(table.pk), cookie, _action(PLAY_EQUAL, 0))
+    assert [f["type"] for f in again.frames] == ["state"]
 
 
 # --- Actions: stored before broadcast, one of two at once --------------------------------
