@@ -218,7 +218,8 @@ def delivered(frames: list[dict[str, Any]], link: str) -> list[list[Any]]:
         if frame["type"] == "state":
             found += [[frame["state_id"], e["event"], e["text"]] for e in frame.get("events", [])]
         elif frame["type"] == "event":
-            found.append([frame["state_id"], frame["event"], frame["text"]])
+            # A replayed event may come without its state number: None shows it as extra.
+            found.append([frame.get("state_id"), frame["event"], frame["text"]])
     return found
 
 
