@@ -1,12 +1,21 @@
-"""A scripted player on the fallback link: the event stream for the server's frames, POSTs for
-its own (docs/protocol.md, "Fallback: SSE and POST"), with SeatClient's interface and log.
+"""The scripted player of tests/e2e/scale/client.py on the fallback link: SSE in, POST out.
 
-It reads what a browser on the stream reads: the `message` events' frames, in order, and each
-POST's answer (the mover's own state, an error, a catch-up). As the page does, it drops the
-copy of its own move that comes back on the stream after the POST's answer brought it (and
-the other way round); any other repeat is recorded, so a server that sends a state twice still
-shows in `SeatLog.problems()`. A stream that breaks is opened again with `Last-Event-ID`, as a
-browser does.
+`StreamSeatClient` has the socket client's interface (connect, reconnect, send, act, sync,
+next_frame, close, log), so the same `Table` plays with it and the fault tests run on both
+transports (`seat_client(link, …)`). What it does is what the play page's fallback does
+(docs/protocol.md, "Fallback: SSE and POST"):
+
+- the server's frames come from `GET /tables/<id>/stream/` (text/event-stream, read as it
+  arrives with httpx); a `state` event's `id` is remembered and sent back as `Last-Event-ID`
+  when the stream is opened again, as a browser's EventSource does;
+- each client frame is one `POST /tables/<id>/frames/` (JSON body, the CSRF token as Django
+  wants it); the frames of its answer (`{"frames": [...]}`) are received like the stream's,
+  first, as a socket's direct replies are;
+- a stream that ends (the server closed it, a `close` event, a process killed) or a POST that
+  finds no server raises `StreamClosed`, a `websockets.ConnectionClosed`: every caller that
+  handles a closed socket handles a closed stream the same way; a POST answered with a page
+  instead of frames (a 503 while the database is away: the request's session is read from it
+  before any view runs) raises `PostRefused`.
 """
 
 from __future__ import annotations
@@ -14,164 +23,206 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
+import secrets
+import string
 from typing import Any
 
 import httpx
 import websockets
 
-from tests.e2e.scale.client import BACKOFF_FIRST, BACKOFF_MAX, RECONNECT_SECONDS, SeatLog
+from tests.e2e.scale.client import SeatClient
+from tests.support.live import Daphne
 
-CSRF = "abcdefghijklmnopqrstuvwxyz012345"  # a 32-character CSRF secret (cookie and header)
+LINKS = ["socket", "stream"]
+# The stream's reads have no timeout (a quiet table sends only a heartbeat now and then);
+# opening it and each POST have one.
+OPEN_SECONDS = 5.0
+POST_SECONDS = 15.0
+
+
+class PostRefused(Exception):
+    """A POST answered without frames (a page of its own: the 503 while the database is away,
+    Django's CSRF 403): nothing was applied, the link stays."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(f"POST answered {status}")
+        self.status = status
+        self.text = text
 
 
 class StreamClosed(websockets.ConnectionClosed):
-    """The event stream ended or broke: a ConnectionClosed to Table.play, which reconnects."""
+    """The stream ended, or the server could not be reached: the link is closed."""
 
-    def __init__(self, reason: object = "") -> None:
+    def __init__(self, why: str) -> None:
         super().__init__(None, None)
-        self.reason = str(reason)
+        self.why = why
+
+    def __str__(self) -> str:
+        return f"stream closed: {self.why}"
 
 
-class StreamSeatClient:
-    """One player's fallback link: reconnects with backoff, records every state it gets."""
+def parse_events(lines: list[str]) -> tuple[dict[str, str], list[str]]:
+    """Read one SSE event from its lines (up to the blank line): its fields, its data lines."""
+    fields: dict[str, str] = {}
+    data: list[str] = []
+    for line in lines:
+        if not line or line.startswith(":"):
+            continue  # a comment: the heartbeat
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if name == "data":
+            data.append(value)
+        else:
+            fields[name] = value
+    return fields, data
 
-    def __init__(self, http_base: str, table: int, session: str) -> None:
-        self.url = f"{http_base}/tables/{table}/stream/"
-        self.frames_url = f"{http_base}/tables/{table}/frames/"
-        self.origin = http_base
-        cookies = {"sessionid": session, "django_language": "en", "csrftoken": CSRF}
-        self.http = httpx.AsyncClient(cookies=cookies, timeout=httpx.Timeout(10, read=None))
-        self.queue: asyncio.Queue[tuple[str, dict[str, Any]] | Exception] = asyncio.Queue()
+
+class StreamSeatClient(SeatClient):
+    """One player's event stream and POSTs; reconnects with backoff, records every state."""
+
+    def __init__(self, http_base: str, table: int, session: str, origin: str) -> None:
+        super().__init__(http_base.replace("http", "ws", 1), table, session, origin)
+        self.stream_url = f"{http_base}/tables/{table}/stream/"
+        self.post_url = f"{http_base}/tables/{table}/frames/"
+        self.url = self.stream_url
+        token = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
+        self.cookies = {"sessionid": session, "django_language": "en", "csrftoken": token}
+        self.post_headers = {"X-CSRFToken": token, "Origin": origin, "Referer": f"{origin}/"}
+        self.http: httpx.AsyncClient | None = None
+        self.frames: asyncio.Queue[dict[str, Any] | StreamClosed] = asyncio.Queue()
         self.reader: asyncio.Task[None] | None = None
         self.last_event_id: str | None = None
-        self.posted: set[int] = set()  # states a POST's answer brought (their echo is dropped)
-        self.log = SeatLog()
+        self.close_code: int | None = None
+        self.dropped = 0
 
-    async def connect(self, deadline_seconds: float = RECONNECT_SECONDS) -> None:
-        """Open the stream, retrying with exponential backoff until the deadline."""
-        wait, deadline = BACKOFF_FIRST, time.monotonic() + deadline_seconds
-        while True:
-            opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self.queue = asyncio.Queue()
-            self.reader = asyncio.create_task(self._read(opened))
-            try:
-                await asyncio.wait_for(asyncio.shield(opened), 10)
-                self.log.connections.append([])
-                return
-            except (OSError, httpx.HTTPError, StreamClosed, TimeoutError):
-                await self._stop_reader()
-                if time.monotonic() + wait > deadline:
-                    raise
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, BACKOFF_MAX)
-
-    async def _read(self, opened: asyncio.Future[None]) -> None:
-        headers = {"Accept": "text/event-stream"}
+    async def _open(self) -> None:
+        """Open the stream and start reading it into the queue; raise if it does not open."""
+        if self.http is None:
+            self.http = httpx.AsyncClient(cookies=self.cookies, timeout=POST_SECONDS)
+        headers = {"Accept": "text/event-stream", "Accept-Language": "en"}
         if self.last_event_id is not None:
             headers["Last-Event-ID"] = self.last_event_id
+        request = self.http.build_request(
+            "GET", self.stream_url, headers=headers, timeout=httpx.Timeout(OPEN_SECONDS, read=None)
+        )
+        response = await self.http.send(request, stream=True)
+        if response.status_code != 200:
+            await response.aclose()
+            raise OSError(f"stream answered {response.status_code}")
+        self.frames = asyncio.Queue()
+        self.reader = asyncio.ensure_future(self._read(response))
+
+    async def _read(self, response: httpx.Response) -> None:
+        why = "the server ended the stream"
         try:
-            async with self.http.stream("GET", self.url, headers=headers) as response:
-                if response.status_code != 200:
-                    raise StreamClosed(f"status {response.status_code}")
-                opened.set_result(None)
-                name, data, event_id = "message", [], None
-                async for line in response.aiter_lines():
-                    if line == "":
-                        if data:
-                            await self._event(name, event_id, "\n".join(data))
-                        name, data, event_id = "message", [], None
-                        continue
-                    key, _sep, value = line.partition(":")
-                    value = value[1:] if value.startswith(" ") else value
-                    if key == "event":
-                        name = value
-                    elif key == "data":
-                        data.append(value)
-                    elif key == "id":
-                        event_id = value
-            raise StreamClosed("the stream ended")
-        except Exception as exc:  # any end of the stream: the next read reconnects
-            if not opened.done():
-                opened.set_exception(exc)
-            else:
-                self.queue.put_nowait(exc if isinstance(exc, StreamClosed) else StreamClosed(exc))
+            lines: list[str] = []
+            async for line in response.aiter_lines():
+                if line:
+                    lines.append(line)
+                    continue
+                fields, data = parse_events(lines)
+                lines = []
+                if not data:
+                    continue
+                payload = json.loads("\n".join(data))
+                if fields.get("event") == "close":
+                    self.close_code = payload.get("code")
+                    why = f"close {self.close_code}"
+                    continue
+                if "id" in fields:
+                    self.last_event_id = fields["id"]
+                await self.frames.put(payload)
+        except (httpx.HTTPError, OSError) as error:
+            why = f"{type(error).__name__}: {error}"
+        finally:
+            await response.aclose()
+            await self.frames.put(StreamClosed(why))
 
-    async def _event(self, name: str, event_id: str | None, data: str) -> None:
-        if name == "close":
-            raise StreamClosed(f"closed with {json.loads(data)['code']}")
-        if event_id is not None:
-            self.last_event_id = event_id
-        self.queue.put_nowait(("stream", json.loads(data)))
-
-    async def _stop_reader(self) -> None:
-        if self.reader is not None:
-            self.reader.cancel()
-            with contextlib.suppress(BaseException):
-                await self.reader
-            self.reader = None
+    async def connect(self, deadline_seconds: float = 30.0) -> None:
+        """Open the stream, retrying with exponential backoff until the deadline."""
+        loop = asyncio.get_running_loop()
+        wait, deadline = 0.05, loop.time() + deadline_seconds
+        while True:
+            try:
+                await self._open()
+                self.log.connections.append([])
+                return
+            except (OSError, httpx.HTTPError):
+                if loop.time() + wait > deadline:
+                    raise
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, 1.0)
 
     async def reconnect(self) -> None:
-        """Close what is left of the stream and open it again (from the last id)."""
-        await self._stop_reader()
+        """Drop what is left of the stream and open it again (Last-Event-ID: the last state)."""
+        await self._stop_reading()
         self.log.reconnects += 1
         await self.connect()
 
     async def send(self, frame: dict[str, Any]) -> None:
-        """POST one frame; its answer's frames are read next (before later stream frames)."""
-        headers = {"X-CSRFToken": CSRF, "Origin": self.origin, "Content-Type": "application/json"}
+        """POST one frame; its answer's frames are received first, as a socket's replies."""
+        if self.http is None:
+            raise StreamClosed("not connected")
         try:
             response = await self.http.post(
-                self.frames_url, content=json.dumps(frame), headers=headers
+                self.post_url, content=json.dumps(frame), headers=self.post_headers
             )
-        except httpx.HTTPError:
-            return  # lost, as a frame on a broken socket: the table's silence asks for a sync
-        for item in response.json().get("frames", []):
-            self.queue.put_nowait(("post", item))
-
-    async def sync(self) -> None:
-        """Ask for the current state again; the state numbers start a new sequence."""
-        await self.send({"type": "sync"})
-        self.log.syncs += 1
-        self.log.connections.append([])
-
-    async def act(self, action: dict[str, Any]) -> None:
-        """POST an action for the last state seen."""
-        await self.send({"type": "action", "action": action, "state_id": self.log.state_id})
+        except (httpx.HTTPError, OSError) as error:
+            raise StreamClosed(f"POST failed: {type(error).__name__}") from error
+        try:
+            body = response.json()
+        except ValueError:
+            raise PostRefused(response.status_code, response.text) from None
+        for answer in body.get("frames", []):
+            await self.frames.put(answer)
+        if "close" in body:
+            self.close_code = int(body["close"])
+            raise StreamClosed(f"close {self.close_code}")
 
     async def next_frame(self, timeout: float = 10) -> dict[str, Any]:
-        """Receive one frame (from the stream or a POST's answer) and record it."""
-        item = await asyncio.wait_for(self.queue.get(), timeout)
-        if isinstance(item, Exception):
-            raise item
-        source, frame = item
-        self.log.frames += 1
-        if frame["type"] == "state":
-            state_id = frame["state_id"]
-            if source == "post":
-                self.posted.add(state_id)
-            echo = (
-                state_id <= self.log.state_id
-                and state_id in self.posted
-                and bool(frame.get("events"))  # a move's state, not a pause's or a sync's
-            )
-            if not echo:
-                self.log.connections[-1].append(state_id)
-            if state_id >= self.log.state_id:
-                self.log.state_id, self.log.view = state_id, frame["view"]
-        elif frame["type"] == "error":
-            self.log.errors.append(frame)
-        return frame
+        """Receive one frame (from the stream or a POST's answer) and record it.
 
-    async def next_state(self, timeout: float = 10) -> dict[str, Any]:
-        """Receive frames until a `state` frame arrives; return it."""
-        deadline = time.monotonic() + timeout
+        A mover's new state comes twice, in the POST's answer and on its own stream: the
+        second copy of a live state already shown is dropped (counted in `dropped`), as the
+        page drops it (docs/protocol.md).
+        """
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
         while True:
-            frame = await self.next_frame(max(0.01, deadline - time.monotonic()))
-            if frame["type"] == "state":
-                return frame
+            item = await asyncio.wait_for(self.frames.get(), max(0.0, end - loop.time()))
+            if isinstance(item, StreamClosed):
+                raise item
+            seen = item["type"] == "state" and item.get("events") is not None
+            if seen and item["state_id"] <= self.log.state_id:
+                self.dropped += 1
+                continue
+            break
+        self.log.frames += 1
+        if item["type"] == "state":
+            self.log.connections[-1].append(item["state_id"])
+            self.log.state_id = item["state_id"]
+            self.log.view = item["view"]
+        elif item["type"] == "error":
+            self.log.errors.append(item)
+        return item
+
+    async def _stop_reading(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.reader
+            self.reader = None
 
     async def close(self) -> None:
         """Close the stream and the HTTP client."""
-        await self._stop_reader()
-        await self.http.aclose()
+        await self._stop_reading()
+        if self.http is not None:
+            await self.http.aclose()
+            self.http = None
+
+
+def seat_client(link: str, server: Daphne, table: int, session: str) -> SeatClient:
+    """Return a seat's client on the given link ("socket" or "stream") to one daphne."""
+    if link == "stream":
+        return StreamSeatClient(server.http, table, session, server.http)
+    return SeatClient(server.ws, table, session, server.http)

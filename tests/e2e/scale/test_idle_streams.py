@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from tests.e2e.scale.deployment import deploy
-from tests.e2e.scale.stream_client import StreamSeatClient
+from tests.e2e.scale.stream_client import seat_client
 from tests.support.servers import PostgresCluster
 
 pytestmark = pytest.mark.slow
@@ -40,7 +40,7 @@ def test_open_streams_hold_no_database_connection(postgres_cluster: PostgresClus
 
         async def scenario() -> int:
             clients = [
-                StreamSeatClient(server.http, ids["table"], session)
+                seat_client("stream", server, ids["table"], session)
                 for session in ids["sessions"]
                 for _ in range(STREAMS_PER_SEAT)
             ]

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.scale.client import SeatClient, Table
+from tests.e2e.scale.client import Table
 from tests.e2e.scale.deployment import audit, check_audit, deploy
-from tests.e2e.scale.stream_client import StreamSeatClient
+from tests.e2e.scale.stream_client import seat_client
 from tests.support.servers import PostgresCluster, RedisServer
 
 pytestmark = pytest.mark.slow
@@ -29,9 +29,7 @@ def test_sockets_and_streams_on_two_processes_play_a_full_game(
 
         async def scenario() -> Table:
             clients: list[Any] = [
-                SeatClient(server.ws, ids["table"], session, server.http)
-                if link == "socket"
-                else StreamSeatClient(server.http, ids["table"], session)
+                seat_client(link, server, ids["table"], session)
                 for (server, link), session in zip(seats, ids["sessions"], strict=True)
             ]
             for client in clients:
