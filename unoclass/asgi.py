@@ -2,6 +2,7 @@
 
 import gc
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -12,22 +13,34 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 from lessons.routing import websocket_urlpatterns as lessons_websockets  # noqa: E402
+from unoclass.network_check import routing as network_check  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            # The routes are path()s of ASGI apps, which django-stubs types as URLPatterns of
-            # views; types-channels wants its own pattern type (see games/routing.py).
-            AuthMiddlewareStack(
-                URLRouter(websocket_urlpatterns + lessons_websockets)  # type: ignore[arg-type]
-            )
-        ),
-    }
-)
+# Long-lived HTTP responses (event streams) go to their consumers; every other request to
+# Django. The routes are path()s of ASGI apps, which django-stubs types as URLPatterns of
+# views; types-channels wants its own pattern type (see games/routing.py).
+http_routes: list[Any] = [*network_check.http_urlpatterns]
+websocket_routes: list[Any] = [
+    *websocket_urlpatterns,
+    *lessons_websockets,
+    *network_check.websocket_urlpatterns,
+]
+
+
+def build_application(websockets: list[Any], streams: list[Any]) -> ProtocolTypeRouter:
+    """Return the app serving these WebSocket routes and event streams, Django for the rest."""
+    return ProtocolTypeRouter(
+        {
+            "http": URLRouter([*streams, re_path(r"", django_asgi_app)]),  # type: ignore[list-item,arg-type]
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websockets))),
+        }
+    )
+
+
+application = build_application(websocket_routes, http_routes)
 
 # Everything loaded so far lives as long as the process: out of the collector's sight. A full
 # collection scanned it all again and again: long pauses under load (docs/performance.md).
