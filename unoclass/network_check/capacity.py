@@ -44,10 +44,14 @@ def stream_token(channel_name: str) -> str:
     return signing.dumps(channel_name, salt=_SALT, compress=True)
 
 
+def token_max_age() -> int:
+    """Return how long a stream's token is good for (seconds): well past the stream's end."""
+    return int(settings.NETWORK_CHECK_SECONDS * 2 + 60)
+
+
 def stream_channel(token: str) -> str:
     """Return the channel a token names; raise signing.BadSignature if it is forged or old."""
-    max_age = int(settings.NETWORK_CHECK_SECONDS * 2 + 60)
-    channel = signing.loads(token, salt=_SALT, max_age=max_age)
+    channel = signing.loads(token, salt=_SALT, max_age=token_max_age())
     if not isinstance(channel, str):
         raise signing.BadSignature("not a channel name")
     return channel

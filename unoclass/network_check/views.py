@@ -25,8 +25,9 @@ from unoclass.network_check.capacity import (
     WINDOW_SECONDS,
     counted_within,
     stream_channel,
+    token_max_age,
 )
-from unoclass.network_check.consumers import BAD_ECHO, GRACE_SECONDS, echo_number
+from unoclass.network_check.consumers import BAD_ECHO, echo_number
 from unoclass.network_check.words import page_words
 
 
@@ -97,8 +98,8 @@ async def echo(request: HttpRequest) -> HttpResponse:
     except signing.BadSignature:
         return _refusal(400, "bad_token", _("This check has expired: run it again."))
     key = "network-check:echoes:" + hashlib.sha256(channel.encode()).hexdigest()
-    lifetime = settings.NETWORK_CHECK_SECONDS + GRACE_SECONDS
-    if not counted_within(key, MAX_ECHOES_PER_STREAM, lifetime):
+    # Counted as long as the token is good: a token cannot earn a second share.
+    if not counted_within(key, MAX_ECHOES_PER_STREAM, token_max_age()):
         return _refusal(429, "rate_limited", _("Too many messages: slow down."))
     layer = get_channel_layer()
     if layer is not None:
