@@ -216,11 +216,12 @@ function resultWords(result) {
 
 function fillTicket(socket, fallback) {
   const pending = words.testing;
+  const secure = location.protocol === "https:";
   ticket.value = fill(words.ticket, {
-    origin: config.page_origin,
-    host: config.host,
-    port: config.port,
-    socket_url: config.socket_url,
+    origin: location.origin,
+    host: location.hostname,
+    port: location.port || (secure ? "443" : "80"),
+    socket_url: `${secure ? "wss:" : "ws:"}//${location.host}/ws/`,
     date: new Date().toLocaleString(config.lang),
     socket_result: socket ? resultWords(socket) : pending,
     fallback_result: fallback ? resultWords(fallback) : pending,

@@ -57,7 +57,7 @@ def test_anyone_gets_the_page_with_this_servers_address_only() -> None:
     assert 'src="/static/js/network-check.js"' in text
     config = json.loads(text.split('id="network-check-config" type="application/json">')[1]
                         .split("</script>")[0])  # fmt: skip
-    assert config["host"] == "testserver" and config["port"] == 80
+    assert response.context["host"] == "testserver" and response.context["port"] == 80
     assert config["words"]["works"] == "Fonctionne"
 
 

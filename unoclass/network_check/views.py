@@ -55,8 +55,8 @@ def page(request: HttpRequest) -> HttpResponse:
     if not counted_within(f"network-check:page:{address}", PAGE_LOADS_PER_ADDRESS, WINDOW_SECONDS):
         return render(request, "network_check/too_many.html", status=429)
     parts = _address_parts(request)
+    # The script reads this server's address from its own location: no address in a script.
     config = {
-        **parts,
         "socket_path": "/ws/network-check/",
         "stream_path": "/network-check/stream/",
         "echo_path": reverse("network_check_echo"),
