@@ -2,6 +2,7 @@
 
 import gc
 import os
+import sys
 from typing import Any
 
 from django.core.asgi import get_asgi_application
@@ -13,6 +14,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -41,6 +43,13 @@ def build_application(websockets: list[Any], streams: list[Any]) -> ProtocolType
 
 
 application = build_application(websocket_routes, http_routes)
+
+# Under daphne (its server module is loaded before the app), accept per-message deflate:
+# unoclass/ws_deflate.py. Elsewhere (tests, other servers) nothing is imported or changed.
+if settings.WEBSOCKET_DEFLATE and "daphne.server" in sys.modules:
+    from unoclass import ws_deflate
+
+    ws_deflate.enable(sys.modules["daphne.server"])
 
 # Everything loaded so far lives as long as the process: out of the collector's sight. A full
 # collection scanned it all again and again: long pauses under load (docs/performance.md).
