@@ -7,8 +7,8 @@ the table states are JSON and HTML that deflate shrinks tenfold or more: the fig
 docs/performance.md, "Slow links (issue 25)".
 
 Memory stays small with thousands of sockets: the server compresses each message on its own
-(`server_no_context_takeover`: no compressor kept between messages), and asks the browser for
-a 512-byte window (`client_max_window_bits=9`), so the inflater each socket keeps is small.
+(no compressor kept between messages, with a small window), and asks the browser for a
+512-byte window (`client_max_window_bits=9`), so the inflater each socket keeps is small.
 
 daphne's private parts used (the module global `daphne.server.WebSocketFactory`, read by
 `Server.run`): tests/unoclass/test_private_apis.py::test_daphne_websocket_factory_seam.
@@ -23,6 +23,11 @@ from autobahn.websocket.compress import PerMessageDeflateOffer, PerMessageDeflat
 
 # The window the server asks browsers to compress with (2**9 bytes): their frames are small.
 CLIENT_WINDOW_BITS = 9
+# The server's own compressor, made anew for each message: a 4 KB window and zlib's memory
+# level 4 compress a table state (1.4 kB) or an overview (50 kB) as well as zlib's defaults
+# (32 KB, 8) do, and start far quicker (docs/performance.md, "Slow links").
+SERVER_WINDOW_BITS = 12
+SERVER_MEM_LEVEL = 4
 
 
 def accept_deflate(offers: list[Any]) -> PerMessageDeflateOfferAccept | None:
@@ -33,6 +38,8 @@ def accept_deflate(offers: list[Any]) -> PerMessageDeflateOfferAccept | None:
                 offer,
                 request_max_window_bits=CLIENT_WINDOW_BITS if offer.accept_max_window_bits else 0,
                 no_context_takeover=True,
+                window_bits=SERVER_WINDOW_BITS,
+                mem_level=SERVER_MEM_LEVEL,
             )
     return None
 
