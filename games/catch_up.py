@@ -68,10 +68,18 @@ def since_query(query_string: bytes) -> int | None:
     for part in query_string.decode("latin-1").split("&"):
         name, _sep, value = part.partition("=")
         if name == "since":
-            if not value.isascii() or not value.isdigit() or len(value) > 10:
-                raise TableError("bad_since", BAD_SINCE)
-            return int(value)
+            return since_value(value)
     return None
+
+
+def since_value(value: str) -> int:
+    """Return the state number written in `value` (`?since=`, `Last-Event-ID`).
+
+    Raise TableError `bad_since` when it is not a whole number of at most 10 digits.
+    """
+    if not value.isascii() or not value.isdigit() or len(value) > 10:
+        raise TableError("bad_since", BAD_SINCE)
+    return int(value)
 
 
 def frames_since(*, table_id: int, seat: int | None, since: int, lang: str) -> CatchUp:

@@ -11,5 +11,7 @@ urlpatterns = [
     path("practice/", views.practice, name="practice"),
     path("tables/<int:table_id>/", views.play, name="play"),
     path("tables/<int:table_id>/pause/", views.pause, name="pause"),
+    # The fallback's client frames (docs/protocol.md); the stream is a Channels route.
+    path("tables/<int:table_id>/frames/", views.frames, name="frames"),
     path("tables/<int:table_id>/seats/<int:seat_index>/bot/", views.seat_bot, name="seat_bot"),
 ]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from games import hooks
+from games.consumers import post_table_frame
 from games.engine import Game, card_name
 from games.engine.cards import DENOMINATORS, deck_for
 from games.errors import TableError
@@ -162,3 +163,12 @@ def _teacher_access(request: HttpRequest, table_id: int) -> TableAccess:
     if access.seat is not None:
         raise PermissionDenied
     return access
+
+
+@require_POST
+async def frames(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Take one client frame of the table's fallback link (docs/protocol.md): the JSON answer.
+
+    Not signed in: 401; no seat nor watching place: 403 (the socket's 4401 and 4403).
+    """
+    return await post_table_frame(request, table_id)

@@ -13,18 +13,25 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import (  # noqa: E402
+    AllowedHostsOriginValidator,
+    WebsocketDenier,
+)
 from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
+from games.routing import http_urlpatterns as games_streams  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from lessons.routing import http_urlpatterns as lessons_streams  # noqa: E402
 from lessons.routing import websocket_urlpatterns as lessons_websockets  # noqa: E402
 from unoclass.network_check import routing as network_check  # noqa: E402
 
-# Long-lived HTTP responses (event streams) go to their consumers; every other request to
-# Django. The routes are path()s of ASGI apps, which django-stubs types as URLPatterns of
-# views; types-channels wants its own pattern type (see games/routing.py).
-http_routes: list[Any] = [*network_check.http_urlpatterns]
+# The Django app as a route takes any path (re_path types views only: see games/routing.py).
+django_route = re_path(r"", django_asgi_app)  # type: ignore[arg-type]
+# The event streams (the fallback of the sockets: docs/protocol.md) are Channels consumers;
+# every other address is Django's. The routes are path()s of ASGI apps, which django-stubs
+# types as URLPatterns of views; types-channels wants its own pattern type.
+http_routes: list[Any] = [*games_streams, *lessons_streams, *network_check.http_urlpatterns]
 websocket_routes: list[Any] = [
     *websocket_urlpatterns,
     *lessons_websockets,
@@ -32,17 +39,27 @@ websocket_routes: list[Any] = [
 ]
 
 
-def build_application(websockets: list[Any], streams: list[Any]) -> ProtocolTypeRouter:
-    """Return the app serving these WebSocket routes and event streams, Django for the rest."""
+def build_application(
+    websockets: list[Any], streams: list[Any], *, refuse_websockets: bool = False
+) -> ProtocolTypeRouter:
+    """Return the app serving these WebSocket routes and event streams, Django for the rest.
+
+    `refuse_websockets` refuses every handshake, as a filtering proxy that does not forward
+    `Upgrade` does (settings.REFUSE_WEBSOCKETS).
+    """
     return ProtocolTypeRouter(
         {
-            "http": URLRouter([*streams, re_path(r"", django_asgi_app)]),  # type: ignore[list-item,arg-type]
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websockets))),
+            "http": URLRouter([*streams, django_route]),  # type: ignore[list-item]
+            "websocket": WebsocketDenier()
+            if refuse_websockets
+            else AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websockets))),
         }
     )
 
 
-application = build_application(websocket_routes, http_routes)
+application = build_application(
+    websocket_routes, http_routes, refuse_websockets=settings.REFUSE_WEBSOCKETS
+)
 
 # Under daphne (its server module is loaded before the app), accept per-message deflate:
 # unoclass/ws_deflate.py. Elsewhere (tests, other servers) nothing is imported or changed.

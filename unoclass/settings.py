@@ -78,6 +78,11 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "unoclass.urls"
 ASGI_APPLICATION = "unoclass.asgi.application"
+# REFUSE_WEBSOCKETS=1 makes the server refuse every WebSocket handshake, as a filtering proxy
+# that does not forward `Upgrade` does: the pages then move to the event stream by themselves
+# (docs/protocol.md, "Fallback: SSE and POST"). For the browser tests and for trying a
+# deployment's fallback; never needed in production.
+REFUSE_WEBSOCKETS = env_bool("REFUSE_WEBSOCKETS")
 WSGI_APPLICATION = "unoclass.wsgi.application"
 
 TEMPLATES = [

@@ -220,6 +220,14 @@ def publish_soon(group: str, message: dict[str, Any], skip: str | None = None) -
     task.add_done_callback(_publishing.discard)
 
 
+async def publishes_done() -> None:
+    """Wait until the background publishes started on this loop have ended (tests)."""
+    loop = asyncio.get_running_loop()
+    mine = [task for task in _publishing if task.get_loop() is loop]
+    if mine:
+        await asyncio.wait(mine)
+
+
 def publish_from_thread(group: str, message: dict[str, Any]) -> None:
     """Publish from sync code (a service's on-commit hook); never raises for a layer error.
 

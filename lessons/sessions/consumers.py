@@ -1,9 +1,11 @@
-"""The teacher's live overview socket of a class session (its own Channels group).
+"""The teacher's live overview of a class session (its own Channels group), on any transport.
 
-The socket joins the session's group (an attempt was stored, a student joined or moved, the
-session was paused or ended) and the group of every table of the session (any move, by a
-student, a bot or a timer). On each change it sends a fresh overview: the data and the HTML
-the page shows, never a hand. Changes arriving close together are sent once.
+The logic is `OverviewLink`; the socket, the event stream and the POSTed frame are thin
+adapters around it (games.realtime: docs/architecture.md). The link joins the session's
+group (an attempt was stored, a student joined or moved, the session was paused or ended)
+and the group of every table of the session (any move, by a student, a bot or a timer).
+On each change it sends a fresh overview: the data and the HTML the page shows, never a
+hand. Changes arriving close together are sent once.
 
 While the overview is open, it also seats the students whose wait is over, starts a new game
 where one ended, and plans the server's next step of each playing table (bots, timers), so
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -27,8 +30,11 @@ from games.broadcast import table_group, update_body
 from games.errors import TableError
 from games.models import Table
 from games.realtime.asyncdb import in_thread
-from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, RealtimeConsumer
+from games.realtime.consumer import RealtimeConsumer
+from games.realtime.link import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, RealtimeLink
+from games.realtime.posted import PostedLink, bucket_for, request_scope
 from games.realtime.signin import socket_user, still_signed_in
+from games.realtime.stream import StreamConsumer
 from games.services import NextStep, next_step_for
 from lessons.models import ClassSession
 from lessons.sessions.broadcast import session_group
@@ -68,8 +74,8 @@ def _snapshot(session_id: int, user: Any, lang: str, seat: bool) -> dict[str, An
     }
 
 
-class SessionOverviewConsumer(RealtimeConsumer):
-    """A teacher's socket on the live overview of one of their class sessions."""
+class OverviewLink(RealtimeLink):
+    """A teacher's live link on the overview of one of their class sessions, any transport."""
 
     # The page sends one sync every 20 s; a snapshot costs queries and may take a lock.
     max_frame_bytes = 1024
@@ -78,12 +84,7 @@ class SessionOverviewConsumer(RealtimeConsumer):
 
     session_id: int
 
-    async def connect(self) -> None:
-        """Accept the teacher of the session's class; refuse anyone else."""
-        user = socket_user(self.scope)
-        if user is None:
-            await self.refuse(CLOSE_SIGNED_OUT)
-            return
+    def _start(self) -> None:
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.tables: set[int] = set()
         self.pending = False
@@ -91,15 +92,33 @@ class SessionOverviewConsumer(RealtimeConsumer):
         self.closing = False
         # One snapshot at a time: a sync and a coalesced refresh never cross on the wire.
         self.refreshing = asyncio.Lock()
+
+    async def find_access(self) -> int | None:
+        """Check the user is the session's teacher (a POSTed frame); None, or a close code."""
+        user = socket_user(self.scope)
+        if user is None:
+            return CLOSE_SIGNED_OUT
+        self._start()
+        if await in_thread(session_for_teacher)(teacher=user, session_id=self.session_id) is None:
+            return CLOSE_NO_ACCESS
+        return None
+
+    async def connect(self) -> None:
+        """Accept the teacher of the session's class; refuse anyone else."""
+        user = socket_user(self.scope)
+        if user is None:
+            await self.refuse(CLOSE_SIGNED_OUT)
+            return
+        self._start()
         snapshot = await in_thread(_snapshot)(self.session_id, user, self.lang, True)
         if snapshot is None:
             await self.refuse(CLOSE_NO_ACCESS)
             return
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
-        await self.accept()
+        await self.open_link()
         await self._send(snapshot)
 
-    async def disconnect(self, code: int) -> None:
+    async def leave(self) -> None:
         """Leave the session's group and the tables' groups."""
         if not hasattr(self, "tables"):
             return
@@ -152,12 +171,38 @@ class SessionOverviewConsumer(RealtimeConsumer):
 
     async def _close(self, code: int) -> None:
         self.closing = True
-        await self.close(code=code)
+        await self.end(code)
 
     async def _send(self, snapshot: dict[str, Any]) -> None:
+        # A POSTed frame has no channel: it follows no table (its stream or socket does).
         for table_id in set(snapshot["tables"]) - self.tables:
-            await self.channel_layer.group_add(table_group(table_id), self.channel_name)
+            if self.channel_name:
+                await self.channel_layer.group_add(table_group(table_id), self.channel_name)
             self.tables.add(table_id)
         for step in snapshot["steps"]:
             driver.schedule(step)
         await self.send_frame(snapshot["frame"])
+
+
+class SessionOverviewConsumer(OverviewLink, RealtimeConsumer):
+    """A teacher's socket on the live overview of one of their class sessions."""
+
+    async def disconnect(self, code: int) -> None:
+        """Leave the session's group and the tables' groups."""
+        await self.leave()
+
+
+class SessionOverviewStreamConsumer(OverviewLink, StreamConsumer):
+    """A teacher's event stream on the live overview (the fallback when no socket opens)."""
+
+
+class OverviewPost(OverviewLink, PostedLink):
+    """One overview frame POSTed (a `sync`): the overview's logic, the answer as the reply."""
+
+
+async def post_overview_frame(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Handle one POSTed overview frame (the view's work: lessons.sessions.views)."""
+    user = await request.auser()
+    scope = request_scope(request, user, {"session_id": session_id})
+    burst, rate = OverviewPost.rate_burst, OverviewPost.rate_per_second
+    return await OverviewPost(scope, bucket_for(request, burst, rate)).answer(request.body)

@@ -15,4 +15,6 @@ urlpatterns = [
     path("sessions/<int:session_id>/move/", views.session_move, name="session_move"),
     path("sessions/<int:session_id>/play/", views.session_play, name="session_play"),
     path("sessions/<int:session_id>/join/", views.session_join, name="session_join"),
+    # The overview's fallback frames (docs/protocol.md); the stream is a Channels route.
+    path("sessions/<int:session_id>/frames/", views.session_frames, name="session_frames"),
 ]

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -21,6 +21,7 @@ from lessons.classrooms.access import SignedInRequest, student_required, teacher
 from lessons.classrooms.grade_decks import deck_for_grade
 from lessons.models import ClassSession, Student
 from lessons.sessions import services
+from lessons.sessions.consumers import post_overview_frame
 from lessons.sessions.forms import MoveForm, SessionStartForm
 from lessons.sessions.overview import session_overview
 from lessons.sessions.present import overview_context
@@ -222,3 +223,12 @@ def session_join(request: SignedInRequest, session_id: int) -> HttpResponse:
         messages.error(request, _error_message(error))
         return redirect("home")
     return redirect("session_play", session_id=session.pk)
+
+
+@require_POST
+async def session_frames(request: HttpRequest, session_id: int) -> HttpResponse:
+    """Take one frame of the overview's fallback link (a `sync`): the JSON answer.
+
+    Not signed in: 401; not the session's teacher: 403 (the socket's 4401 and 4403).
+    """
+    return await post_overview_frame(request, session_id)

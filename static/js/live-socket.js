@@ -10,25 +10,32 @@ export const NO_ACCESS = 4403;
  * Open a socket on this site at `path()` and keep it open.
  *
  * - `onOpen()` once each socket opens; `onFrame(frame)` for each JSON frame (others are
- *   dropped); `onRetry(everOpened)` when a socket closed and the next try is planned;
- *   `onStop(why)` with "signed_out" or "no_access" when retrying cannot help (no more tries).
+ *   dropped); `onRetry(everOpened, opened)` when a socket closed (`opened`: that one had
+ *   opened) and the next try is planned; `onStop(why)` with "signed_out" or "no_access" when
+ *   retrying cannot help (no more tries).
  *
  * Returns `send(frame)` (false when no socket is open), `socket()` (the current one, for the
- * browser tests) and `stopped()`.
+ * browser tests), `stopped()` and `abandon()` (close it for good: the page moves to the
+ * stream, live-link.js).
  */
 export function liveSocket({ path, onOpen, onFrame, onRetry, onStop, maxDelay }) {
   let socket = null;
   let retries = 0;
   let everOpened = false;
   let stopped = false;
+  let abandoned = false;
+  let timer = null;
 
   function connect() {
+    if (abandoned) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}${path()}`);
+    let opened = false;
     socket = ws;
     ws.addEventListener("open", () => {
       retries = 0;
       everOpened = true;
+      opened = true;
       if (onOpen) onOpen();
     });
     ws.addEventListener("message", (message) => {
@@ -41,7 +48,7 @@ export function liveSocket({ path, onOpen, onFrame, onRetry, onStop, maxDelay })
       onFrame(frame);
     });
     ws.addEventListener("close", (closing) => {
-      if (socket !== ws) return;
+      if (socket !== ws || abandoned) return;
       if (closing.code === SIGNED_OUT || closing.code === NO_ACCESS) {
         stopped = true;
         onStop(closing.code === SIGNED_OUT ? "signed_out" : "no_access");
@@ -49,8 +56,8 @@ export function liveSocket({ path, onOpen, onFrame, onRetry, onStop, maxDelay })
       }
       const delay = Math.min(1000 * 2 ** retries, maxDelay);
       retries += 1;
-      if (onRetry) onRetry(everOpened);
-      setTimeout(connect, delay);
+      timer = setTimeout(connect, delay);
+      if (onRetry) onRetry(everOpened, opened);
     });
   }
 
@@ -63,5 +70,12 @@ export function liveSocket({ path, onOpen, onFrame, onRetry, onStop, maxDelay })
     },
     socket: () => socket,
     stopped: () => stopped,
+    everOpened: () => everOpened,
+    abandon() {
+      abandoned = true;
+      clearTimeout(timer);
+      if (socket) socket.close();
+      socket = null;
+    },
   };
 }

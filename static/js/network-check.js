@@ -128,27 +128,40 @@ function openStream(link) {
     stream.addEventListener("open", () => {
       link.sawOpen = true;
     });
-    stream.addEventListener("hello", (event) => resolve({ stream, hello: JSON.parse(event.data) }));
-    stream.addEventListener("echo", (event) => link.echoed(JSON.parse(event.data).n));
-    stream.addEventListener("beat", () => link.beat && link.beat());
-    // EventSource reconnects by itself after a cut; the check counts the first cut.
-    stream.addEventListener("error", () => {
+    // The tables' stream: each frame a `message` event, a final `close` event with its code.
+    stream.addEventListener("message", (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (frame.type === "hello") resolve({ stream, hello: frame });
+      else if (frame.type === "beat" && link.beat) link.beat();
+    });
+    const ended = () => {
       stream.close();
       link.closedEarly();
       reject(new Error(link.sawOpen ? "buffered" : "no_open"));
-    });
+    };
+    stream.addEventListener("close", ended);
+    // EventSource reconnects by itself after a cut; the check counts the first cut.
+    stream.addEventListener("error", ended);
   });
 }
 
-function postEcho(token) {
+// The fallback's other half: a frame POSTed, its echo in the answer (as a table's move).
+function postEcho(link) {
   return async (number) => {
     const answer = await fetch(config.echo_path, {
       method: "POST",
       credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": config.csrf },
-      body: JSON.stringify({ type: "echo", n: number, token }),
+      body: JSON.stringify({ type: "echo", n: number }),
     });
     if (!answer.ok) throw new Error("no_echo");
+    const { frames } = await answer.json();
+    for (const frame of frames || []) if (frame.type === "echo") link.echoed(frame.n);
   };
 }
 
@@ -251,7 +264,7 @@ async function run() {
     check(socketLink, openSocket, ({ socket }) => async (number) => {
       socket.send(JSON.stringify({ type: "echo", n: number }));
     }),
-    check(fallbackLink, openStream, ({ hello }) => postEcho(hello.token)),
+    check(fallbackLink, openStream, () => postEcho(fallbackLink)),
   ]);
   const [kind, text] = verdict(socket, fallback);
   verdictBox.dataset.verdict = kind;

@@ -1,7 +1,8 @@
 // The teacher's live overview of a class session: the server sends the live part's HTML
-// (docs/protocol.md, "The live overview socket"); the socket is the play page's (live-socket.js).
+// (docs/protocol.md, "The live overview socket"); the link is the play page's (live-link.js):
+// the socket, else the event stream and POSTs.
 
-import { liveSocket } from "./live-socket.js";
+import { liveLink } from "./live-link.js";
 
 const MAX_RETRY_DELAY = 30000;
 // Idle alerts need time to pass without any event: ask for a fresh overview now and then.
@@ -37,8 +38,17 @@ function start() {
       }
     }, 0);
   });
-  const live = liveSocket({
-    path: () => `/ws/session/${box.dataset.session}/`,
+  const session = box.dataset.session;
+  const live = liveLink({
+    socketPath: () => `/ws/session/${session}/`,
+    streamPath: () => `/sessions/${session}/stream/`,
+    framesPath: `/sessions/${session}/frames/`,
+    // Which link the page uses: for the curious and the browser tests, never announced.
+    onLink: (kind) => {
+      box.dataset.link = kind;
+      const said = document.getElementById("overview-link");
+      if (said) said.textContent = said.dataset[kind];
+    },
     onOpen: () => show("live", status.dataset.live),
     onFrame: (frame) => {
       if (frame.type !== "overview") return;
@@ -61,4 +71,4 @@ function start() {
 }
 
 // An ended session changes no more: no socket (the page has no "Live" either).
-if (box && status && window.WebSocket && !("ended" in box.dataset)) start();
+if (box && status && !("ended" in box.dataset)) start();

@@ -3,7 +3,7 @@
 
 import { handleReasonFrame } from "./reason.js";
 import { handleExampleFrame } from "./example.js";
-import { liveSocket } from "./live-socket.js";
+import { liveLink } from "./live-link.js";
 
 const root = document.getElementById("play");
 const TABLE = Number(root.dataset.table);
@@ -135,7 +135,7 @@ const QUIET_SYNC_MS = 15000;
 let lastFrameAt = Date.now();
 // A "since" request waits for its state (the log's events come first): asked once at a time.
 let catchingUp = false;
-let live = null; // the table's socket (liveSocket), opened at the end of this module
+let live = null; // the table's link (liveLink), opened at the end of this module
 
 setInterval(() => {
   const view = game.view;
@@ -153,14 +153,27 @@ function catchUp(again = false) {
   return catchingUp;
 }
 
-/** Open the table's socket (at the end of this module: the page's state is shown first). */
-const openSocket = () => liveSocket({
+/** Return the query that resumes the page's log: "?since=N" when it has one. */
+function sinceQuery() {
   // A page that has its log asks for what it missed while away; a fresh one gets the recent
   // log (marked `replay`) and the state.
-  path: () => {
-    catchingUp = game.logged >= 0;
-    return `/ws/table/${TABLE}/${catchingUp ? `?since=${game.logged}` : ""}`;
-  },
+  catchingUp = game.logged >= 0;
+  return catchingUp ? `?since=${game.logged}` : "";
+}
+
+/** Say which link the page uses, quietly (no announcement): the socket or the stream. */
+function setLink(kind) {
+  root.dataset.link = kind;
+  const element = $("play-link");
+  if (element) element.textContent = S[`link_${kind}`];
+}
+
+/** Open the table's link (at the end of this module: the page's state is shown first). */
+const openLink = () => liveLink({
+  socketPath: () => `/ws/table/${TABLE}/${sinceQuery()}`,
+  streamPath: () => `/tables/${TABLE}/stream/${sinceQuery()}`,
+  framesPath: `/tables/${TABLE}/frames/`,
+  onLink: setLink,
   onOpen: () => {
     setConnection("connected");
     if (pendingAction) act(pendingAction.action, pendingAction.state_id);
@@ -789,7 +802,13 @@ setConnection("connecting");
 // The state the page was served with: shown at once, so nothing jumps when the socket answers.
 const firstState = document.getElementById("play-first-state");
 if (firstState) showState(JSON.parse(firstState.textContent));
-live = openSocket();
+live = openLink();
 
-// For the browser tests and the curious: the live socket and the latest state.
-window.unoclassPlay = { socket: () => live.socket(), state: () => ({ ...game }), cardName };
+// For the browser tests and the curious: the live link ("socket" or "stream"), the socket
+// (null on the stream) and the latest state.
+window.unoclassPlay = {
+  link: () => live.kind(),
+  socket: () => live.socket(),
+  state: () => ({ ...game }),
+  cardName,
+};

@@ -368,7 +368,7 @@ async def test_a_since_from_a_signed_out_session_closes_without_the_log(
     """The log is checked like a sync: a session signed out meanwhile gets 4401, no event."""
     from django.contrib.sessions.models import Session
 
-    from games.realtime import consumer
+    from games.realtime import link as consumer
 
     now = [1000.0]
     monkeypatch.setattr(consumer.time, "monotonic", lambda: now[0])

@@ -408,9 +408,8 @@ def test_still_signed_in_follows_the_session_and_the_password(pair) -> None:  # 
 
 def _consumer_modules() -> list[Path]:
     """Every consumer module of the app, and the toolkit they share."""
-    modules = sorted(BASE_DIR.glob("*/**/consumers.py")) + sorted(
-        (BASE_DIR / "games" / "realtime").glob("*.py")
-    )
+    modules = sorted(BASE_DIR.glob("*/**/consumers.py")) + sorted(BASE_DIR.glob("*/table_seat.py"))
+    modules += sorted((BASE_DIR / "games" / "realtime").glob("*.py"))
     return [m for m in modules if ".venv" not in m.parts and "tests" not in m.parts]
 
 
@@ -480,7 +479,7 @@ async def test_an_idle_socket_gets_one_burst_not_its_idle_time_in_frames(  # typ
     from functools import partial
 
     from games.protocol import RATE_BURST, RATE_PER_SECOND
-    from games.realtime import consumer as toolkit
+    from games.realtime import link as toolkit
 
     now = [1000.0]
     monkeypatch.setattr(toolkit, "TokenBucket", partial(TokenBucket, clock=lambda: now[0]))

@@ -7,7 +7,8 @@ from channels.db import database_sync_to_async
 
 from games import driver
 from games.services import ACTIVITY_ENDED, table_announce_end, table_finish
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
+from tests.games.helpers import FRACTIONS_SETUP, make_table
+from tests.games.streams import table_reader
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -23,14 +24,14 @@ def _finish_and_announce(table_id: int) -> None:
     table_announce_end(table_id=table_id)
 
 
-async def test_a_page_on_a_finished_table_hears_that_its_activity_ended(pair):  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("transport", ["socket", "stream"])
+async def test_a_page_on_a_finished_table_hears_that_its_activity_ended(pair, transport):  # type: ignore[no-untyped-def]
     table = await database_sync_to_async(make_table)(list(pair), setup=FRACTIONS_SETUP)
-    comm = await socket(table.pk, pair[0])
-    assert (await comm.connect())[0]
-    first = await receive_until(comm, "state")
-    # The socket speaks the page's language (English here): what may go on the pile.
+    link = await table_reader(transport, table.pk, pair[0])
+    first = await link.frame("state")
+    # The link speaks the page's language (English here): what may go on the pile.
     assert first["to_play"][0] == "a fraction equal to 1/3 or with 3 at the bottom"
     await database_sync_to_async(_finish_and_announce)(table.pk)
-    notice = await receive_until(comm, "notice")
+    notice = await link.frame("notice")
     assert notice == {"type": "notice", "notice": ACTIVITY_ENDED}
-    await comm.disconnect()
+    await link.disconnect()

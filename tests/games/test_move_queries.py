@@ -16,7 +16,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.db import connection
 
-from games import consumers, driver
+from games import consumers, driver, jsontext, table_seat
 from games.broadcast import collecting_updates, update_body
 from games.engine import Game
 from games.errors import TableError
@@ -160,17 +160,17 @@ def test_a_broadcast_reads_nothing_per_recipient(
     (message,) = updates
     hopped: list[Any] = []
     # A query in a worker thread would escape the count: no hop to a thread at all.
-    monkeypatch.setattr(consumers, "in_thread", lambda func: hopped.append(func))
+    monkeypatch.setattr(table_seat, "in_thread", lambda func: hopped.append(func))
     for seat in (0, 1, None):  # both players and a watching teacher
         sock = consumers.TableConsumer()
         sock.seat, sock.lang, sock.table_id = seat, "fr", table.pk
         sock.last_state_id, sock.missed = message["state_id"] - 1, set()
         sent: list[dict[str, Any]] = []
 
-        async def record(text_data: str, sent: list[dict[str, Any]] = sent) -> None:
-            sent.append(json.loads(text_data))
+        async def record(frame: dict[str, Any], sent: list[dict[str, Any]] = sent) -> None:
+            sent.append(json.loads(jsontext.dumps(frame)))
 
-        sock.send = record  # type: ignore[method-assign,assignment]
+        sock.send_frame = record  # type: ignore[method-assign]
         with django_assert_num_queries(0):
             async_to_sync(sock.table_update)(message)
         assert [frame["type"] for frame in sent][-1] == "state"

@@ -256,10 +256,10 @@ async def test_an_action_from_a_signed_out_session_is_refused(class_a, monkeypat
     # The sign-out message may be lost (a restarted channel layer): the socket checks its
     # session before it acts (at most SIGNIN_CHECK_SECONDS after the last check), and closes
     # with 4401 without applying anything.
-    from games.realtime import consumer
+    from games.realtime import link
 
     now = [1000.0]
-    monkeypatch.setattr(consumer.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(link.time, "monotonic", lambda: now[0])
     _session, table = await database_sync_to_async(_session_table)(class_a)
     user = class_a.other_student.user
     _tab, cookie = await database_sync_to_async(_login_cookie)(user)
@@ -277,7 +277,7 @@ async def test_an_action_from_a_signed_out_session_is_refused(class_a, monkeypat
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_sign_in_check_is_cached_between_frames(class_a, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from games.realtime import consumer
+    from games.realtime import link
 
     _session, table = await database_sync_to_async(_session_table)(class_a)
     _tab, cookie = await database_sync_to_async(_login_cookie)(class_a.student.user)
@@ -288,8 +288,8 @@ async def test_the_sign_in_check_is_cached_between_frames(class_a, monkeypatch) 
         calls.append(now[0])
         return still_signed_in(scope)
 
-    monkeypatch.setattr(consumer, "still_signed_in", counted)
-    monkeypatch.setattr(consumer.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(link, "still_signed_in", counted)
+    monkeypatch.setattr(link.time, "monotonic", lambda: now[0])
     comm = _socket(f"/ws/table/{table.pk}/", cookie)
     assert (await comm.connect())[0]
     await receive_until(comm, "state")

@@ -186,12 +186,11 @@ def test_daphne_websocket_factory_seam() -> None:
     assert "perMessageCompressionAccept" not in source
 
 
-def test_channels_async_http_consumer_body_and_stop() -> None:
-    """games/realtime/event_stream.py overrides `http_request`, gathering into `self.body` as
-    Channels does, because Channels stops the consumer once `handle` returns (#1747)."""
+def test_channels_async_http_consumer_stops_after_handle() -> None:
+    """games/realtime/stream.py overrides `http_request` because Channels stops the consumer
+    once `handle` returns (django/channels#1747): a stream must outlive it."""
     from channels.generic.http import AsyncHttpConsumer
 
-    _reviewed(channels, CHANNELS_REVIEWED, "games/realtime/event_stream.py")
-    assert AsyncHttpConsumer().body == []
+    _reviewed(channels, CHANNELS_REVIEWED, "games/realtime/stream.py")
     source = inspect.getsource(AsyncHttpConsumer.http_request)
-    assert "self.body.append" in source and "raise StopConsumer()" in source
+    assert "await self.handle(" in source and "raise StopConsumer()" in source

@@ -1,20 +1,18 @@
-"""Bound what the network check may hold open, and sign the stream's address for the POSTs."""
+"""Bound what the network check may hold open and how often one address may load it."""
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.core import signing
 from django.core.cache import cache
 
 # Links a process keeps open for the check at once (sockets and streams): a whole school
 # checking in the same minute is a few dozen; beyond this, "try again in a moment".
 MAX_OPEN = 200
-# Echoes one stream may receive: a check sends ECHOES; room for a second run on the same page.
-MAX_ECHOES_PER_STREAM = 30
+# Echoes a check times on each link (the median is shown).
 ECHOES = 5
-# Largest echo a client may send (bytes of body).
-MAX_ECHO_BYTES = 512
-_SALT = "unoclass.network_check.stream"
+# Page loads one address may make per window: a school's whole network shares one address,
+# and every class of it may run the check in the same hour.
+PAGE_LOADS_PER_ADDRESS = 120
+WINDOW_SECONDS = 10 * 60
 
 
 class OpenLinks:
@@ -37,30 +35,6 @@ class OpenLinks:
 
 
 OPEN_LINKS = OpenLinks()
-
-
-def stream_token(channel_name: str) -> str:
-    """Return the signed name of a stream's channel: a POST can only reach a real stream."""
-    return signing.dumps(channel_name, salt=_SALT, compress=True)
-
-
-def token_max_age() -> int:
-    """Return how long a stream's token is good for (seconds): well past the stream's end."""
-    return int(settings.NETWORK_CHECK_SECONDS * 2 + 60)
-
-
-def stream_channel(token: str) -> str:
-    """Return the channel a token names; raise signing.BadSignature if it is forged or old."""
-    channel = signing.loads(token, salt=_SALT, max_age=token_max_age())
-    if not isinstance(channel, str):
-        raise signing.BadSignature("not a channel name")
-    return channel
-
-
-# Page loads one address may make per window: a school's whole network shares one address,
-# and every class of it may run the check in the same hour.
-PAGE_LOADS_PER_ADDRESS = 120
-WINDOW_SECONDS = 10 * 60
 
 
 def counted_within(key: str, limit: int, window: float) -> bool:

@@ -1,33 +1,23 @@
-"""The network check page and the fallback's echo POST."""
+"""The network check page, and the fallback's POSTed frames (echoes)."""
 
 from __future__ import annotations
 
-import hashlib
-
-from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core import signing
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from games import jsontext
 from unoclass.network_check.capacity import (
     ECHOES,
-    MAX_ECHO_BYTES,
-    MAX_ECHOES_PER_STREAM,
     PAGE_LOADS_PER_ADDRESS,
     WINDOW_SECONDS,
     counted_within,
-    stream_channel,
-    token_max_age,
 )
-from unoclass.network_check.consumers import BAD_ECHO, echo_number
+from unoclass.network_check.consumers import post_check_frame
 from unoclass.network_check.words import page_words
 
 
@@ -70,38 +60,10 @@ def page(request: HttpRequest) -> HttpResponse:
     return render(request, "network_check/page.html", context)
 
 
-def _refusal(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"type": "error", "code": code, "message": message}, status=status)
-
-
 @never_cache
 @require_POST
 async def echo(request: HttpRequest) -> HttpResponse:
-    """Send `{"type": "echo", "n": N}` to the stream named by `token`; it comes back there.
-
-    The body is JSON: `{"token": <the stream's hello token>, "type": "echo", "n": N}`. The
-    answer says only that it was sent: the echo itself travels the stream, as the fallback's
-    frames do.
-    """
-    if len(request.body) > MAX_ECHO_BYTES:
-        return _refusal(413, "too_large", _("This message is too long."))
-    try:
-        content = jsontext.loads(request.body)
-    except ValueError:
-        return _refusal(400, "bad_json", _("This message is not valid JSON."))
-    number = echo_number(content)
-    if number is None:
-        return _refusal(400, "bad_echo", str(BAD_ECHO))
-    token = content.get("token")
-    try:
-        channel = stream_channel(token if isinstance(token, str) else "")
-    except signing.BadSignature:
-        return _refusal(400, "bad_token", _("This check has expired: run it again."))
-    key = "network-check:echoes:" + hashlib.sha256(channel.encode()).hexdigest()
-    # Counted as long as the token is good: a token cannot earn a second share.
-    if not counted_within(key, MAX_ECHOES_PER_STREAM, token_max_age()):
-        return _refusal(429, "rate_limited", _("Too many messages: slow down."))
-    layer = get_channel_layer()
-    if layer is not None:
-        await layer.send(channel, {"type": "network_check.echo", "n": number})
-    return JsonResponse({"type": "sent", "n": number})
+    """Take one frame of the check's fallback link: `{"type": "echo", "n": N}` comes back in
+    the answer, `{"frames": [{"type": "echo", "n": N}]}`, as a table's POSTed frame's replies
+    do (docs/protocol.md)."""
+    return await post_check_frame(request)

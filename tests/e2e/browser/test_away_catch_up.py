@@ -80,7 +80,7 @@ def test_a_page_away_for_100_moves_logs_each_once_in_order(
     try:
         page = context.new_page()
         page.route_web_socket(re.compile(r"/ws/table/"), route)
-        page.goto(f"{server.url}/tables/{table}/")
+        page.goto(f"{server.url}/tables/{table}/?link=socket")
         player = PlayPage(page)
         first = server.wait_state_after(table, 2)  # the robots play
         player.wait_state(first)
@@ -182,7 +182,7 @@ def test_a_page_that_misses_a_state_asks_since_and_logs_each_move_once(
     try:
         page = context.new_page()
         page.route_web_socket(re.compile(r"/ws/table/"), route)
-        page.goto(f"{server.url}/tables/{table}/")
+        page.goto(f"{server.url}/tables/{table}/?link=socket")
         player = PlayPage(page)
         server.wait_state_after(table, 12, timeout=60)
         server.app.script(

@@ -1,9 +1,10 @@
 """In chromium over daphne: the network check page for each outcome a school network gives.
 
 Three daphne processes on the browser package's database, the check shortened to 2 s: the
-real app (the socket works), the app without the check's socket route (the handshake is
-refused for real: only the fallback works), and the app without the socket and the stream
-(nothing works). The page runs its own script unchanged; the tests read what it says.
+real app (the socket works), the real app refusing every WebSocket handshake
+(REFUSE_WEBSOCKETS=1, as a filtering proxy without `Upgrade`: only the fallback works), and
+that app without the check's stream route as well (tests/support/asgi_without.py: nothing
+works). The page runs its own script unchanged; the tests read what it says.
 """
 
 from __future__ import annotations
@@ -34,13 +35,15 @@ def check_servers(server: Server) -> Iterator[dict[str, Daphne]]:
     env = {**server.env, **CHECK_ENV}
     started: dict[str, Daphne] = {}
     try:
-        for name, application in {
-            "socket": "unoclass.asgi:application",
-            "fallback": "tests.support.asgi_without:no_socket",
-            "nothing": "tests.support.asgi_without:no_link",
-        }.items():
+        for name, application, refuse in (
+            ("socket", "unoclass.asgi:application", "0"),
+            ("fallback", "unoclass.asgi:application", "1"),
+            ("nothing", "tests.support.asgi_without:no_link", "0"),
+        ):
             log = server.app.dir / f"network-check-{name}.log"
-            started[name] = Daphne(env, log, application=application)
+            started[name] = Daphne(
+                {**env, "REFUSE_WEBSOCKETS": refuse}, log, application=application
+            )
         yield started
     finally:
         for daphne in started.values():

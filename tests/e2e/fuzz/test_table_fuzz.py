@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, seed
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from games import consumers, driver
+from games import driver, table_seat
 from games.models import Table, TableEvent
 from tests.e2e.fuzz.checks import RESYNC_CODES, check_game, check_server_frame
 from tests.e2e.fuzz.strategies import render, text_frames
@@ -64,7 +64,7 @@ def test_hostile_frames_get_clear_errors_and_change_nothing(  # type: ignore[no-
 ) -> None:
     settings.GAMES_BOT_DELAY = 0.01
     # The bulk run measures parsing and rules, not the limiter (tested under a flood apart).
-    monkeypatch.setattr(consumers, "RATE_BURST", 10**9)
+    monkeypatch.setattr(table_seat, "RATE_BURST", 10**9)
     users = [class_a.student.user, class_a.other_student.user]
     table = make_table(users, setup=FRACTIONS_SETUP)
     loop = asyncio.new_event_loop()

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from games import consumers
+from games import table_seat
 from games.catch_up import CatchUp
 from games.consumers import TableConsumer
 
@@ -56,10 +56,10 @@ def stored(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         frames.append({"type": "state", "state_id": last})
         return CatchUp(frames, last, SimpleNamespace(), SimpleNamespace())  # type: ignore[arg-type]
 
-    monkeypatch.setattr(consumers, "_stored_state_id", lambda table_id: table["state_id"])
-    monkeypatch.setattr(consumers, "frames_since", from_log)
-    monkeypatch.setattr(consumers, "next_step_for", lambda table, game: None)
-    monkeypatch.setattr(consumers.driver, "schedule", lambda step: None)
+    monkeypatch.setattr(table_seat, "_stored_state_id", lambda table_id: table["state_id"])
+    monkeypatch.setattr(table_seat, "frames_since", from_log)
+    monkeypatch.setattr(table_seat, "next_step_for", lambda table, game: None)
+    monkeypatch.setattr(table_seat.driver, "schedule", lambda step: None)
     return table
 
 

@@ -1,7 +1,9 @@
-"""The authorisation matrix of every WebSocket route: who may open which socket.
+"""The authorisation matrix of every live route: who may open which socket, and its fallback.
 
 Targets belong to class A. The routes are read from the ASGI application itself, so a new
-WebSocket route without a row here fails the suite.
+WebSocket route (or event stream) without a row here fails the suite. Each row holds for the
+three transports of a live link (docs/protocol.md, "Fallback: SSE and POST"): the socket, the
+event stream (its close event) and a POSTed `sync` (401/403 read as 4401/4403).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from games.services import SeatSpec, table_create
 from lessons.sessions.services import session_start
 from tests.e2e.security.access_matrix import ACTORS, extra_actor
 from tests.games.helpers import refusal_code, session_cookie
+from tests.games.streams import TRANSPORTS, cookie_for, fallback_paths, first_answer, stream
 from unoclass.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -94,6 +97,23 @@ def test_every_websocket_route_has_a_row() -> None:
     assert _socket_patterns(application) == {route.pattern for route in ROUTES}
 
 
+def _stream_patterns(app: Any) -> set[str]:
+    """Find the event streams of the HTTP side (every route but Django's catch-all)."""
+    router = app.application_mapping["http"]
+    return {str(route.pattern) for route in router.routes if str(route.pattern)}
+
+
+# Each socket's fallback stream: the socket's row holds for it (and for its POSTed frames).
+STREAMS = {
+    "ws/table/<int:table_id>/": "tables/<int:table_id>/stream/",
+    "ws/session/<int:session_id>/": "sessions/<int:session_id>/stream/",
+}
+
+
+def test_every_stream_is_the_fallback_of_a_socket_with_a_row() -> None:
+    assert _stream_patterns(application) == {STREAMS[route.pattern] for route in ROUTES}
+
+
 def _user(actor: str, a: Any, b: Any) -> Any:
     return {
         "anonymous": None,
@@ -111,19 +131,24 @@ async def _communicator(path: str, user: Any, origin: bytes = b"http://testserve
     return WebsocketCommunicator(application, path, headers=headers)
 
 
+@pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("actor", ACTORS)
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.pattern)
-async def test_actor_opens_only_what_they_may(route: SocketRoute, actor: str, class_a, class_b):  # type: ignore[no-untyped-def]
+async def test_actor_opens_only_what_they_may(
+    route: SocketRoute, actor: str, transport: str, class_a, class_b
+):  # type: ignore[no-untyped-def]
     path = await database_sync_to_async(route.path)(class_a)
-    comm = await _communicator(path, await database_sync_to_async(_user)(actor, class_a, class_b))
+    user = await database_sync_to_async(_user)(actor, class_a, class_b)
     expected = route.expect[actor]
-    if isinstance(expected, int):
+    if transport == "socket" and isinstance(expected, int):
         # Refused before or right after the handshake, with nothing sent before the close.
-        assert await refusal_code(comm) == expected
+        assert await refusal_code(await _communicator(path, user)) == expected
         return
-    connected, _code = await comm.connect()
-    assert connected
-    first = json.loads(await comm.receive_from(timeout=5))
+    first = await first_answer(transport, path, await cookie_for(user))
+    if isinstance(expected, int):
+        assert first == expected  # nothing before the close event, nothing in the answer
+        return
+    assert isinstance(first, dict)
     text = json.dumps(first, ensure_ascii=False)
     if expected == SEATED:
         assert first["type"] == "state" and first["view"]["seat"] == 0
@@ -134,7 +159,6 @@ async def test_actor_opens_only_what_they_may(route: SocketRoute, actor: str, cl
         assert first["type"] == "overview"
     # Nobody of class B ever gets here; class A's sockets carry no class B data.
     assert class_b.student.student.display_name not in text
-    await comm.disconnect()
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.pattern)
@@ -143,3 +167,12 @@ async def test_a_foreign_origin_is_refused(route: SocketRoute, class_a):  # type
     comm = await _communicator(path, class_a.teacher, origin=b"https://evil.example")
     connected, _code = await comm.connect()
     assert not connected
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.pattern)
+async def test_a_foreign_origin_gets_no_stream(route: SocketRoute, class_a):  # type: ignore[no-untyped-def]
+    path = await database_sync_to_async(route.path)(class_a)
+    stream_path, _frames = fallback_paths(path)
+    cookie = await cookie_for(class_a.teacher)
+    found = await stream(stream_path, cookie, [(b"origin", b"https://evil.example")])
+    assert found.status == 403

@@ -1,0 +1,110 @@
+"""The page moves to the fallback link by itself when no WebSocket gets through.
+
+A second daphne of the browser package serves with REFUSE_WEBSOCKETS=1: it refuses every
+WebSocket handshake for real, as a filtering proxy that does not forward `Upgrade` does (the
+socket closes with 1006, never opened). The pages try the socket first, say "direct", then
+move to the event stream within a few seconds (static/js/live-link.js) and play the game to
+its end there, without a reload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from games.engine import Game
+from tests.e2e.browser.conftest import SETTINGS, Server, serve, signed_in
+from tests.e2e.browser.moves import next_move, page_asks
+from tests.e2e.browser.pages import PlayPage
+from tests.e2e.browser.test_play_stream import DUO_SEED, DUO_SETUP, play_to_the_end
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def refusing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Serve the app with every WebSocket handshake refused."""
+    directory = tmp_path_factory.mktemp("no-sockets")
+    with serve(
+        directory,
+        settings_module=SETTINGS,
+        GAMES_BOT_DELAY="0.05",
+        GAMES_ROUND_PAUSE="0.2",
+        REFUSE_WEBSOCKETS="1",
+    ) as live:
+        yield live
+
+
+def test_refused_sockets_move_the_pages_to_the_stream_and_the_game_ends(
+    refusing: Server, browser: Browser
+) -> None:
+    world = refusing.world(students=["Alice", "Bruno"], setup=DUO_SETUP, seed=DUO_SEED)
+    table = world["table"]
+    contexts = [signed_in(browser, refusing, s["session"]) for s in world["students"]]
+    errors: list[str] = []
+    sockets: list[str] = []
+    try:
+        players = []
+        for context in contexts:
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("websocket", lambda ws: sockets.append(ws.url))
+            page.goto(f"{refusing.url}/tables/{table}/")
+            players.append(PlayPage(page))
+        for player in players:
+            root = player.page.locator("#play")
+            # The socket is tried first and refused; within a few seconds the stream takes over.
+            expect(root).to_have_attribute("data-link", "stream", timeout=20_000)
+            expect(player.page.locator("#play-link")).to_have_text("Liaison : de secours (flux)")
+            expect(player.page.locator("#play-connection")).to_have_attribute(
+                "data-status", "connected"
+            )
+            # The quiet status is not a live region: nothing is announced about the link.
+            assert player.page.locator("#play-link").get_attribute("aria-live") == "off"
+        assert sockets and all("/ws/table/" in url for url in sockets)
+        assert play_to_the_end(refusing, table, players) >= 4
+        for player in players:
+            expect(player.page.locator("#play-banner")).to_be_visible()
+            assert player.page.evaluate("window.unoclassPlay.link()") == "stream"
+        assert errors == []
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_the_overview_moves_to_the_stream_and_follows_a_move(
+    refusing: Server, browser: Browser
+) -> None:
+    world = refusing.world(
+        students=["Alice", "Bruno"], setup=DUO_SETUP, seed=DUO_SEED, session=True
+    )
+    table = world["table"]
+    teacher = signed_in(browser, refusing, world["teacher_session"])
+    alice = signed_in(browser, refusing, world["sessions"][0])
+    try:
+        overview = teacher.new_page()
+        overview.goto(f"{refusing.url}/sessions/{world['session']}/")
+        box = overview.locator("#overview-live")
+        expect(box).to_have_attribute("data-link", "stream", timeout=20_000)
+        expect(overview.locator("#overview-connection")).to_have_attribute("data-status", "live")
+        expect(overview.locator("#overview-link")).to_have_text("Liaison : de secours (flux)")
+        attempts = box.locator("tr", has=overview.locator("th", has_text="Alice")).locator("td")
+        expect(attempts.nth(1)).to_have_text("0")
+
+        page = alice.new_page()
+        page.goto(f"{refusing.url}/tables/{table}/?link=stream")
+        player = PlayPage(page)
+        state, state_id = refusing.table_state(table)
+        player.wait_state(state_id)
+        game = Game.from_dict(state)
+        move = next_move(game, 0)
+        player.do(move, asks=page_asks(game, move))
+        refusing.wait_state_after(table, state_id)
+        # The move reaches the overview through its stream: Alice's fraction play is counted.
+        assert move.kind == "card"
+        expect(attempts.nth(1)).to_have_text("1")
+    finally:
+        teacher.close()
+        alice.close()
