@@ -8,9 +8,10 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 # Debian packages the test suite needs: chromium for the browser tests, gettext for
 # translations, redis and postgresql for the scale-out tests, pango and a font for the PDF
-# reports (WeasyPrint), nginx and openssl for the deploy guide's test (docs/deploy.md).
+# reports (WeasyPrint), nginx and openssl for the deploy guide's test (docs/deploy.md), squid
+# as a school's filtering proxy (tests/e2e/network).
 DEB_TEST_PACKAGES := chromium gettext redis-server postgresql libpango-1.0-0 libpangoft2-1.0-0 \
-	fonts-dejavu-core nginx openssl
+	fonts-dejavu-core nginx openssl squid
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
 .PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean

@@ -9,15 +9,17 @@ its end there, without a reload.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, WebSocketRoute, expect
 
 from games.engine import Game
 from tests.e2e.browser.conftest import SETTINGS, Server, serve, signed_in
 from tests.e2e.browser.moves import next_move, page_asks
 from tests.e2e.browser.pages import PlayPage
+from tests.e2e.browser.test_play import DUEL_SETUP
 from tests.e2e.browser.test_play_stream import DUO_SEED, DUO_SETUP, play_to_the_end
 
 pytestmark = pytest.mark.browser
@@ -108,3 +110,46 @@ def test_the_overview_moves_to_the_stream_and_follows_a_move(
     finally:
         teacher.close()
         alice.close()
+
+
+def test_sockets_cut_twice_within_seconds_move_the_page_to_the_stream(
+    server: Server, browser: Browser
+) -> None:
+    # Between the page and the server, every socket is cut once its first frame has passed, as
+    # a filter that kills the connections it does not like does (Playwright's WebSocket route:
+    # the browser's own network stack, the server's real socket behind it).
+    world = server.world(students=["Alice"], bots=1, setup=DUEL_SETUP)
+    table = world["table"]
+    context = signed_in(browser, server, world["students"][0]["session"])
+    opened: list[str] = []
+
+    def cut_soon(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+        opened.append(ws.url)
+
+        def forward_then_cut(message: str | bytes) -> None:
+            ws.send(message)
+            ws.close(code=1001)
+            upstream.close()
+
+        upstream.on_message(forward_then_cut)
+
+    try:
+        page = context.new_page()
+        page.route_web_socket(re.compile(r"/ws/table/"), cut_soon)
+        page.goto(f"{server.url}/tables/{table}/")
+        root = page.locator("#play")
+        expect(root).to_have_attribute("data-link", "stream", timeout=20_000)
+        assert len(opened) == 2  # the second cut within 10 s moved it; no third socket
+        player = PlayPage(page)
+        state, state_id = server.table_state(table)
+        player.wait_state(state_id)
+        game = Game.from_dict(state)
+        move = next_move(game, 0)
+        player.do(move, asks=page_asks(game, move))
+        server.wait_state_after(table, state_id)
+        player.wait_state(server.table_state(table)[1])
+        page.wait_for_timeout(1_500)
+        assert len(opened) == 2
+    finally:
+        context.close()

@@ -4,6 +4,8 @@ Two daphne processes share one Redis (the pub/sub layer) and one database; the f
 table are split two and two. A move is made while Redis is stopped, and just as a restarted
 Redis comes back. The clients here never ask for the state: whatever reaches them is what the
 server delivered by itself (the mover's own socket, then the layer, repaired after the outage).
+Each runs with the socket and with the fallback link (SSE and POST: the mover's own result is
+the answer to its POST; tests/e2e/scale/stream_client.py).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import pytest
 
 from tests.e2e.scale.client import SeatClient, Table, choose_action
 from tests.e2e.scale.deployment import audit, check_audit, deploy
+from tests.e2e.scale.stream_client import LINKS, StreamSeatClient
 from tests.support.live import Daphne, LiveApp
 from tests.support.servers import RedisServer
 from tests.support.waiting import receive_until, wait_until
@@ -45,7 +48,16 @@ class TracingClient(SeatClient):
         return frame
 
 
-def _clients(servers: list[Daphne], ids: dict[str, Any]) -> list[TracingClient]:
+class TracingStreamClient(TracingClient, StreamSeatClient):
+    """The same on the fallback link (SSE and POST)."""
+
+
+def _clients(servers: list[Daphne], ids: dict[str, Any], link: str) -> list[TracingClient]:
+    if link == "stream":
+        return [
+            TracingStreamClient(server.http, ids["table"], session, server.http)
+            for server, session in zip(servers, ids["sessions"], strict=True)
+        ]
     return [
         TracingClient(server.ws, ids["table"], session, server.http)
         for server, session in zip(servers, ids["sessions"], strict=True)
@@ -110,14 +122,15 @@ def _check_end(app: LiveApp, ids: Any, table: Table, servers: list[Daphne]) -> N
         assert "Exception inside application" not in log, log[-3000:]
 
 
-def test_a_move_made_while_redis_is_down_reaches_every_seat_once_it_is_back() -> None:
+@pytest.mark.parametrize("link", LINKS)
+def test_a_move_made_while_redis_is_down_reaches_every_seat_once_it_is_back(link: str) -> None:
     redis = RedisServer()
     app = None
     try:
         app, ids, servers = _start(redis)
 
         async def scenario() -> Table:
-            table = Table(cast(list[SeatClient], _clients(servers, ids)))
+            table = Table(cast(list[SeatClient], _clients(servers, ids, link)))
             for client in table.clients:
                 await client.connect()
                 await client.next_state()
@@ -159,14 +172,17 @@ def test_a_move_made_while_redis_is_down_reaches_every_seat_once_it_is_back() ->
         redis.close()
 
 
-def test_a_move_made_as_a_restarted_redis_comes_back_reaches_every_seat() -> None:
+# The socket only: the stream joins the same groups, and a move made while Redis is down (above)
+# already shows that a stream gets the repaired moves (kept off here for time).
+@pytest.mark.parametrize("link", ["socket"])
+def test_a_move_made_as_a_restarted_redis_comes_back_reaches_every_seat(link: str) -> None:
     redis = RedisServer()
     app = None
     try:
         app, ids, servers = _start(redis)
 
         async def scenario() -> Table:
-            table = Table(cast(list[SeatClient], _clients(servers, ids)))
+            table = Table(cast(list[SeatClient], _clients(servers, ids, link)))
             for client in table.clients:
                 await client.connect()
                 await client.next_state()

@@ -30,21 +30,14 @@ from typing import Any
 
 import pytest
 
+from tests.support.deploy_guide import guide_blocks
 from tests.support.live import BASE_DIR, LiveApp
 from tests.support.servers import RedisServer, free_port, require_binary
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
-GUIDE = BASE_DIR / "docs" / "deploy.md"
 HOST = "uno.example-school.fr"
-
-
-def guide_blocks() -> dict[str, str]:
-    """Return the guide's marked blocks by name."""
-    text = GUIDE.read_text()
-    found = re.findall(r"<!-- deploy-test: ([\w-]+) -->\n```\w*\n(.*?)\n```", text, flags=re.S)
-    return dict(found)
 
 
 class Root:
@@ -116,6 +109,24 @@ def https_get(
         response = connection.getresponse()
         body = response.read()
         return response.status, dict(response.getheaders()), body if raw else body.decode()
+    finally:
+        connection.close()
+
+
+def first_stream_event(port: int, ca: Path, path: str, headers: dict[str, str]) -> Any:
+    """Open an event stream through nginx; return the first event's data, the stream open."""
+    context = ssl.create_default_context(cafile=str(ca))
+    connection = _Https(HOST, port, context=context, timeout=20)
+    try:
+        connection.request("GET", path, headers={"Host": f"{HOST}:{port}", **headers})
+        response = connection.getresponse()
+        assert response.status == 200, response.read()[-2000:]
+        assert response.getheader("Content-Type", "").startswith("text/event-stream")
+        for _ in range(200):  # each read waits at most the connection's 20 s timeout
+            line = response.readline().decode()
+            if line.startswith("data: "):
+                return json.loads(line.removeprefix("data: "))
+        raise AssertionError("no event in the stream's first 200 lines")
     finally:
         connection.close()
 
@@ -210,7 +221,12 @@ def test_the_deploy_guide_runs(tmp_path: Path, processes: list[subprocess.Popen[
 
         # 6. nginx with the guide's site, on loopback ports, inside the root.
         site = root.moved(blocks["nginx"])
-        assert site.count("X-Forwarded-For $remote_addr;") == 2
+        assert site.count("X-Forwarded-For $remote_addr;") == 3
+        # The fallback's streams: never buffered, kept open (the app's own X-Accel-Buffering
+        # would hide a missing line from the request below).
+        stream_location = site[site.index("/stream/$ {") : site.index("location / {")]
+        for line in ("proxy_buffering off;", "proxy_read_timeout 1h;", "proxy_http_version 1.1;"):
+            assert line in stream_location, line
         assert "$proxy_add_x_forwarded_for" not in site and "Host $host;" not in site
         site = site.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
         site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
@@ -227,6 +243,8 @@ pid {root.path}/nginx.pid;
 error_log {root.path}/logs/nginx-error.log;
 events {{ worker_connections 64; }}
 http {{
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
     access_log {root.path}/logs/nginx-access.log;
     client_body_temp_path {temp}/body;
     proxy_temp_path {temp}/proxy;
@@ -289,6 +307,11 @@ http {{
         code = world["join_code"]
         fresh = {"X-Forwarded-For": "203.0.113.77"}
         assert https_get(https_port, ca, f"/join/{code}/", fresh)[0] == 403
+        # The fallback's event stream passes the guide's stream location at once: its first
+        # event, the seat's state, arrives while the response is still open.
+        student = {"Cookie": f"sessionid={world['students'][0]['session']}"}
+        first = first_stream_event(https_port, ca, f"/tables/{world['table']}/stream/", student)
+        assert first["type"] == "state" and first["view"]["seat"] == 0
         for index in (1, 2):
             text = (root.path / f"logs/daphne-{index}.log").read_text(errors="replace")
             assert "Traceback" not in text, text[-3000:]

@@ -1,6 +1,7 @@
 """PostgreSQL restarted and Redis stopped under a running daphne (issue 14, points 3-4).
 
-- PostgreSQL restart: the move in flight gets an `unavailable` error frame (the socket stays),
+- PostgreSQL restart (with the socket and with the fallback link, SSE and POST): the move in
+  flight gets an `unavailable` error frame (the socket or the stream stays),
   pages answer 503 "try again in a moment" instead of 500, and once PostgreSQL is back the
   next move goes through at once (CONN_HEALTH_CHECKS drops the dead kept connections).
 - Redis stopped: student sign-in pages and the teacher's sign-in still answer (the cache falls
@@ -22,6 +23,7 @@ import pytest
 
 from tests.e2e.scale.client import SeatClient, Table, choose_action
 from tests.e2e.scale.deployment import audit, check_audit, deploy
+from tests.e2e.scale.stream_client import LINKS, PostRefused, seat_client
 from tests.support.live import Daphne, LiveApp
 from tests.support.servers import PostgresCluster, RedisServer
 from tests.support.waiting import receive_until
@@ -93,7 +95,8 @@ async def _frame_of(client: SeatClient, kind: str, seconds: float) -> dict[str, 
     )
 
 
-def test_a_postgresql_restart_closes_no_socket_and_the_next_move_goes_through() -> None:
+@pytest.mark.parametrize("link", LINKS)
+def test_a_postgresql_restart_closes_no_socket_and_the_next_move_goes_through(link: str) -> None:
     cluster = PostgresCluster()
     app: LiveApp | None = None
     try:
@@ -104,9 +107,7 @@ def test_a_postgresql_restart_closes_no_socket_and_the_next_move_goes_through() 
         assert page.request("/")[0] == 200
 
         async def scenario() -> Table:
-            table = Table(
-                [SeatClient(server.ws, ids["table"], s, server.http) for s in ids["sessions"]]
-            )
+            table = Table([seat_client(link, server, ids["table"], s) for s in ids["sessions"]])
             await _open(table.clients)
             for _ in range(3):  # every daphne thread now keeps a connection (CONN_MAX_AGE)
                 client, action = await _acting(table)
@@ -114,10 +115,18 @@ def test_a_postgresql_restart_closes_no_socket_and_the_next_move_goes_through() 
                 await client.next_state()
             await asyncio.to_thread(cluster.stop, "fast")
             client, action = await _acting(table)
-            await client.act(action)
-            error = await _frame_of(client, "error", 10)
-            assert error["code"] == "unavailable"
-            assert "try again in a moment" in error["message"]
+            if link == "socket":
+                await client.act(action)
+                error = await _frame_of(client, "error", 10)
+                assert error["code"] == "unavailable"
+                assert "try again in a moment" in error["message"]
+            else:
+                # A POST reads its sign-in from the database before any view runs: the
+                # middleware's 503 page, "try again in a moment"; the stream stays open.
+                with pytest.raises(PostRefused) as refused:
+                    await client.act(action)
+                assert refused.value.status == 503
+                assert "Try again in a moment" in refused.value.text
             status, body = await asyncio.to_thread(page.request, "/")
             assert status == 503 and "Try again in a moment" in body
             await asyncio.to_thread(cluster.start)
