@@ -31,10 +31,9 @@ async def _hello(ws: str, compression: str | None) -> tuple[str | None, dict[str
 
 @pytest.fixture(scope="module")
 def app() -> Iterator[LiveApp]:
-    """One database for both servers."""
+    """Both servers' environment; the check's socket reads no database: none is made."""
     deployment = LiveApp()
     try:
-        deployment.migrate()
         yield deployment
     finally:
         deployment.close()
