@@ -2,6 +2,8 @@
 
 import gc
 import os
+import sys
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -22,26 +24,49 @@ from games.routing import http_urlpatterns as games_streams  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from lessons.routing import http_urlpatterns as lessons_streams  # noqa: E402
 from lessons.routing import websocket_urlpatterns as lessons_websockets  # noqa: E402
+from unoclass.network_check import routing as network_check  # noqa: E402
 
 # The Django app as a route takes any path (re_path types views only: see games/routing.py).
 django_route = re_path(r"", django_asgi_app)  # type: ignore[arg-type]
-http_routes = [*games_streams, *lessons_streams, django_route]
-application = ProtocolTypeRouter(
-    {
-        # The event streams (the fallback of the sockets: docs/protocol.md) are Channels
-        # consumers with the sockets' session and user; every other address is Django's.
-        "http": URLRouter(http_routes),  # type: ignore[arg-type]
-        "websocket": WebsocketDenier()
-        if settings.REFUSE_WEBSOCKETS
-        else AllowedHostsOriginValidator(
-            # The routes are path()s of ASGI apps, which django-stubs types as URLPatterns of
-            # views; types-channels wants its own pattern type (see games/routing.py).
-            AuthMiddlewareStack(
-                URLRouter(websocket_urlpatterns + lessons_websockets)  # type: ignore[arg-type]
-            )
-        ),
-    }
+# The event streams (the fallback of the sockets: docs/protocol.md) are Channels consumers;
+# every other address is Django's. The routes are path()s of ASGI apps, which django-stubs
+# types as URLPatterns of views; types-channels wants its own pattern type.
+http_routes: list[Any] = [*games_streams, *lessons_streams, *network_check.http_urlpatterns]
+websocket_routes: list[Any] = [
+    *websocket_urlpatterns,
+    *lessons_websockets,
+    *network_check.websocket_urlpatterns,
+]
+
+
+def build_application(
+    websockets: list[Any], streams: list[Any], *, refuse_websockets: bool = False
+) -> ProtocolTypeRouter:
+    """Return the app serving these WebSocket routes and event streams, Django for the rest.
+
+    `refuse_websockets` refuses every handshake, as a filtering proxy that does not forward
+    `Upgrade` does (settings.REFUSE_WEBSOCKETS).
+    """
+    return ProtocolTypeRouter(
+        {
+            "http": URLRouter([*streams, django_route]),  # type: ignore[list-item]
+            "websocket": WebsocketDenier()
+            if refuse_websockets
+            else AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websockets))),
+        }
+    )
+
+
+application = build_application(
+    websocket_routes, http_routes, refuse_websockets=settings.REFUSE_WEBSOCKETS
 )
+
+# Under daphne (its server module is loaded before the app), accept per-message deflate:
+# unoclass/ws_deflate.py. Elsewhere (tests, other servers) nothing is imported or changed.
+if settings.WEBSOCKET_DEFLATE and "daphne.server" in sys.modules:
+    from unoclass import ws_deflate
+
+    ws_deflate.enable(sys.modules["daphne.server"])
 
 # Everything loaded so far lives as long as the process: out of the collector's sight. A full
 # collection scanned it all again and again: long pauses under load (docs/performance.md).

@@ -272,6 +272,15 @@ LOGGING = {
 GAMES_BOT_DELAY = float(os.environ.get("GAMES_BOT_DELAY", "1.2"))
 GAMES_ROUND_PAUSE = float(os.environ.get("GAMES_ROUND_PAUSE", "10"))
 
+# The network check page (/network-check/): how long it keeps each link open (a lesson's link
+# must outlive a minute: proxies that cut idle or long connections show up), and how often the
+# server sends a heartbeat on it (seconds). The tests shorten both.
+NETWORK_CHECK_SECONDS = float(os.environ.get("NETWORK_CHECK_SECONDS", "60"))
+NETWORK_CHECK_HEARTBEAT = float(os.environ.get("NETWORK_CHECK_HEARTBEAT", "5"))
+# Per-message deflate on the WebSockets (unoclass/ws_deflate.py): a tenth of the bytes on a
+# school's slow link (docs/performance.md, "Slow links"). WEBSOCKET_DEFLATE=0 turns it off.
+WEBSOCKET_DEFLATE = env_bool("WEBSOCKET_DEFLATE", True)
+
 # School year and pupils' data. Teachers sign up freely ("open") or only with a
 # school admin's invitation ("invitation"). A class's pupils' data are erased (or pseudonymised,
 # if the school keeps research data) PUPIL_DATA_RETENTION_MONTHS months after the class is

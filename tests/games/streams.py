@@ -195,6 +195,8 @@ async def post_frame(
 
 def fallback_paths(socket_path: str) -> tuple[str, str]:
     """Return the stream's and the frames' paths of a socket path (`/ws/table/7/`...)."""
+    if socket_path == "/ws/network-check/":  # the network check's links (unoclass)
+        return "/network-check/stream/", "/network-check/echo/"
     rest = socket_path.removeprefix("/ws/")
     kind, _slash, ident = rest.strip("/").partition("/")
     prefix = {"table": "/tables/", "session": "/sessions/"}[kind]

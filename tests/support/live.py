@@ -146,10 +146,10 @@ class LiveApp:
             raise RuntimeError(f"the world builder failed:\n{done.stderr[-4000:]}")
         return dict(_last_json(done.stdout))
 
-    def start(self) -> Daphne:
-        """Start one more daphne process; return once it accepts connections."""
+    def start(self, application: str = "unoclass.asgi:application") -> Daphne:
+        """Start one more daphne process serving `application`; return once it accepts."""
         log = self.dir / f"daphne-{len(self.servers)}.log"
-        server = Daphne(self.env, log)
+        server = Daphne(self.env, log, application=application)
         self.servers.append(server)
         return server
 
@@ -164,8 +164,16 @@ class LiveApp:
 class Daphne:
     """A daphne process serving the app on a loopback port; its stderr goes to `log_path`."""
 
-    def __init__(self, env: dict[str, str], log_path: Path, port: int | None = None) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        log_path: Path,
+        port: int | None = None,
+        *,
+        application: str = "unoclass.asgi:application",
+    ) -> None:
         self.env = env
+        self.application = application
         self.log_path = log_path
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -187,7 +195,7 @@ class Daphne:
         # A file, never a pipe nobody reads: a full pipe would block the server mid-test.
         self._log = open(self.log_path, "ab")  # noqa: SIM115 (closed by kill)
         self.process = subprocess.Popen(
-            [DAPHNE, "-b", "127.0.0.1", "-p", str(self.port), "unoclass.asgi:application"],
+            [DAPHNE, "-b", "127.0.0.1", "-p", str(self.port), self.application],
             cwd=BASE_DIR,
             env=self.env,
             stdout=subprocess.DEVNULL,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from pathlib import Path
 from typing import Any
 
 import channels
@@ -160,3 +161,36 @@ def test_channels_redis_pubsub_layer_privates() -> None:
         await layer.flush()
 
     asyncio.run(shape())
+
+
+DAPHNE_REVIEWED = (4, 2)
+
+
+def test_daphne_websocket_factory_seam() -> None:
+    """unoclass/ws_deflate.py swaps `daphne.server.WebSocketFactory`, which `Server.run` reads
+    at run time, and relies on daphne not setting `perMessageCompressionAccept` itself.
+
+    Read from the source: importing daphne.server here would install Twisted's reactor in the
+    test process."""
+    from importlib.metadata import version
+    from importlib.util import find_spec
+
+    major, minor = (int(part) for part in version("daphne").split(".")[:2])
+    assert (major, minor) == DAPHNE_REVIEWED, "daphne changed: read unoclass/ws_deflate.py again"
+    spec = find_spec("daphne.server")
+    assert spec is not None and spec.origin is not None
+    source = Path(spec.origin).read_text()
+    assert "from .ws_protocol import WebSocketFactory" in source
+    run = source[source.index("    def run(self):") :]
+    assert "self.ws_factory = WebSocketFactory(" in run
+    assert "perMessageCompressionAccept" not in source
+
+
+def test_channels_async_http_consumer_stops_after_handle() -> None:
+    """games/realtime/stream.py overrides `http_request` because Channels stops the consumer
+    once `handle` returns (django/channels#1747): a stream must outlive it."""
+    from channels.generic.http import AsyncHttpConsumer
+
+    _reviewed(channels, CHANNELS_REVIEWED, "games/realtime/stream.py")
+    source = inspect.getsource(AsyncHttpConsumer.http_request)
+    assert "await self.handle(" in source and "raise StopConsumer()" in source

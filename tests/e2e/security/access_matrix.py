@@ -132,6 +132,8 @@ class Route:
     # Builds reverse() kwargs from the two worlds (class_a, class_b); may create objects.
     kwargs: Callable[[Any, Any], dict[str, Any]] = lambda a, b: {}
     data: Callable[[Any, Any], dict[str, Any]] = lambda a, b: {}
+    # A JSON body (the data as JSON) instead of a form, for URLs that read JSON.
+    json_body: bool = False
     # Public-by-design pages may show class A's names to whoever has the join code.
     shows_class_a_to_anyone: bool = False
     label: str = field(default="")
@@ -140,6 +142,10 @@ class Route:
     def id(self) -> str:
         """Return a readable test id."""
         return self.label or f"{self.method.upper()} {self.name}"
+
+    def send_options(self) -> dict[str, Any]:
+        """Return the test client's extra arguments for this row's body."""
+        return {"content_type": "application/json"} if self.json_body else {}
 
 
 def _classroom(a: Any, b: Any) -> dict[str, Any]:

@@ -121,7 +121,7 @@ def test_actor_gets_the_expected_outcome_and_no_other_class_data(
     client = _client_for(actor, class_a, class_b)
     url = reverse(route.name, kwargs=route.kwargs(class_a, class_b))
     send = client.post if route.method == "post" else client.get
-    response = send(url, route.data(class_a, class_b))
+    response = send(url, route.data(class_a, class_b), **route.send_options())
     _assert_outcome(response, route.expect[actor])
     may_see_class_a = (
         actor in {"teacher_a", "co_teacher", "student_a"} or route.shows_class_a_to_anyone

@@ -52,7 +52,7 @@ def _answers(
     wrong = []
     for actor, client in clients.items():
         send = client.post if route.method == "post" else client.get
-        response = send(url, data)
+        response = send(url, data, **route.send_options())
         expected = expected_in_state(state, route, actor, kwargs, a, made)
         try:
             _assert_outcome(response, expected)

@@ -29,6 +29,8 @@ from unoclass.asgi import application
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SEATED, WATCHING, ACCEPTED = "seated", "watching", "accepted"
+# The network check's links: open to anyone, carrying only its hello, beats and echoes.
+CHECK = "check"
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ ROUTES = [
         _session_path,
         _row(CLOSE_SIGNED_OUT, CLOSE_NO_ACCESS, CLOSE_NO_ACCESS, ACCEPTED, CLOSE_NO_ACCESS),
     ),
+    SocketRoute("ws/network-check/", lambda a: "/ws/network-check/", _row(*[CHECK] * 5)),
 ]
 
 
@@ -108,6 +111,7 @@ def _stream_patterns(app: Any) -> set[str]:
 STREAMS = {
     "ws/table/<int:table_id>/": "tables/<int:table_id>/stream/",
     "ws/session/<int:session_id>/": "sessions/<int:session_id>/stream/",
+    "ws/network-check/": "network-check/stream/",
 }
 
 
@@ -158,6 +162,9 @@ async def test_actor_opens_only_what_they_may(
     elif expected == WATCHING:
         assert first["type"] == "state" and first["view"]["seat"] is None
         assert first["view"]["hand"] == []
+    elif expected == CHECK:
+        # The POSTed `sync` is not an echo: the check's error frame, and nothing else.
+        assert first["type"] == "hello" or (transport == "post" and first["code"] == "bad_echo")
     else:
         assert first["type"] == "overview"
     # Nobody of class B ever gets here; class A's sockets carry no class B data.
