@@ -5,7 +5,11 @@ Nothing here imports Django, so a fresh worker process imports this module alone
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
+
+# A line of each face the reports use (regular, bold, italic): laying it out loads the fonts.
+WARM_UP_HTML = '<html lang="fr"><p>Bilan · <strong>½</strong> <em>é</em></p></html>'
 
 
 class PdfUnavailable(RuntimeError):
@@ -27,3 +31,18 @@ def html_to_pdf(html: str) -> bytes:
     # which a printer and the cache take (the figures: docs/performance.md).
     document: bytes = HTML(string=html, url_fetcher=_no_fetch).write_pdf(full_fonts=True)
     return document
+
+
+def warm_up() -> None:
+    """Import WeasyPrint and the PDF merger and load the fonts, as a new print worker starts.
+
+    A worker started by a request then prints as soon as the request's HTML is ready.
+    """
+    from lessons.reporting import pdf_merge  # noqa: F401  (pypdf's import, for a merge)
+
+    with contextlib.suppress(PdfUnavailable):  # the print itself answers it
+        html_to_pdf(WARM_UP_HTML)
+
+
+def nothing() -> None:
+    """Do nothing: a job that makes a process pool start one more worker."""
