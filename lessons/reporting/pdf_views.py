@@ -63,7 +63,7 @@ def _student_version(student: Student, lang: str, *, for_student: bool) -> str:
 
 
 def _class_version(students: list[Student], lang: str) -> str:
-    return printing.version_digest(printing.report_version(s, lang) for s in students)
+    return printing.version_digest(printing.report_versions(students, lang))
 
 
 def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -> PrintJob:

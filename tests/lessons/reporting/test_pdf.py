@@ -22,7 +22,9 @@ from typing import Any
 import pytest
 from asgiref.sync import ThreadSensitiveContext
 from django.core.cache import cache
+from django.db import connection
 from django.test import AsyncClient, Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
@@ -280,6 +282,31 @@ def test_the_process_pool_prints_a_class_in_parts_like_in_one(class_a: ClassWorl
     assert _outline(joined) == _outline(whole)  # each report's bookmark leads to its page
     for number, (page, again) in enumerate(zip(whole.pages, joined.pages, strict=True)):
         assert page.extract_text() == again.extract_text(), f"page {number + 1}"
+
+
+def test_a_class_version_reads_three_queries_however_many_pupils(class_a: ClassWorld) -> None:
+    """Read before and after each print: a query set for the class, not three a pupil."""
+    log_plays(class_a.student.student, M1_PLAYS)
+
+    def version() -> tuple[str, int]:
+        students = pdf_views._class_students(class_a.classroom)
+        with CaptureQueriesContext(connection) as queries:
+            digest = pdf_views._class_version(students, "fr")
+        return digest, len(queries)
+
+    before, two = version()
+    make_students(classroom=class_a.classroom, names=["Zoé", "Léo", "Inès", "Lucas"])
+    after, six = version()
+    assert two == six == 3 and before != after
+    # Each pupil's part is their own report's version, as the pupil's own PDF reads it.
+    students = pdf_views._class_students(class_a.classroom)
+    each = printing.report_versions(students, "fr")
+    assert each == [printing.report_version(student, "fr") for student in students]
+    # A play changes its pupil's version alone.
+    log_plays(class_a.other_student.student, RIGHT_PLAYS)
+    again = printing.report_versions(students, "fr")
+    changed = [s.display_name for s, a, b in zip(students, each, again, strict=True) if a != b]
+    assert changed == ["BasileA"]
 
 
 def _failing_on(name: str, error: Exception) -> Callable[[str], bytes]:
