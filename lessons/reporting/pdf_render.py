@@ -5,7 +5,6 @@ Nothing here imports Django, so a fresh worker process imports this module alone
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 # A line of each face the reports use (regular, bold, italic): laying it out loads the fonts.
@@ -40,8 +39,12 @@ def warm_up() -> None:
     """
     from lessons.reporting import pdf_merge  # noqa: F401  (pypdf's import, for a merge)
 
-    with contextlib.suppress(PdfUnavailable):  # the print itself answers it
-        html_to_pdf(WARM_UP_HTML)
+    try:
+        from weasyprint import HTML
+    except (ImportError, OSError):
+        return  # the print itself answers it (PdfUnavailable)
+    # Laid out, not written: the layout loads the fonts; writing a PDF would only cost time.
+    HTML(string=WARM_UP_HTML).render()
 
 
 def nothing() -> None:
