@@ -10,6 +10,8 @@ from collections.abc import Sequence
 
 from pypdf import PdfWriter
 
+from lessons.reporting.pdf_render import collector_paused
+
 
 def merge_pdfs(parts: Sequence[bytes]) -> bytes:
     """Return one PDF of the parts' pages in order, with every part's outline.
@@ -21,11 +23,14 @@ def merge_pdfs(parts: Sequence[bytes]) -> bytes:
         raise ValueError("nothing to merge")
     if len(parts) == 1:
         return parts[0]
-    writer = PdfWriter(clone_from=io.BytesIO(parts[0]))
-    for part in parts[1:]:
-        writer.append(io.BytesIO(part), import_outline=True)
-    # Each part embeds the same whole fonts: keep one copy of each (half the file's size).
-    writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
     merged = io.BytesIO()
-    writer.write(merged)
+    # Right after a render the worker holds a large heap: the collector's passes over it
+    # doubled the merge's time.
+    with collector_paused():
+        writer = PdfWriter(clone_from=io.BytesIO(parts[0]))
+        for part in parts[1:]:
+            writer.append(io.BytesIO(part), import_outline=True)
+        # Each part embeds the same whole fonts: keep one copy of each (half the file's size).
+        writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
+        writer.write(merged)
     return merged.getvalue()

@@ -5,6 +5,9 @@ Nothing here imports Django, so a fresh worker process imports this module alone
 
 from __future__ import annotations
 
+import contextlib
+import gc
+from collections.abc import Iterator
 from typing import Any
 
 # A line of each face the reports use (regular, bold, italic): laying it out loads the fonts.
@@ -20,15 +23,33 @@ def _no_fetch(url: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
     raise ValueError(f"external resource refused: {url}")
 
 
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the block, then let it run as before.
+
+    WeasyPrint (and pypdf) make millions of objects that live until the document is done: the
+    collector's passes over them found little and took a third of a render (the figures:
+    docs/performance.md). What is garbage at the end is collected after, in one pass.
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
 def html_to_pdf(html: str) -> bytes:
     """Return the PDF of a self-contained HTML document; PdfUnavailable without WeasyPrint."""
     try:
         from weasyprint import HTML
     except (ImportError, OSError) as exc:
         raise PdfUnavailable(str(exc)) from None
-    # Whole fonts: subsetting them was a large share of a class PDF's time; the file grows,
-    # which a printer and the cache take (the figures: docs/performance.md).
-    document: bytes = HTML(string=html, url_fetcher=_no_fetch).write_pdf(full_fonts=True)
+    with collector_paused():
+        # Whole fonts: subsetting them was a large share of a class PDF's time; the file
+        # grows, which a printer and the cache take (the figures: docs/performance.md).
+        document: bytes = HTML(string=html, url_fetcher=_no_fetch).write_pdf(full_fonts=True)
     return document
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 from typing import Any
 
@@ -77,3 +78,45 @@ def test_one_part_is_its_own_pdf_and_none_is_refused(parts: list[bytes]) -> None
     assert merge_pdfs(parts[:1]) is parts[0]
     with pytest.raises(ValueError, match="nothing to merge"):
         merge_pdfs([])
+
+
+class _RecordingHTML:
+    """Stand in for weasyprint.HTML: note whether the collector runs while it writes."""
+
+    collecting: list[bool] = []
+
+    def __init__(self, **kwargs: Any) -> None:
+        pass
+
+    def write_pdf(self, **kwargs: Any) -> bytes:
+        self.collecting.append(gc.isenabled())
+        return b"%PDF-fake"
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_the_collector_pauses_while_a_pdf_is_written_then_is_as_before(
+    before: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    weasyprint = pytest.importorskip("weasyprint")
+    monkeypatch.setattr(weasyprint, "HTML", _RecordingHTML)
+    _RecordingHTML.collecting = []
+    was = gc.isenabled()
+    try:
+        (gc.enable if before else gc.disable)()
+        assert html_to_pdf("<p>x</p>") == b"%PDF-fake"
+        assert gc.isenabled() is before
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert _RecordingHTML.collecting == [False]
+
+
+def test_the_collector_runs_again_after_a_failed_pdf(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(**kwargs: Any) -> None:
+        raise RuntimeError("layout")
+
+    weasyprint = pytest.importorskip("weasyprint")
+    monkeypatch.setattr(weasyprint, "HTML", broken)
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError, match="layout"):
+        html_to_pdf("<p>x</p>")
+    assert gc.isenabled()
