@@ -58,14 +58,17 @@ def warm_up() -> None:
 
     A worker started by a request then prints as soon as the request's HTML is ready.
     """
-    from lessons.reporting import pdf_merge  # noqa: F401  (pypdf's import, for a merge)
+    with collector_paused():
+        from lessons.reporting import pdf_merge  # noqa: F401  (pypdf's import, for a merge)
 
-    try:
-        from weasyprint import HTML
-    except (ImportError, OSError):
-        return  # the print itself answers it (PdfUnavailable)
-    # Laid out, not written: the layout loads the fonts; writing a PDF would only cost time.
-    HTML(string=WARM_UP_HTML).render()
+        try:
+            from weasyprint import HTML
+        except (ImportError, OSError):
+            return  # the print itself answers it (PdfUnavailable)
+        # Laid out, not written: the layout loads the fonts; writing a PDF would only cost time.
+        HTML(string=WARM_UP_HTML).render()
+    # What the imports made lives as long as the worker: out of the collector's sight.
+    gc.freeze()
 
 
 def nothing() -> None:
