@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.views import redirect_to_login
@@ -37,12 +38,13 @@ from lessons.reporting.student_report import student_report
 
 @dataclass(frozen=True)
 class PrintJob:
-    """What to print: its cache slot and version, how to build its HTML and to read its
-    version again (None: gone), the file's name."""
+    """What to print: its cache slot and version, how to build the HTML of its parts (printed
+    side by side, joined in order) and to read its version again (None: gone), the file's
+    name."""
 
     slot: str
     version: str
-    make_html: Callable[[], str]
+    parts: tuple[Callable[[], str], ...]
     version_now: Callable[[], str | None]
     filename: str
 
@@ -61,7 +63,7 @@ def _student_version(student: Student, lang: str, *, for_student: bool) -> str:
 
 
 def _class_version(students: list[Student], lang: str) -> str:
-    return printing.version_digest(printing.report_version(s, lang) for s in students)
+    return printing.version_digest(printing.report_versions(students, lang))
 
 
 def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -> PrintJob:
@@ -81,7 +83,7 @@ def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -
     return PrintJob(
         printing.student_slot(student.pk, audience),
         _student_version(student, lang, for_student=for_student),
-        make_html,
+        (make_html,),
         version_now,
         f"report-{student.pk}.pdf",
     )
@@ -94,17 +96,28 @@ def _class_students(classroom: Classroom) -> list[Student]:
     return students
 
 
+def in_parts(students: list[Student], count: int) -> list[list[Student]]:
+    """Cut `students` into at most `count` runs in order, as even as can be (first ones longer)."""
+    count = max(1, min(count, len(students)))
+    size, longer = divmod(len(students), count)
+    cuts = [n * size + min(n, longer) for n in range(count + 1)]
+    return [students[start:end] for start, end in pairwise(cuts)]
+
+
 def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
     lang = reader_lang()  # the reader's language, as the report page's
     students = _class_students(classroom)
     if not students:
         raise Http404
 
-    def make_html() -> str:
-        with translation.override(lang):
-            bodies = [_body(request, s, lang, for_student=False) for s in students]
-            title = _("Progress reports · %(name)s") % {"name": classroom.name}
-            return document_html(request, bodies, lang=lang, title=title)
+    def part(run: list[Student]) -> Callable[[], str]:
+        def make_html() -> str:
+            with translation.override(lang):
+                bodies = [_body(request, s, lang, for_student=False) for s in run]
+                title = _("Progress reports · %(name)s") % {"name": classroom.name}
+                return document_html(request, bodies, lang=lang, title=title)
+
+        return make_html
 
     def version_now() -> str | None:
         again = Classroom.objects.filter(pk=classroom.pk).first()
@@ -113,7 +126,8 @@ def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
     return PrintJob(
         printing.class_slot(classroom.pk),
         _class_version(students, lang),
-        make_html,
+        # One part a print worker: they print the class side by side.
+        tuple(part(run) for run in in_parts(students, printing.pool().workers)),
         version_now,
         f"reports-class-{classroom.pk}.pdf",
     )
@@ -165,7 +179,7 @@ async def _print(
         return HttpResponseNotAllowed(["GET", "HEAD"])
     job = await sync_to_async(prepare)(user)
     try:
-        document = await printing.cached_pdf(job.slot, job.version, job.make_html, job.version_now)
+        document = await printing.cached_pdf(job.slot, job.version, job.parts, job.version_now)
     except PdfUnavailable:
         return HttpResponse(
             _("PDF export is not available on this server. Use your browser's Print instead."),

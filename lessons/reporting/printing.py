@@ -6,6 +6,12 @@ the HTML (a few queries), then wait for the print pool, whose workers are separa
 (WeasyPrint is CPU-bound Python: threads would still share the GIL with the pages). The pool
 has PDF_RENDER_WORKERS workers (2 by default): more requests wait their turn in its queue.
 
+The first print of a process starts every worker at once; each imports WeasyPrint and loads
+the fonts while the request builds its HTML. A class's PDF prints in one part a worker, side
+by side, each part's HTML handed over as soon as it is built; the parts are then joined into
+one PDF (lessons/reporting/pdf_merge.py). A part that fails fails the whole print: no PDF with
+a pupil missing is ever answered or kept.
+
 A finished PDF is cached (the Django cache: Redis with several processes) in one slot per
 report (a student's, for the teacher or for the student) or per class, with the version it was
 printed from: the student, their attempts (the latest, the reasons given and the draws after a
@@ -28,18 +34,25 @@ import multiprocessing
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, Q, QuerySet
 
 from lessons.diagnosis import RULES_VERSION
 from lessons.models import Attempt, MissedEquivalence, SessionMember, Student
-from lessons.reporting.pdf_render import html_to_pdf
+from lessons.reporting.pdf_merge import merge_pdfs
+from lessons.reporting.pdf_render import html_to_pdf, nothing, warm_up
 
 CACHE_SECONDS = 7 * 24 * 3600
 DEFAULT_WORKERS = 2
@@ -51,7 +64,10 @@ AUDIENCES = ("teacher", "student")
 
 
 class PrintPool:
-    """Run `render` on at most `workers` documents at once, in processes (or threads)."""
+    """Run `render` on at most `workers` documents at once, in processes (or threads).
+
+    `merge` joins a document printed in parts; `warm` runs in each worker as it starts.
+    """
 
     def __init__(
         self,
@@ -59,33 +75,83 @@ class PrintPool:
         render: Callable[[str], bytes] = html_to_pdf,
         *,
         processes: bool = True,
+        merge: Callable[[Sequence[bytes]], bytes] = merge_pdfs,
+        warm: Callable[[], None] | None = None,
     ) -> None:
         if workers < 1:
             raise ValueError("a print pool needs at least one worker")
         self.workers = workers
         self.render = render
         self.processes = processes
+        self.merge = merge
+        self.warm = warm
         self._executor: Executor | None = None
         self._lock = threading.Lock()
 
+    def _start(self) -> Executor:
+        if self.processes:
+            # spawn, not fork: the server process has threads and open sockets.
+            executor: Executor = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=self.warm,
+            )
+        else:
+            executor = ThreadPoolExecutor(
+                max_workers=self.workers, thread_name_prefix="print", initializer=self.warm
+            )
+        # A pool starts a worker for each job given while none is idle: one empty job a
+        # worker starts them all now, each warming up while the request builds its HTML.
+        for _ in range(self.workers):
+            executor.submit(nothing)
+        return executor
+
     def executor(self) -> Executor:
-        """Return the pool's executor, started on first use."""
+        """Return the pool's executor, its workers started on first use."""
         with self._lock:
             if self._executor is None:
-                if self.processes:
-                    # spawn, not fork: the server process has threads and open sockets.
-                    self._executor = ProcessPoolExecutor(
-                        max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
-                    )
-                else:
-                    self._executor = ThreadPoolExecutor(
-                        max_workers=self.workers, thread_name_prefix="print"
-                    )
+                self._executor = self._start()
             return self._executor
+
+    def start(self) -> None:
+        """Start the workers if they are not running yet (a print starts them anyway)."""
+        self.executor()
+
+    def _submit(self, job: Callable[..., bytes], *args: Any) -> asyncio.Future[bytes]:
+        executor = self.executor()
+        try:
+            future = executor.submit(job, *args)
+        except BrokenExecutor:
+            self._forget(executor)
+            raise
+        future.add_done_callback(lambda done: self._after(executor, done))
+        return asyncio.wrap_future(future)
+
+    def _after(self, executor: Executor, done: Future[bytes]) -> None:
+        # A worker that died (killed, out of memory) breaks its whole pool: the next print
+        # starts a new one instead of failing for ever.
+        if not done.cancelled() and isinstance(done.exception(), BrokenExecutor):
+            self._forget(executor)
+
+    def _forget(self, executor: Executor) -> None:
+        with self._lock:
+            if self._executor is executor:
+                self._executor = None
+        executor.shutdown(wait=False, cancel_futures=True)
+
+    def submit(self, html: str) -> asyncio.Future[bytes]:
+        """Start printing one document in the pool; its PDF when done."""
+        return self._submit(self.render, html)
 
     async def print(self, html: str) -> bytes:
         """Render one document in the pool; wait without holding any thread."""
-        return await asyncio.wrap_future(self.executor().submit(self.render, html))
+        return await self.submit(html)
+
+    async def join(self, parts: Sequence[bytes]) -> bytes:
+        """Return the PDFs of a document printed in parts as one (merged in the pool)."""
+        if len(parts) == 1:
+            return parts[0]
+        return await self._submit(self.merge, list(parts))
 
     def shutdown(self) -> None:
         """Stop the workers (a later print starts new ones)."""
@@ -105,7 +171,7 @@ def pool() -> PrintPool:
     with _pool_lock:
         if _pool is None:
             workers = int(getattr(settings, "PDF_RENDER_WORKERS", DEFAULT_WORKERS))
-            _pool = PrintPool(workers)
+            _pool = PrintPool(workers, warm=warm_up)
         return _pool
 
 
@@ -117,9 +183,22 @@ def use_pool(replacement: PrintPool | None) -> PrintPool | None:
     return previous
 
 
-def report_version(student: Student, lang: str) -> str:
-    """Return a string that changes whenever the student's report would."""
-    attempts = Attempt.objects.filter(student=student).aggregate(
+def _per_student(query: QuerySet[Any], student_ids: list[int], **figures: Any) -> dict[int, Any]:
+    """Return `figures` of `query`'s rows for each student (one grouped query for all)."""
+    rows = query.filter(student_id__in=student_ids).order_by().values("student_id")
+    found = {row.pop("student_id"): row for row in rows.annotate(**figures)}
+    return {pk: sorted(found.get(pk, {}).items()) for pk in student_ids}
+
+
+def report_versions(students: Sequence[Student], lang: str) -> list[str]:
+    """Return, for each student, a string that changes whenever their report would.
+
+    Three queries however many students (a class's PDF reads them twice a print).
+    """
+    ids = [student.pk for student in students]
+    attempts = _per_student(
+        Attempt.objects.all(),
+        ids,
         n=Count("id"),
         last=Max("id"),
         at=Max("created_at"),
@@ -129,26 +208,36 @@ def report_version(student: Student, lang: str) -> str:
         draws=Count("id", filter=Q(drew=True)),
         last_draw=Max("id", filter=Q(drew=True)),
     )
-    missed = MissedEquivalence.objects.filter(student=student).aggregate(
-        n=Count("id"), last=Max("id")
+    missed = _per_student(MissedEquivalence.objects.all(), ids, n=Count("id"), last=Max("id"))
+    sessions = _per_student(
+        SessionMember.objects.all(),
+        ids,
+        n=Count("id"),
+        last=Max("session_id"),
+        ended=Max("session__ended_at"),
     )
-    sessions = SessionMember.objects.filter(student=student).aggregate(
-        n=Count("id"), last=Max("session_id"), ended=Max("session__ended_at")
-    )
-    classroom = student.classroom
-    parts = [
-        "report",
-        student.pk,
-        student.display_name,
-        classroom.name,
-        classroom.grade,
-        attempts,
-        missed,
-        sessions,
-        RULES_VERSION,
-        lang,
+    return [
+        repr(
+            [
+                "report",
+                student.pk,
+                student.display_name,
+                student.classroom.name,
+                student.classroom.grade,
+                attempts[student.pk],
+                missed[student.pk],
+                sessions[student.pk],
+                RULES_VERSION,
+                lang,
+            ]
+        )
+        for student in students
     ]
-    return repr(parts)
+
+
+def report_version(student: Student, lang: str) -> str:
+    """Return a string that changes whenever the student's report would."""
+    return report_versions([student], lang)[0]
 
 
 def version_digest(versions: Iterable[str]) -> str:
@@ -182,10 +271,23 @@ def _kept(entry: Any, version: str) -> bytes | None:
 
 
 async def _print_and_keep(
-    slot: str, version: str, make_html: Callable[[], str], version_now: Callable[[], str | None]
+    slot: str,
+    version: str,
+    parts: Sequence[Callable[[], str]],
+    version_now: Callable[[], str | None],
 ) -> bytes:
-    html = await sync_to_async(make_html)()
-    document = await pool().print(html)
+    printer = pool()
+    # The workers start (and import WeasyPrint) while the first part's HTML is built; each
+    # part prints as soon as its HTML is ready, beside the next one's HTML.
+    await sync_to_async(printer.start, thread_sensitive=False)()
+    renders: list[asyncio.Future[bytes]] = []
+    try:
+        for make_html in parts:
+            renders.append(printer.submit(await sync_to_async(make_html)()))
+        document = await printer.join(await asyncio.gather(*renders))
+    finally:
+        for part in renders:
+            part.cancel()  # one part failed: the others' PDFs are of no use (no half PDF)
     # Kept only while still current: a pupil erased while it printed leaves no copy behind.
     if await sync_to_async(version_now)() == version:
         await cache.aset(slot, {"version": version, "pdf": document}, CACHE_SECONDS)
@@ -195,12 +297,13 @@ async def _print_and_keep(
 async def cached_pdf(
     slot: str,
     version: str,
-    make_html: Callable[[], str],
+    parts: Sequence[Callable[[], str]],
     version_now: Callable[[], str | None],
 ) -> bytes:
     """Return the PDF of `version` from `slot`, printing it once however many ask at once.
 
-    `version_now` reads the version again (None: the report is gone), after printing.
+    `parts` build the HTML of the document's parts, printed side by side and joined in
+    order; `version_now` reads the version again (None: the report is gone), after printing.
     """
     lock = f"{slot}:printing:{version}"
     give_up = time.monotonic() + RENDER_LOCK_SECONDS
@@ -215,7 +318,7 @@ async def cached_pdf(
                 document = _kept(await cache.aget(slot), version)
                 if document is not None:
                     return document
-                return await _print_and_keep(slot, version, make_html, version_now)
+                return await _print_and_keep(slot, version, parts, version_now)
             finally:
                 if await cache.aget(lock) == token:
                     await cache.adelete(lock)
@@ -223,5 +326,5 @@ async def cached_pdf(
         while await cache.aget(lock) is not None:
             if time.monotonic() >= give_up:
                 # The lock's holder never finished, nor did its lock expire: print it here.
-                return await _print_and_keep(slot, version, make_html, version_now)
+                return await _print_and_keep(slot, version, parts, version_now)
             await asyncio.sleep(WAIT_POLL_SECONDS)

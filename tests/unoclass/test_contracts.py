@@ -42,6 +42,7 @@ def test_the_contracts_are_declared():
         "engine-pure",
         "diagnosis-pure",
         "ent-matching-pure",
+        "print-worker-pure",
         "move-storage",
     }
 
@@ -49,7 +50,7 @@ def test_the_contracts_are_declared():
 def test_the_tree_keeps_every_import_contract():
     result = _lint_imports(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "5 kept, 0 broken" in result.stdout
+    assert "6 kept, 0 broken" in result.stdout
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +113,28 @@ def test_django_in_the_ent_matching_module_breaks_its_contract(tree_copy, statem
     output = result.stdout + result.stderr
     assert result.returncode == 1 and "BROKEN" in output, output
     assert "lessons.ent.matching" in output and reported in output, output
+
+
+@pytest.mark.parametrize(
+    ("module", "statement"),
+    [
+        ("lessons/reporting/pdf_merge.py", "import django.conf"),
+        # Indirectly: the printing module reads the cache and the models.
+        ("lessons/reporting/pdf_render.py", "from lessons.reporting import printing"),
+    ],
+)
+def test_a_django_import_in_a_print_worker_module_breaks_its_contract(tree_copy, module, statement):
+    target = tree_copy / module
+    original = target.read_text(encoding="utf-8")
+    target.write_text(f"{original}\n{statement}  # planted\n", encoding="utf-8")
+    try:
+        result = _lint_imports(tree_copy, "print-worker-pure")
+    finally:
+        target.write_text(original, encoding="utf-8")
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "BROKEN" in output, output
+    assert module.removesuffix(".py").replace("/", ".") in output and "django" in output, output
 
 
 def test_the_copy_without_a_planted_import_keeps_the_contracts(tree_copy):

@@ -2,31 +2,41 @@
 and a whole class's reports as one PDF.
 
 Most tests swap the print pool for a thread pool whose renderer is a fake that records what it
-is given (fast, and visible to the test); one test renders for real in the process pool.
+is given (fast, and visible to the test), and whose merger joins the fake parts with a mark; a
+few print for real in the process pool. A class prints in one part a worker (two by default).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import io
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 import pytest
 from asgiref.sync import ThreadSensitiveContext
 from django.core.cache import cache
-from django.test import AsyncClient, Client
+from django.db import connection
+from django.test import AsyncClient, Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
+from pypdf import PdfReader
 from pytest_django.fixtures import Settings
 
 from lessons.attempts.reasons import attempt_set_reason
 from lessons.models import Attempt, Student
 from lessons.reporting import pdf_views, printing
-from lessons.reporting.pdf_render import PdfUnavailable
+from lessons.reporting.pdf_render import PdfUnavailable, warm_up
 from lessons.reporting.printing import PrintPool
 from tests.conftest import ClassWorld
+from tests.lessons.reporting import print_jobs
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
 from tests.support.factories import make_students, student_client, teacher_client
 from tests.support.servers import redis_server
@@ -34,6 +44,14 @@ from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.django_db
 __all__ = ["redis_server"]
+
+
+PART_MARK = b"\n--next part--\n"
+
+
+def fake_merge(parts: Sequence[bytes]) -> bytes:
+    """Stand in for the PDF merger: the parts in order, between marks."""
+    return PART_MARK.join(parts)
 
 
 class FakePrinter:
@@ -52,7 +70,7 @@ class FakePrinter:
 @pytest.fixture
 def printer() -> Iterator[FakePrinter]:
     fake = FakePrinter()
-    previous = printing.use_pool(PrintPool(2, fake, processes=False))
+    previous = printing.use_pool(PrintPool(2, fake, processes=False, merge=fake_merge))
     yield fake
     printing.use_pool(previous)
 
@@ -103,6 +121,11 @@ def test_the_language_and_the_name_are_part_of_the_version(
     assert "Zélie" in printer.documents[2]
 
 
+def _parts_in_order(printer: FakePrinter, merged: bytes) -> list[str]:
+    """Return the HTML of each part of a merged fake PDF, in the merged document's order."""
+    return [printer.documents[int(n) - 1] for n in re.findall(rb"%PDF-fake-(\d+)", merged)]
+
+
 def test_the_class_pdf_holds_every_report_sorted_by_name(
     class_a: ClassWorld, printer: FakePrinter
 ) -> None:
@@ -110,16 +133,31 @@ def test_the_class_pdf_holds_every_report_sorted_by_name(
     make_students(classroom=class_a.classroom, names=["Léa"])
     response = teacher_client(class_a.teacher).get(_class_pdf(class_a))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
-    (html,) = printer.documents
-    names = re.findall(r"Bilan de progrès · ([^<]+)</h1>", html)
-    assert names == ["AnaïsA", "BasileA", "Éloïse", "émile", "Léa", "Léo", "Lucas", "Zoé"]
-    assert html.count('class="pdf-report"') == 8
+    # One part a worker, printed side by side, joined in the class's order.
+    parts = _parts_in_order(printer, response.content)
+    assert len(parts) == 2 and sorted(parts) == sorted(printer.documents)
+    names = [re.findall(r"Bilan de progrès · ([^<]+)</h1>", html) for html in parts]
+    assert names == [["AnaïsA", "BasileA", "Éloïse", "émile"], ["Léa", "Léo", "Lucas", "Zoé"]]
+    for html in parts:  # each part a whole document: the class's title, the reader's language
+        assert html.count('class="pdf-report"') == 4
+        assert "<title>Bilans de progrès · Classe A</title>" in html and 'lang="fr"' in html
     # Cached until any report of the class changes.
     teacher_client(class_a.teacher).get(_class_pdf(class_a))
-    assert len(printer.documents) == 1
+    assert len(printer.documents) == 2
     log_plays(class_a.other_student.student, M1_PLAYS)
     teacher_client(class_a.teacher).get(_class_pdf(class_a))
-    assert len(printer.documents) == 2
+    assert len(printer.documents) == 4
+
+
+@pytest.mark.parametrize(
+    ("pupils", "workers", "sizes"),
+    [(30, 2, [15, 15]), (7, 2, [4, 3]), (1, 2, [1]), (5, 3, [2, 2, 1]), (4, 1, [4])],
+)
+def test_a_class_is_cut_in_even_runs_in_order(pupils: int, workers: int, sizes: list[int]) -> None:
+    students = [Student(pk=n, display_name=str(n)) for n in range(pupils)]
+    runs = pdf_views.in_parts(students, workers)
+    assert [len(run) for run in runs] == sizes
+    assert [s for run in runs for s in run] == students
 
 
 def test_the_old_pdf_links_lead_to_the_pdf_views(class_a: ClassWorld, printer: FakePrinter) -> None:
@@ -198,20 +236,150 @@ def test_the_pool_renders_at_most_its_workers_at_once() -> None:
     assert running[1] == 2
 
 
-@pytest.mark.timeout(180)
-def test_the_process_pool_prints_a_real_class_pdf(class_a: ClassWorld) -> None:
-    pytest.importorskip("weasyprint")
-    log_plays(class_a.student.student, M1_PLAYS + RIGHT_PLAYS)
-    pool = PrintPool(1)
+def _real_class_pdf(world: ClassWorld, workers: int) -> bytes:
+    pool = PrintPool(workers, warm=warm_up)
     previous = printing.use_pool(pool)
     try:
-        response = teacher_client(class_a.teacher).get(_class_pdf(class_a))
+        cache.clear()
+        response = teacher_client(world.teacher).get(_class_pdf(world))
     finally:
         printing.use_pool(previous)
         pool.shutdown()
     assert response.status_code == 200
     assert response.content.startswith(b"%PDF")
     assert response.content.rstrip().endswith(b"%%EOF")
+    return response.content
+
+
+def _outline(reader: PdfReader) -> list[tuple[str, int]]:
+    """Return the outline's top entries (a report each) with the page each leads to."""
+    return [
+        (entry.title, reader.get_destination_page_number(entry))
+        for entry in reader.outline
+        if not isinstance(entry, list)
+    ]
+
+
+@pytest.mark.timeout(240)
+def test_the_process_pool_prints_a_class_in_parts_like_in_one(class_a: ClassWorld) -> None:
+    """Printed by two workers and joined: the same pages, reports, outline, title and
+    language as printed whole by one."""
+    pytest.importorskip("weasyprint")
+    make_students(classroom=class_a.classroom, names=["Zoé", "Léo", "Éloïse", "Lucas", "Inès"])
+    log_plays(class_a.student.student, M1_PLAYS + RIGHT_PLAYS)
+    whole = PdfReader(io.BytesIO(_real_class_pdf(class_a, 1)))
+    joined = PdfReader(io.BytesIO(_real_class_pdf(class_a, 2)))
+    names = ["AnaïsA", "BasileA", "Éloïse", "Inès", "Léo", "Lucas", "Zoé"]
+    assert len(joined.pages) == len(whole.pages) >= len(names)
+    for reader in (whole, joined):
+        text = "\n".join(page.extract_text() for page in reader.pages)
+        found = [text.index(f"Bilan de progrès · {name}") for name in names]
+        assert found == sorted(found)  # every pupil's report, in the class's order
+        assert reader.metadata is not None
+        assert reader.metadata.title == "Bilans de progrès · Classe A"
+        assert reader.root_object["/Lang"] == "fr"
+    assert [title for title, _ in _outline(joined)] == [f"Bilan de progrès · {n}" for n in names]
+    assert _outline(joined) == _outline(whole)  # each report's bookmark leads to its page
+    for number, (page, again) in enumerate(zip(whole.pages, joined.pages, strict=True)):
+        assert page.extract_text() == again.extract_text(), f"page {number + 1}"
+
+
+def test_a_class_version_reads_three_queries_however_many_pupils(class_a: ClassWorld) -> None:
+    """Read before and after each print: a query set for the class, not three a pupil."""
+    log_plays(class_a.student.student, M1_PLAYS)
+
+    def version() -> tuple[str, int]:
+        students = pdf_views._class_students(class_a.classroom)
+        with CaptureQueriesContext(connection) as queries:
+            digest = pdf_views._class_version(students, "fr")
+        return digest, len(queries)
+
+    before, two = version()
+    make_students(classroom=class_a.classroom, names=["Zoé", "Léo", "Inès", "Lucas"])
+    after, six = version()
+    assert two == six == 3 and before != after
+    # Each pupil's part is their own report's version, as the pupil's own PDF reads it.
+    students = pdf_views._class_students(class_a.classroom)
+    each = printing.report_versions(students, "fr")
+    assert each == [printing.report_version(student, "fr") for student in students]
+    # A play changes its pupil's version alone.
+    log_plays(class_a.other_student.student, RIGHT_PLAYS)
+    again = printing.report_versions(students, "fr")
+    changed = [s.display_name for s, a, b in zip(students, each, again, strict=True) if a != b]
+    assert changed == ["BasileA"]
+
+
+def _failing_on(name: str, error: Exception) -> Callable[[str], bytes]:
+    def render(html: str) -> bytes:
+        if f"Bilan de progrès · {name}<" in html:
+            raise error
+        return b"%PDF-part"
+
+    return render
+
+
+def test_a_part_that_fails_fails_the_whole_pdf_and_leaves_nothing(class_a: ClassWorld) -> None:
+    """No half PDF: the request fails, nothing is kept, and the next request prints anew."""
+    slot = printing.class_slot(class_a.classroom.pk)
+    failing = PrintPool(2, _failing_on("BasileA", RuntimeError("layout")), processes=False)
+    previous = printing.use_pool(failing)
+    try:
+        with pytest.raises(RuntimeError, match="layout"):
+            teacher_client(class_a.teacher).get(_class_pdf(class_a))
+        assert cache.get(slot) is None
+        assert cache.get(f"{slot}:printing:{_class_job(class_a).version}") is None  # no lock
+        printer = FakePrinter()
+        printing.use_pool(PrintPool(2, printer, processes=False, merge=fake_merge))
+        response = teacher_client(class_a.teacher).get(_class_pdf(class_a))
+    finally:
+        printing.use_pool(previous)
+        failing.shutdown()
+    assert response.status_code == 200 and len(printer.documents) == 2
+    assert cache.get(slot)["pdf"] == response.content
+
+
+def test_a_part_without_weasyprint_answers_503(class_a: ClassWorld) -> None:
+    broken = _failing_on("AnaïsA", PdfUnavailable("no pango"))
+    previous = printing.use_pool(PrintPool(2, broken, processes=False, merge=fake_merge))
+    try:
+        response = teacher_client(class_a.teacher).get(_class_pdf(class_a))
+    finally:
+        printing.use_pool(previous)
+    assert response.status_code == 503
+    assert cache.get(printing.class_slot(class_a.classroom.pk)) is None
+
+
+def _class_job(world: ClassWorld) -> pdf_views.PrintJob:
+    request = RequestFactory().get(_class_pdf(world))
+    with translation.override("fr"):
+        return pdf_views._prepare_class(request, world.teacher, world.classroom.pk)
+
+
+@pytest.mark.timeout(120)
+def test_a_worker_that_dies_fails_its_print_and_the_next_print_starts_new_workers() -> None:
+    pool = PrintPool(2, print_jobs.die_on_request, merge=fake_merge)
+
+    async def prints() -> bytes:
+        with pytest.raises(BrokenProcessPool):
+            await pool.print("die")
+        return await pool.print("alive")
+
+    try:
+        assert asyncio.run(prints()) == b"alive"
+    finally:
+        pool.shutdown()
+
+
+@pytest.mark.timeout(120)
+def test_the_workers_start_and_warm_up_before_the_first_print(tmp_path: Path) -> None:
+    """The pool's start (a request's first step) starts every worker and warms it, with no
+    print asked yet: they import WeasyPrint while the request builds the HTML."""
+    pool = PrintPool(2, warm=functools.partial(print_jobs.mark_started, str(tmp_path)))
+    try:
+        pool.start()
+        wait_until(lambda: len(list(tmp_path.iterdir())) == 2, 60, "both workers warmed up")
+    finally:
+        pool.shutdown()
 
 
 def test_the_class_page_offers_the_class_pdf(class_a: ClassWorld) -> None:
@@ -229,22 +397,22 @@ def test_a_reason_or_a_draw_after_the_last_play_is_a_new_version(
     client = teacher_client(class_a.teacher)
     client.get(_student_pdf(class_a))
     client.get(_class_pdf(class_a))
-    assert len(printer.documents) == 2
+    assert len(printer.documents) == 3  # the class in two parts
     last_wrong = Attempt.objects.filter(student=student, outcome="wrong").latest("id")
     # The reason comes after the last play: no new attempt, and yet a new report.
     attempt_set_reason(student=student, attempt_id=last_wrong.pk, reason="same_bottom")
     client.get(_student_pdf(class_a))
     client.get(_class_pdf(class_a))
-    assert len(printer.documents) == 4
+    assert len(printer.documents) == 6
     # So does a draw later in the same turn.
     Attempt.objects.filter(pk=last_wrong.pk).update(drew=True)
     client.get(_student_pdf(class_a))
     client.get(_class_pdf(class_a))
-    assert len(printer.documents) == 6
+    assert len(printer.documents) == 9
     # Nothing new: answered from the cache.
     client.get(_student_pdf(class_a))
     client.get(_class_pdf(class_a))
-    assert len(printer.documents) == 6
+    assert len(printer.documents) == 9
 
 
 class GatedPrinter(FakePrinter):
@@ -280,7 +448,7 @@ def _concurrent_class_pdfs(
         return job
 
     monkeypatch.setattr(pdf_views, "_prepare_class", counted)
-    previous = printing.use_pool(PrintPool(count, gated, processes=False))
+    previous = printing.use_pool(PrintPool(count, gated, processes=False, merge=fake_merge))
 
     async def ask() -> list[bytes]:
         client = AsyncClient()
@@ -294,8 +462,9 @@ def _concurrent_class_pdfs(
 
         requests = [asyncio.ensure_future(one()) for _ in range(count)]
         await asyncio.to_thread(wait_until, lambda: prepared[0] == count, 20, "every job")
-        # Time for the HTML of each (a render without the lock starts then), at most 5 s.
-        await asyncio.to_thread(_wait_quietly, lambda: gated.entered == count, 5)
+        # Time for the HTML of each (without the lock, each request's two parts would be
+        # printing by then), at most 5 s.
+        await asyncio.to_thread(_wait_quietly, lambda: gated.entered == 2 * count, 5)
         gated.gate.set()
         responses = await asyncio.gather(*requests)
         assert all(r.status_code == 200 for r in responses)
@@ -336,12 +505,12 @@ def test_identical_requests_render_once_and_the_others_wait_for_it(
     cache.clear()
     log_plays(class_a.student.student, M1_PLAYS)
     answers, gated = _concurrent_class_pdfs(class_a, 4, monkeypatch)
-    assert len(gated.documents) == 1
+    assert len(gated.documents) == 2  # one print, in two parts
     assert answers == [answers[0]] * 4
     # No lock is left behind: the next version prints at once.
     log_plays(class_a.other_student.student, RIGHT_PLAYS)
     answers, gated = _concurrent_class_pdfs(class_a, 2, monkeypatch)
-    assert len(gated.documents) == 1
+    assert len(gated.documents) == 2
     cache.clear()
 
 
@@ -355,7 +524,7 @@ async def test_a_lock_whose_holder_died_expires(
     previous = printing.use_pool(PrintPool(1, FakePrinter(), processes=False))
     try:
         document = await asyncio.wait_for(
-            printing.cached_pdf(slot, version, lambda: "<html>", lambda: version), 10
+            printing.cached_pdf(slot, version, (lambda: "<html>",), lambda: version), 10
         )
     finally:
         printing.use_pool(previous)
