@@ -21,7 +21,7 @@ from tests.games.helpers import FRACTIONS_SETUP
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def _place(server: Server, session: int, student: int) -> tuple[bool, int | None]:
+def place_of(server: Server, session: int, student: int) -> tuple[bool, int | None]:
     """Read whether a student is in the session, and their table number (None: waiting)."""
     uri = f"file:{server.app.db_path}?mode=ro"
     with sqlite3.connect(uri, uri=True, timeout=10) as db:
@@ -34,12 +34,12 @@ def _place(server: Server, session: int, student: int) -> tuple[bool, int | None
     return (row is not None, row[0] if row else None)
 
 
-def _submit_move(page: Page) -> None:
-    """Send the move form; check the server took it (a redirect, never a 403)."""
+def submit_move(page: Page, button: str = "Move", done: str = "The student has moved.") -> None:
+    """Send the overview's move form; check the server took it (a redirect, never a 403)."""
     with page.expect_response(lambda r: r.request.method == "POST") as posted:
-        page.locator("#move-form").get_by_role("button", name="Move", exact=True).click()
+        page.locator("#move-form").get_by_role("button", name=button, exact=True).click()
     assert posted.value.status == 302, f"the move was refused: {posted.value.status}"
-    expect(page.get_by_text("The student has moved.")).to_be_visible()
+    expect(page.get_by_text(done)).to_be_visible()
 
 
 def test_moving_pupils_from_a_live_updated_overview(server: Server, browser: Browser) -> None:
@@ -76,9 +76,9 @@ def test_moving_pupils_from_a_live_updated_overview(server: Server, browser: Bro
         expect(place).to_be_focused()
         expect(place.get_by_role("option", name="Table 1")).to_be_disabled()
         place.select_option(label="the waiting list")
-        _submit_move(overview)
+        submit_move(overview)
         # The move is stored (a robot took his seat); he is no longer at table 1 on the page.
-        assert _place(server, session, bruno_id)[1] != 1
+        assert place_of(server, session, bruno_id)[1] != 1
         expect(bruno.locator("td").first).not_to_have_text("1")
 
         # Chloé joins after the page opened: the live part and the form both show her.
@@ -99,8 +99,8 @@ def test_moving_pupils_from_a_live_updated_overview(server: Server, browser: Bro
         expect(pupil).to_have_value(str(chloe["id"]))
         # Bruno's seat at table 1 is a robot's now: Chloé takes it (and its cards).
         place.select_option(label="Table 1")
-        _submit_move(overview)
-        assert _place(server, session, chloe["id"]) == (True, 1)
+        submit_move(overview)
+        assert place_of(server, session, chloe["id"]) == (True, 1)
         expect(chloe_row.locator("td").first).to_have_text("1")
     finally:
         teacher.close()
