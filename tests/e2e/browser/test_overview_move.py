@@ -106,3 +106,25 @@ def test_moving_pupils_from_a_live_updated_overview(server: Server, browser: Bro
         teacher.close()
         bruno_context.close()
         chloe_context.close()
+
+
+def test_the_move_form_works_without_javascript(server: Server, browser: Browser) -> None:
+    world = server.world(students=["Alice", "Bruno"], session=True, seed=7, setup=FRACTIONS_SETUP)
+    session, alice = world["session"], world["students"][0]
+    teacher = signed_in(
+        browser, server, world["teacher_session"], lang="fr", java_script_enabled=False
+    )
+    try:
+        overview = teacher.new_page()
+        overview.goto(f"{server.url}/sessions/{session}/")
+        # The rows' buttons need the script: without it, no such column; the form is whole.
+        expect(overview.get_by_role("button", name="Déplacer Alice")).to_be_hidden()
+        expect(overview.get_by_role("columnheader", name="Déplacer")).to_be_hidden()
+        overview.get_by_label("Élève", exact=True).select_option(label="Alice, table 1")
+        overview.get_by_label("Déplacer vers").select_option(value="")  # the waiting list
+        submit_move(overview, "Déplacer", "L’élève a changé de place.")
+        assert place_of(server, session, alice["id"]) == (True, None)
+        alice_row = overview.locator("#overview-live tbody tr", has_text="Alice")
+        expect(alice_row.locator("td").first).to_have_text("en attente")
+    finally:
+        teacher.close()
