@@ -45,6 +45,21 @@ from lessons.sessions.services import session_seat_due
 
 # Changes closer together than this are sent as one overview.
 COALESCE_SECONDS = 0.3
+# While tables keep moving, one overview at most this often: the frame is the whole live part,
+# and sent on every move it would cost a class's link more than all its tables' moves
+# (docs/performance.md, "Slow links (issue 25)").
+CHANGES_EVERY_SECONDS = 2.0
+
+
+def refresh_delay(now: float, last: float | None) -> float:
+    """Say how long to wait before an overview for a change at `now` (monotonic seconds).
+
+    `last`: when the previous change-driven overview was built (None: none yet). A lone change
+    waits COALESCE_SECONDS; a stream of changes gets one overview every CHANGES_EVERY_SECONDS.
+    """
+    if last is None:
+        return COALESCE_SECONDS
+    return max(COALESCE_SECONDS, last + CHANGES_EVERY_SECONDS - now)
 
 
 def _snapshot(session_id: int, user: Any, lang: str, seat: bool) -> dict[str, Any] | None:
@@ -88,6 +103,7 @@ class OverviewLink(RealtimeLink):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         self.tables: set[int] = set()
         self.pending = False
+        self.last_change_refresh: float | None = None
         self.seat_wanted = False
         self.closing = False
         # One snapshot at a time: a sync and a coalesced refresh never cross on the wire.
@@ -151,11 +167,14 @@ class OverviewLink(RealtimeLink):
             return
         self.pending = True
         loop = asyncio.get_running_loop()
-        loop.call_later(COALESCE_SECONDS, lambda: loop.create_task(self._refresh_now()))
+        delay = refresh_delay(loop.time(), self.last_change_refresh)
+        loop.call_later(delay, lambda: loop.create_task(self._refresh_now(change=True)))
 
-    async def _refresh_now(self) -> None:
+    async def _refresh_now(self, *, change: bool = False) -> None:
         async with self.refreshing:
             self.pending = False
+            if change:
+                self.last_change_refresh = asyncio.get_running_loop().time()
             if self.closing:
                 return  # a refresh planned before the close
             seat, self.seat_wanted = self.seat_wanted, False

@@ -10,10 +10,11 @@ The spec (every key optional):
 - `ruleset` ("fractions"), `options`, `settings` (the table settings), `seed` (11), `setup`
   (a scripted deal), `kind` (the table's kind; a lesson table inside a session).
 - `session: true`: open a class session and seat the table's students at its table 1.
+- `absent`: names of more students of the class, at no table and not in the session (yet).
 
 The world: `table`, `classroom`, `join_code`, `teacher_session`, `session` (or None),
-`students` (name, seat, session key, user `pk`, student `id`, `pin`), and by seat `sessions` (the
-students' session keys) and `users` (their user ids).
+`students` (name, seat, session key, user `pk`, student `id`, `pin`), `absent` (the same, seat
+None), and by seat `sessions` (the students' session keys) and `users` (their user ids).
 """
 
 from __future__ import annotations
@@ -37,6 +38,18 @@ def _session_key(user: Any) -> str:
     return str(store.session_key)
 
 
+def _student(name: str, seat: int | None, login: Any) -> dict[str, Any]:
+    """Describe one student of the world, signed in (their session key)."""
+    return {
+        "name": name,
+        "seat": seat,
+        "session": _session_key(login.user),
+        "pk": login.user.pk,
+        "id": login.student.pk,
+        "pin": login.pin,
+    }
+
+
 def build(spec: dict[str, Any]) -> dict[str, Any]:
     """Create what the spec asks for; return ids and signed-in session keys."""
     from games.models import Table
@@ -50,6 +63,8 @@ def build(spec: dict[str, Any]) -> dict[str, Any]:
     classroom = make_classroom(teacher=teacher, name=f"Classe {suffix}")
     names = list(spec.get("students") or [])
     logins = make_students(classroom=classroom, names=names) if names else []
+    absent_names = list(spec.get("absent") or [])
+    absent = make_students(classroom=classroom, names=absent_names) if absent_names else []
     in_session = bool(spec.get("session"))
     table = None
     if spec.get("table", True) and (names or spec.get("bots")):
@@ -77,14 +92,7 @@ def build(spec: dict[str, Any]) -> dict[str, Any]:
             for login in logins:
                 SessionMember.objects.create(session=session, student=login.student, table=seated)
     students = [
-        {
-            "name": name,
-            "seat": seat,
-            "session": _session_key(login.user),
-            "pk": login.user.pk,
-            "id": login.student.pk,
-            "pin": login.pin,
-        }
+        _student(name, seat, login)
         for seat, (name, login) in enumerate(zip(names, logins, strict=True))
     ]
     return {
@@ -94,6 +102,7 @@ def build(spec: dict[str, Any]) -> dict[str, Any]:
         "teacher_session": _session_key(teacher),
         "session": session.pk if session is not None else None,
         "students": students,
+        "absent": [_student(name, None, s) for name, s in zip(absent_names, absent, strict=True)],
         "sessions": [s["session"] for s in students],
         "users": [s["pk"] for s in students],
     }

@@ -19,6 +19,7 @@ from games.engine import Game
 from tests.e2e.browser.conftest import SETTINGS, Server, serve, signed_in
 from tests.e2e.browser.moves import next_move, page_asks
 from tests.e2e.browser.pages import PlayPage
+from tests.e2e.browser.test_overview_move import place_of, submit_move
 from tests.e2e.browser.test_play import DUEL_SETUP
 from tests.e2e.browser.test_play_stream import DUO_SEED, DUO_SETUP, play_to_the_end
 
@@ -109,6 +110,12 @@ def test_the_overview_moves_to_the_stream_and_follows_a_move(
         # The move reaches the overview through its stream: Alice's fraction play is counted.
         assert move.kind == "card"
         expect(attempts.nth(1)).to_have_text("1")
+        # The live part was replaced by the stream's frames: the move form's token still holds.
+        box.get_by_role("button", name="Déplacer Alice").click()
+        overview.locator("#move-table").select_option(value="")  # the waiting list
+        submit_move(overview, "Déplacer", "L’élève a changé de place.")
+        alice_id = world["students"][0]["id"]
+        assert place_of(refusing, world["session"], alice_id) == (True, None)
     finally:
         teacher.close()
         alice.close()
