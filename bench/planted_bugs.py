@@ -38,7 +38,8 @@ SCRATCH = Path(os.environ.get("PLANTED_SCRATCH", "/work/wt/mutant-scratch"))
 PYTHON = os.environ.get("PLANTED_PYTHON", "/work/main/.venv/bin/python")
 GOAL = 95.0
 PYTEST = ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-rfE"]
-FAILED_LINE = re.compile(r"^(FAILED|ERROR) (\S+)", re.MULTILINE)
+# "FAILED tests/x.py::test_y[a b] - AssertionError": a parametrized id may hold spaces.
+FAILED_LINE = re.compile(r"^(FAILED|ERROR) (.+?)(?: - .*)?$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
