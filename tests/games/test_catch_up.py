@@ -288,6 +288,15 @@ def test_catch_up_reads_at_most_max_states_back(world: Any) -> None:
     assert MAX_STATES >= 1000  # a page away for a whole lesson still gets every move
 
 
+def test_catch_up_from_a_played_state_sends_only_the_states_after_it(world: Any) -> None:
+    reached = _play(world.table.pk, world.students, 5)
+    since = reached - 2  # a state some action led to: the client has its events already
+    found = frames_since(table_id=world.table.pk, seat=0, since=since, lang="en")
+    got = [(frame["state_id"], frame["event"]) for frame in found.frames[:-1]]
+    assert got == _expected(world.table.pk, 0, since)
+    assert {state_id for state_id, _event in got} == {reached - 1, reached}
+
+
 def test_each_stored_action_knows_the_state_it_led_to(world: Any) -> None:
     reached = _play(world.table.pk, world.students, AWAY_MOVES)
     rows = list(TableEvent.objects.filter(table=world.table).order_by("seq"))
