@@ -100,9 +100,9 @@ def git(*args: str, cwd: Path = SCRATCH) -> str:
     return done.stdout
 
 
-def prepare_scratch() -> str:
-    """Put the scratch worktree at this tree's committed HEAD, translations compiled."""
-    head = git("rev-parse", "HEAD", cwd=ROOT).strip()
+def prepare_scratch(commit: str = "HEAD") -> str:
+    """Put the scratch worktree at a commit of this tree (HEAD), translations compiled."""
+    head = git("rev-parse", commit, cwd=ROOT).strip()
     if not SCRATCH.exists():
         git("worktree", "add", "--detach", str(SCRATCH), head, cwd=ROOT)
     git("checkout", "--detach", "--force", head)
@@ -201,6 +201,7 @@ def main() -> int:
         action="store_true",
         help="skip the targeted tests (for the bugs a --targeted-only run left standing)",
     )
+    parser.add_argument("--commit", default="HEAD", help="measure this commit (default HEAD)")
     parser.add_argument("--check", action="store_true", help="only check every snippet applies")
     options = parser.parse_args()
     bugs = load_bugs()
@@ -208,7 +209,7 @@ def main() -> int:
         bugs = [bug for bug in bugs if bug.id in set(options.only)]
     if options.check:
         return check(bugs)
-    head = prepare_scratch()
+    head = prepare_scratch(options.commit)
     print(f"planted bugs: {len(bugs)} at {head[:12]} in {SCRATCH}", flush=True)
     caught = 0
     for bug in bugs:
