@@ -7,7 +7,8 @@ git worktree of the committed HEAD (never in your own tree):
 1. applies the change;
 2. runs the targeted tests (the tests/ directories that match the module, or the bug's own
    `targets`) with `-x`;
-3. only if they all pass, runs the whole suite without tests/e2e to confirm survival;
+3. only if they all pass, runs the whole suite without tests/e2e to confirm survival (the
+   bug's own package first, so that -x stops sooner);
 4. resets the scratch tree (`git checkout -- .`).
 
 Caught = some test failed or errored with the bug in. The first failing test is then run alone
@@ -94,6 +95,16 @@ def targets_of(bug: Bug) -> list[str]:
     return ["tests"]
 
 
+# The whole suite but tests/e2e (tests/support holds no tests).
+SUITE = ("tests/engine", "tests/games", "tests/lessons", "tests/unoclass")
+
+
+def suite_of(bug: Bug) -> list[str]:
+    """Name the whole non-e2e suite, the bug's own package first (-x stops sooner)."""
+    first = [part for part in SUITE if any(t.startswith(part) for t in targets_of(bug))]
+    return [*first, *(part for part in SUITE if part not in first)]
+
+
 def git(*args: str, cwd: Path = SCRATCH) -> str:
     """Run git in the scratch tree and return its output."""
     done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
@@ -163,7 +174,7 @@ def judge(bug: Bug, targeted_only: bool, suite_only: bool = False) -> tuple[str,
         if not suite_only:
             code, output = pytest(targets_of(bug))
         if code == 0 and not targeted_only:
-            code, output = pytest(["tests", "--ignore=tests/e2e"])
+            code, output = pytest(suite_of(bug))
             stage = "suite"
     finally:
         git("checkout", "--", ".")
