@@ -335,3 +335,24 @@ def test_a_waiting_roster_file_naming_a_look_alike_of_the_pupil_is_dropped(
     )
     assert changed == 1
     assert PENDING_IMPORT_KEY not in SessionStore(session_key=store.session_key).load()
+
+
+@pytest.mark.parametrize("remove", [student_erase, student_pseudonymise])
+def test_a_pdf_kept_while_the_erasure_commits_is_dropped_after_commit(
+    class_a: ClassWorld,
+    django_capture_on_commit_callbacks: Any,
+    remove: Callable[..., Any],
+) -> None:
+    student = class_a.student.student
+    slots = [
+        printing.student_slot(student.pk, "student"),
+        printing.class_slot(class_a.classroom.pk),
+    ]
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        remove(student=student)
+        # A print that began before the erasure ends now, before the commit: it keeps its PDF.
+        for slot in slots:
+            cache.set(slot, {"version": "old", "pdf": NAME.encode()})
+    for callback in callbacks:
+        callback()
+    assert cache.get_many(slots) == {}
