@@ -234,6 +234,19 @@ def test_the_copies_of_a_pupil_of_another_class_stay(
     assert cache.get(kept) is not None
 
 
+def test_the_pdfs_of_a_co_teachers_own_classes_go_too(
+    class_a: ClassWorld, class_b: ClassWorld, printer: None
+) -> None:
+    """A co-teacher may have moved the pupil out of one of their own classes: its PDF goes."""
+    class_a.classroom.co_teachers.add(class_b.teacher)
+    other_pdf = reverse("report_class_pdf", args=[class_b.classroom.pk])
+    assert teacher_client(class_b.teacher).get(other_pdf).status_code == 200
+    slot = printing.class_slot(class_b.classroom.pk)
+    assert cache.get(slot) is not None
+    student_erase(student=class_a.other_student.student)
+    assert cache.get(slot) is None
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("how", ["erase", "pseudonymise"])
 def test_the_seat_of_the_pupil_whose_turn_it_is_goes_to_a_robot_that_plays(
