@@ -18,7 +18,7 @@ from lessons.models import Attempt, WarmupRound
 from lessons.reporting.loading import student_rows, turns_of
 from lessons.sessions import services as sessions
 from lessons.warmup import services
-from tests.lessons.sessions.helpers import at, class_of, join_all, start
+from tests.lessons.sessions.helpers import class_of, join_all, start
 from tests.lessons.warmup.helpers import ITEMS, scripted
 from tests.support.factories import make_teacher
 
@@ -269,27 +269,6 @@ def test_students_answering_are_not_dealt_until_the_teacher_seats(monkeypatch: A
     with pytest.raises(ValidationError) as error:
         services.warmup_answer(student=bob, warmup_id=bobs.pk, item_number=1, choice="3/6")
     assert error.value.code == "finished"
-
-
-def test_a_latecomer_answering_the_warm_up_is_dealt_only_once_done(monkeypatch: Any) -> None:
-    scripted(monkeypatch)
-    teacher = make_teacher()
-    classroom, (ada, bob, cleo) = class_of(teacher, 3)
-    session = start(teacher, classroom, warmup=True)
-    join_all(session, [ada, bob])
-    # The teacher seats Ada and Bob; Cleo has not come yet.
-    assert len(sessions.session_seat_now(session=session, teacher=session.classroom.teacher)) == 1
-    sessions.session_join(session=session, student=cleo, now=at(60))
-    late = _round(cleo)
-    assert late.finished_at is None
-    # Long after every wait, Cleo is still answering: nobody deals her yet.
-    assert sessions.session_seat_due(session=session, now=at(3600)) == []
-    for choice in ("3/6", "4/12", "8/12"):
-        _answer(cleo, late, choice)
-        services.warmup_reason(student=cleo, warmup_id=late.pk, reason=None)
-        late.refresh_from_db()
-    assert late.finished_at is not None
-    assert len(sessions.session_seat_due(session=session, now=at(3600))) == 1
 
 
 def test_a_recheck_waits_for_its_students_then_begins(monkeypatch: Any) -> None:
