@@ -11,8 +11,9 @@ git worktree of the committed HEAD (never in your own tree):
    bug's own package first, so that -x stops sooner);
 4. resets the scratch tree (`git checkout -- .`).
 
-Caught = some test failed or errored with the bug in. The first failing test is then run alone
-on the clean tree: if it fails there too, the bug is reported FLAKY and not counted as caught.
+Caught = some test failed or errored with the bug in. The first failing test is then run alone,
+on the clean tree and with the bug in again: if it fails on the clean tree, or passes with the
+bug, the bug is reported FLAKY and not counted as caught.
 Prints one line per bug and a final line `caught N of M (P%): PASS|FAIL (goal >= 95%)`.
 Run by hand (it takes a while; not part of `make test`):
 
@@ -187,6 +188,14 @@ def judge(bug: Bug, targeted_only: bool, suite_only: bool = False) -> tuple[str,
         clean_code, _ = pytest([catcher])
         if clean_code != 0:
             return "FLAKY", f"{catcher} fails on the clean tree too"
+        # A test that failed by chance (a loaded machine) passes when run again with the bug in.
+        plant(bug)
+        try:
+            again_code, _ = pytest([catcher])
+        finally:
+            git("checkout", "--", ".")
+        if again_code == 0:
+            return "FLAKY", f"{catcher} passes with the bug in when run again"
     return "caught", f"{catcher} ({stage})"
 
 
