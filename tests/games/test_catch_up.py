@@ -23,7 +23,7 @@ from channels.testing import WebsocketCommunicator
 from games import driver
 from games.announce import visible_event
 from games.broadcast import collecting_updates, table_group
-from games.catch_up import MAX_STATES, frames_since
+from games.catch_up import HISTORY_ACTIONS, MAX_STATES, frames_since, history_frames
 from games.engine import Game
 from games.models import Table, TableEvent
 from games.services import SeatSpec, table_act, table_create, table_step
@@ -286,6 +286,26 @@ def test_catch_up_reads_at_most_max_states_back(world: Any) -> None:
     assert found.state_id == reached
     assert {f["state_id"] for f in found.frames[:-1]} == set(range(1, reached + 1))
     assert MAX_STATES >= 1000  # a page away for a whole lesson still gets every move
+
+
+def test_catch_up_from_a_played_state_sends_only_the_states_after_it(world: Any) -> None:
+    reached = _play(world.table.pk, world.students, 5)
+    since = reached - 2  # a state some action led to: the client has its events already
+    found = frames_since(table_id=world.table.pk, seat=0, since=since, lang="en")
+    got = [(frame["state_id"], frame["event"]) for frame in found.frames[:-1]]
+    assert got == _expected(world.table.pk, 0, since)
+    assert {state_id for state_id, _event in got} == {reached - 1, reached}
+
+
+def test_a_page_opened_afresh_gets_the_last_actions_oldest_first(world: Any) -> None:
+    _play(world.table.pk, world.students, HISTORY_ACTIONS + 4)
+    frames, _table = history_frames(table_id=world.table.pk, seat=0, lang="en")
+    seqs = list(
+        TableEvent.objects.filter(table=world.table).order_by("seq").values_list("seq", flat=True)
+    )
+    assert sorted({frame["seq"] for frame in frames}) == seqs[-HISTORY_ACTIONS:]
+    assert [frame["seq"] for frame in frames] == sorted(frame["seq"] for frame in frames)
+    assert all(frame["replay"] for frame in frames)
 
 
 def test_each_stored_action_knows_the_state_it_led_to(world: Any) -> None:

@@ -285,6 +285,14 @@ def test_a_student_can_be_given_a_chosen_bot_seat(trio):  # type: ignore[no-unty
     assert table.seats.get(index=1).user_id is None
 
 
+def test_a_student_given_no_seat_index_takes_the_lowest_bot_seat(trio):  # type: ignore[no-untyped-def]
+    setup = {**FRACTIONS_SETUP, "hands": [*FRACTIONS_SETUP["hands"], ["16/24j", "1/2r"]]}
+    table = make_table([trio[0], None, None], setup=setup)
+    seat_give_to_user(table_id=table.pk, user_id=trio[1].pk, name="Bruno")
+    assert table.seats.get(index=1).user_id == trio[1].pk
+    assert table.seats.get(index=2).user_id is None
+
+
 def test_finishing_a_table_stops_it_once(pair, django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings=TIMER)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:

@@ -103,6 +103,19 @@ def test_plays_after_a_named_denominator(pair):  # type: ignore[no-untyped-def]
     assert (right.outcome, right.tags) == ("denominator", [])
 
 
+def test_an_equal_claim_after_a_named_denominator_is_labelled_u(pair):  # type: ignore[no-untyped-def]
+    # With no reference fraction there is nothing to be equal to: no rule can name the
+    # mistake, and the attempt says so ("U") rather than carrying no label at all.
+    table = make_table(list(pair), setup=FRACTIONS_SETUP)
+    act(table, pair[1], {"type": "play", "card": "4/12j", "claim": "equal"})
+    act(table, pair[0], {"type": "play", "card": "joker", "denominator": 6})
+    with pytest.raises(TableError):
+        act(table, pair[1], {"type": "play", "card": "1/6b", "claim": "equal"})
+    wrong = Attempt.objects.order_by("id").last()
+    assert wrong is not None and wrong.named_denominator == 6
+    assert (wrong.claim, wrong.outcome, wrong.tags) == ("equal", "wrong", ["U"])
+
+
 def test_draw_while_holding_an_equal_fraction_is_a_missed_equivalence(pair, class_a):  # type: ignore[no-untyped-def]
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     act(table, pair[1], {"type": "draw"})

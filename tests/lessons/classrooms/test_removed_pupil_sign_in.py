@@ -1,5 +1,5 @@
-"""A removed (pseudonymised) pupil has no way in: their join page is gone and a PIN try on it
-is refused without counting against anyone."""
+"""A removed (pseudonymised) pupil has no way in: their join page is gone, a PIN try on it is
+refused without counting against anyone, and no teacher's page gives them a PIN back."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from lessons.classrooms.services import student_sign_in_check
 from lessons.classrooms.student_changes import student_remove
 from lessons.models import Student
 from tests.conftest import ClassWorld
+from tests.support.factories import signed_in_client
 
 pytestmark = pytest.mark.django_db
 
@@ -41,3 +42,15 @@ def test_the_sign_in_check_treats_a_pseudonymised_pupil_as_unknown(class_a: Clas
         )
     assert refused.value.code == "unknown_student"
     assert Student.objects.get(pk=student.pk).failed_attempts == 0
+
+
+@pytest.mark.parametrize("route", ["student_reset_pin", "student_unlock"])
+def test_a_pseudonymised_pupil_gets_no_new_pin_and_no_unlock(
+    class_a: ClassWorld, route: str
+) -> None:
+    student = class_a.student.student
+    student_remove(student=student, mode="pseudonymise")
+    client = signed_in_client(class_a.teacher, "en")
+    assert client.post(reverse(route, args=[student.pk])).status_code == 404
+    student.refresh_from_db()
+    assert student.pin_hash == "" and student.locked_until is None

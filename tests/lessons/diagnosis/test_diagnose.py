@@ -90,6 +90,17 @@ def test_few_fits_are_only_emerging_and_one_reference_is_never_likely():
     assert result["p_value"] < 1e-6 and result["status"] == "emerging"
 
 
+def test_one_fitting_card_is_never_emerging_however_unlikely():
+    # One M2 card among 26 wrong options, with M2's own reason: p = 1/26 x 1/4 < 0.01, but
+    # one card never decides anything ("emerging" needs at least two fitting cards).
+    others = ["5/6", "2/3", "3/6", "4/6", "10/12", "8/12", "16/24", "20/24", "32/48", "40/48"]
+    hand = [*others, *others, "24/48", "24/48", "6/12", "12/24", "2/12", "1/6"]
+    reason = next(code for code, rule in REASONS.items() if rule == "M2")
+    result = diagnose([turn(0, "1/3", hand, attempt("1/6", "equal", True, reason))])["M2"]
+    assert result["k"] == 1 and result["p_value"] < 0.01
+    assert result["status"] == "none"
+
+
 def test_plays_at_chance_level_get_no_status():
     # On 1/3 with 1/6 and 5/6 held, chance gives M2 one play in two (1/6): played half the time.
     plays = ["1/6" if i % 2 else "5/6" for i in range(20)]

@@ -22,7 +22,8 @@ from lessons.diagnosis.model import (
     RESOLVED_MIN_CLEAN,
     RESOLVED_MISS,
 )
-from lessons.reporting.words import status_meanings, status_summary
+from lessons.reporting.reading import LowAccuracy
+from lessons.reporting.words import low_accuracy_figures, status_meanings, status_summary
 
 # The resolved sentence's share: whole percents (RESOLVED_MISS is 0.01 since the re-check).
 RESOLVED_DIGITS = 0
@@ -84,3 +85,19 @@ def test_the_resolved_sentence_says_how_sure_not_how_unsure() -> None:
     # French: a decimal comma, then the catalogue's space before the percent sign.
     sure = _share(1 - RESOLVED_MISS, RESOLVED_DIGITS).replace(".", ",")
     assert re.search(rf"\({sure}\s%\)", resolved), resolved
+
+
+@pytest.mark.parametrize(
+    ("right", "claims", "english"),
+    [
+        (1, 12, "1 right of 12 first claims, 8%"),
+        (0, 10, "0 right of 10 first claims, 0%"),
+        (0, 1, "0 right of 1 first claim, 0%"),
+    ],
+)
+def test_low_accuracy_figures_agree_with_the_number_of_claims(
+    right: int, claims: int, english: str
+) -> None:
+    # The noun is the claims': "1 right of 12 first claims", never "first claim".
+    with translation.override("en"):
+        assert low_accuracy_figures(LowAccuracy(right, claims)) == english

@@ -255,6 +255,19 @@ def test_the_copies_of_a_pupil_of_another_class_stay(
     assert cache.get(kept) is not None
 
 
+def test_the_pdfs_of_a_co_teachers_own_classes_go_too(
+    class_a: ClassWorld, class_b: ClassWorld, printer: None
+) -> None:
+    """A co-teacher may have moved the pupil out of one of their own classes: its PDF goes."""
+    class_a.classroom.co_teachers.add(class_b.teacher)
+    other_pdf = reverse("report_class_pdf", args=[class_b.classroom.pk])
+    assert teacher_client(class_b.teacher).get(other_pdf).status_code == 200
+    slot = printing.class_slot(class_b.classroom.pk)
+    assert cache.get(slot) is not None
+    student_erase(student=class_a.other_student.student)
+    assert cache.get(slot) is None
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("how", ["erase", "pseudonymise"])
 def test_the_seat_of_the_pupil_whose_turn_it_is_goes_to_a_robot_that_plays(
@@ -356,3 +369,24 @@ def test_a_waiting_roster_file_naming_a_look_alike_of_the_pupil_is_dropped(
     )
     assert changed == 1
     assert PENDING_IMPORT_KEY not in SessionStore(session_key=store.session_key).load()
+
+
+@pytest.mark.parametrize("remove", [student_erase, student_pseudonymise])
+def test_a_pdf_kept_while_the_erasure_commits_is_dropped_after_commit(
+    class_a: ClassWorld,
+    django_capture_on_commit_callbacks: Any,
+    remove: Callable[..., Any],
+) -> None:
+    student = class_a.student.student
+    slots = [
+        printing.student_slot(student.pk, "student"),
+        printing.class_slot(class_a.classroom.pk),
+    ]
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        remove(student=student)
+        # A print that began before the erasure ends now, before the commit: it keeps its PDF.
+        for slot in slots:
+            cache.set(slot, {"version": "old", "pdf": NAME.encode()})
+    for callback in callbacks:
+        callback()
+    assert cache.get_many(slots) == {}

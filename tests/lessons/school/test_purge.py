@@ -67,6 +67,9 @@ def test_expiry_is_the_retention_after_archiving_or_after_the_school_year(settin
     late = Classroom(created_at=_at("2024-09-02"), archived_at=_at("2025-12-01"))
     assert classroom_expires_at(late, months=3) == _at("2025-10-07 23:59:59")
     assert school_year_end_after(_at("2025-07-08 09:00")) == _at("2026-07-07 23:59:59")
+    # The whole last day belongs to the school year ending that night; the next day does not.
+    assert school_year_end_after(_at("2025-07-07 09:00")) == _at("2025-07-07 23:59:59")
+    assert school_year_end_after(_at("2025-07-06 23:00")) == _at("2025-07-07 23:59:59")
     assert months_later(_at("2025-01-31"), 1) == _at("2025-02-28")
     assert months_later(_at("2025-11-30"), 3) == _at("2026-02-28")
 

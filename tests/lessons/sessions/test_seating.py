@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.options import PLAYER_LIMITS
 from games.models import Table
-from lessons.models import SessionMember, SessionTable
+from lessons.models import SessionMember, SessionTable, WarmupRound
 from lessons.sessions.services import (
     LONE_WAIT_SECONDS,
     SETTLE_SECONDS,
@@ -17,7 +17,10 @@ from lessons.sessions.services import (
     session_seat_due,
     session_seat_now,
 )
+from lessons.warmup.services import warmup_answer, warmup_reason
 from tests.lessons.sessions.helpers import at, class_of, join_all, start
+from tests.lessons.warmup.helpers import scripted
+from tests.support.factories import make_teacher
 
 
 @pytest.mark.parametrize("ruleset", sorted(PLAYER_LIMITS))
@@ -166,3 +169,27 @@ def test_students_of_a_finished_game_get_a_new_game_together(class_a):  # type: 
     assert session_seat_due(session=session, now=at(200)) == []
     # The overview leaves out the finished game nobody sits at any more.
     assert [t.number for t in session_overview(session=session).tables] == [2, 3]
+
+
+@pytest.mark.django_db
+def test_a_latecomer_answering_the_warm_up_is_dealt_only_once_done(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    scripted(monkeypatch)
+    teacher = make_teacher()
+    classroom, (ada, bob, cleo) = class_of(teacher, 3)
+    session = start(teacher, classroom, warmup=True)
+    join_all(session, [ada, bob])
+    # The teacher seats Ada and Bob; Cleo has not come yet.
+    assert len(session_seat_now(session=session, teacher=teacher)) == 1
+    session_join(session=session, student=cleo, now=at(60))
+    late = WarmupRound.objects.get(student=cleo)
+    assert late.finished_at is None
+    # Long after every wait, Cleo is still answering: nobody deals her yet.
+    assert session_seat_due(session=session, now=at(3600)) == []
+    for choice in ("3/6", "4/12", "8/12"):
+        warmup_answer(student=cleo, warmup_id=late.pk, item_number=late.answered + 1, choice=choice)
+        warmup_reason(student=cleo, warmup_id=late.pk, reason=None)
+        late.refresh_from_db()
+    assert late.finished_at is not None
+    assert len(session_seat_due(session=session, now=at(3600))) == 1

@@ -7,10 +7,12 @@ and goes on until probe_next has nothing more to ask. Every refusal changes noth
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from lessons.models import Attempt, WarmupRound
 from lessons.reporting.loading import student_rows, turns_of
@@ -303,6 +305,33 @@ def test_a_bad_recheck_is_refused_and_creates_nothing(
     with pytest.raises(ValidationError) as error:
         services.warmup_recheck(teacher=teacher, classroom=classroom, **arguments)
     assert error.value.code == code
+    assert not WarmupRound.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("days", "accepted"),
+    [
+        (-1, False),
+        (0, True),
+        (services.MAX_RECHECK_DAYS, True),
+        (services.MAX_RECHECK_DAYS + 1, False),
+    ],
+)
+def test_a_recheck_may_be_due_from_today_to_its_last_day(
+    monkeypatch: Any, days: int, accepted: bool
+) -> None:
+    scripted(monkeypatch)
+    teacher = make_teacher()
+    classroom, (ada, _bob) = class_of(teacher, 2)
+    due_on = timezone.localdate() + timedelta(days=days)
+    arguments: dict[str, Any] = {"students": [ada.pk], "due_on": due_on}
+    if accepted:
+        made = services.warmup_recheck(teacher=teacher, classroom=classroom, **arguments)
+        assert [r.due_on for r in made] == [due_on]
+        return
+    with pytest.raises(ValidationError) as error:
+        services.warmup_recheck(teacher=teacher, classroom=classroom, **arguments)
+    assert error.value.code == "bad_due"
     assert not WarmupRound.objects.exists()
 
 
