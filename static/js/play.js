@@ -183,6 +183,14 @@ const openLink = () => liveLink({
     onFrame(frame);
   },
   onRetry: (everOpened) => setConnection(everOpened ? "reconnecting" : "offline"),
+  onLost: () => {
+    // The fallback could not deliver a frame (live-stream.js resends it first): say so, and
+    // show the stored state, which tells whether the move was made.
+    if (expected) clearTimeout(expected.timer);
+    expected = null;
+    showError({ code: "lost", message: S.lost });
+    catchUp(true);
+  },
   onStop: (why) => {
     // Signed out (maybe in another tab) or no longer seated: nothing here may act any more.
     setConnection(why);
