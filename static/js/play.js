@@ -183,9 +183,14 @@ const openLink = () => liveLink({
     onFrame(frame);
   },
   onRetry: (everOpened) => setConnection(everOpened ? "reconnecting" : "offline"),
-  onLost: () => {
-    // The fallback could not deliver a frame (live-stream.js resends it first): say so, and
-    // show the stored state, which tells whether the move was made.
+  onLost: (frame) => {
+    // The fallback could not deliver a frame (live-stream.js resends it first). A lost move
+    // is said, and the stored state shown tells whether it was made; a lost "since" or
+    // "sync" is asked again by the page's own checks.
+    if (frame.type !== "action") {
+      catchingUp = false;
+      return;
+    }
     if (expected) clearTimeout(expected.timer);
     expected = null;
     showError({ code: "lost", message: S.lost });
