@@ -5,6 +5,14 @@
 import { NO_ACCESS, SIGNED_OUT } from "./live-socket.js";
 
 const CLOSE_TRY_AGAIN = 1013;
+// A POST lost on the network (no answer, or a page that is not ours from a 5xx) is sent again
+// after these pauses, each once the stream is open again, until RESEND_DEADLINE_MS.
+const RESEND_DELAYS_MS = [300, 1000, 2000];
+const RESEND_DEADLINE_MS = 15000;
+const STREAM_POLL_MS = 100;
+
+/** Resolve after `ms` milliseconds. */
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Return the page's CSRF token (a POST carries it, as a form does). */
 function csrfToken() {
@@ -25,8 +33,23 @@ function csrfToken() {
  * not a stream) is opened again here, waiting 1 s, 2 s, 4 s… up to `maxDelay`, at `path()`
  * (which may ask "?since=N"). POSTs go one at a time, in order, as frames on one socket do;
  * each answer's frames (an error, the mover's state, a catch-up) go to `onFrame`.
+ *
+ * A POST lost on the network (fetch rejects, or a 5xx answer that is not JSON) is sent again,
+ * in order (the next POSTs wait), once the stream is open again: after RESEND_DELAYS_MS, within
+ * RESEND_DEADLINE_MS. The frame's state id makes a repeat the server had applied come back as
+ * `stale_state`, with the stored state: that refusal of a resent frame is dropped (nothing for
+ * the child to read), the state goes on. A frame still unanswered is given to `onLost(frame)`.
  */
-export function liveStream({ path, framesPath, onOpen, onFrame, onRetry, onStop, maxDelay }) {
+export function liveStream({
+  path,
+  framesPath,
+  onOpen,
+  onFrame,
+  onRetry,
+  onStop,
+  onLost,
+  maxDelay,
+}) {
   let source = null;
   let retries = 0;
   let everOpened = false;
@@ -87,7 +110,8 @@ export function liveStream({ path, framesPath, onOpen, onFrame, onRetry, onStop,
     });
   }
 
-  async function post(frame) {
+  /** POST a frame once: `{ answer }`, or `{ retry }` (lost on the network) or `{}` (not ours). */
+  async function postOnce(frame) {
     let response;
     try {
       response = await fetch(framesPath, {
@@ -97,19 +121,52 @@ export function liveStream({ path, framesPath, onOpen, onFrame, onRetry, onStop,
         body: JSON.stringify(frame),
       });
     } catch {
-      return; // the network: the page asks again ("since") when no answer comes
+      return { retry: true }; // cut in flight: maybe applied, maybe not
     }
-    let answer = null;
     try {
-      answer = await response.json();
+      return { answer: await response.json() };
     } catch {
-      return; // not ours (a proxy's page, a refused token): as a lost frame
+      // Not ours: a proxy's or a restarting server's page (5xx) is sent again; a refusal
+      // that is not ours (4xx: a refused CSRF token) would be refused again.
+      return { retry: response.status >= 500 };
     }
-    if (answer && (answer.close === SIGNED_OUT || answer.close === NO_ACCESS)) {
+  }
+
+  /** Resolve true once the stream is open, false at `deadline` or when the link stopped. */
+  async function streamOpen(deadline) {
+    while (!stopped && Date.now() < deadline) {
+      if (source && source.readyState === EventSource.OPEN) return true;
+      await pause(STREAM_POLL_MS);
+    }
+    return false;
+  }
+
+  async function post(frame) {
+    const deadline = Date.now() + RESEND_DEADLINE_MS;
+    let result = await postOnce(frame);
+    let resent = false;
+    for (const delay of RESEND_DELAYS_MS) {
+      if (!result.retry || stopped) break;
+      await pause(delay);
+      if (!(await streamOpen(deadline))) break;
+      resent = true;
+      result = await postOnce(frame);
+    }
+    if (stopped) return;
+    const answer = result.answer;
+    if (!answer || typeof answer !== "object") {
+      if (onLost) onLost(frame);
+      return;
+    }
+    if (answer.close === SIGNED_OUT || answer.close === NO_ACCESS) {
       stop(answer.close);
       return;
     }
-    for (const item of (answer && answer.frames) || []) onFrame(item);
+    for (const item of answer.frames || []) {
+      // A repeat the server had applied (or a move overtaken meanwhile): the state follows.
+      if (resent && item.type === "error" && item.code === "stale_state") continue;
+      onFrame(item);
+    }
   }
 
   connect();

@@ -183,6 +183,19 @@ const openLink = () => liveLink({
     onFrame(frame);
   },
   onRetry: (everOpened) => setConnection(everOpened ? "reconnecting" : "offline"),
+  onLost: (frame) => {
+    // The fallback could not deliver a frame (live-stream.js resends it first). A lost move
+    // is said, and the stored state shown tells whether it was made; a lost "since" or
+    // "sync" is asked again by the page's own checks.
+    if (frame.type !== "action") {
+      catchingUp = false;
+      return;
+    }
+    if (expected) clearTimeout(expected.timer);
+    expected = null;
+    showError({ code: "lost", message: S.lost });
+    catchUp(true);
+  },
   onStop: (why) => {
     // Signed out (maybe in another tab) or no longer seated: nothing here may act any more.
     setConnection(why);
@@ -279,6 +292,9 @@ function onFrame(frame) {
 
 /** Log a state's events, in order, before it is shown; a gap asks for the missed ones. */
 function logState(frame) {
+  // The state that follows its events' catch-up: also the end of a stream the browser
+  // reopened by itself with Last-Event-ID (no "since" asked by this page).
+  const caughtUp = game.batch !== null && game.batch === frame.state_id;
   game.batch = null;
   if (typeof frame.state_id !== "number") return;
   if (Array.isArray(frame.events)) {
@@ -289,7 +305,7 @@ function logState(frame) {
       for (const item of frame.events) showEvent(item.event || {}, item.text, frame.state_id);
       game.logged = frame.state_id;
     }
-  } else if (catchingUp || game.logged < 0) {
+  } else if (catchingUp || caughtUp || game.logged < 0) {
     // The state that ends a catch-up (or the first one, after the recent history).
     catchingUp = false;
     game.logged = Math.max(game.logged, frame.state_id);

@@ -9,6 +9,10 @@ saying. Run as its own process (the tests' fixture: tests/support/proxies.py):
 
 It prints one line per event to stdout (`open N`, `cut N`, `closed N`), flushed, so a test can
 wait on what happened instead of on a clock.
+
+SIGUSR1 takes the link down at once, as a network that drops: every open connection is cut,
+and every new one is cut as soon as it is accepted (`refused N`), until SIGUSR2 brings it back
+(the lines `down` and `up` say when each took effect).
 """
 
 from __future__ import annotations
@@ -17,11 +21,15 @@ import argparse
 import asyncio
 import contextlib
 import itertools
+import signal
 import socket
 import struct
 import sys
 
 _numbers = itertools.count(1)
+# While down (SIGUSR1 to SIGUSR2) no connection lives: the open ones are cut.
+_link = {"down": False}
+_open: set[tuple[int, asyncio.StreamWriter, asyncio.StreamWriter]] = set()
 
 
 def _say(line: str) -> None:
@@ -45,27 +53,58 @@ async def _serve(
     cut_after: float,
 ) -> None:
     number = next(_numbers)
+    if _link["down"]:
+        _hard_cut(client_writer)
+        client_writer.close()
+        _say(f"refused {number}")
+        return
     try:
         server_reader, server_writer = await asyncio.open_connection(*target)
     except OSError:
         client_writer.close()
         return
     _say(f"open {number}")
+    pair = (number, client_writer, server_writer)
+    _open.add(pair)
     both = asyncio.gather(_pipe(client_reader, server_writer), _pipe(server_reader, client_writer))
     try:
         await asyncio.wait_for(both, cut_after)
-        _say(f"closed {number}")
+        if pair in _open:
+            _say(f"closed {number}")
     except TimeoutError:
         # The hard cut: an RST to both sides (SO_LINGER 0), as a filter that drops the flow.
-        for writer in (client_writer, server_writer):
-            sock = writer.get_extra_info("socket")
-            if sock is not None:
-                with contextlib.suppress(OSError):
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        _say(f"cut {number}")
+        _cut(pair)
     finally:
+        _open.discard(pair)
         for writer in (client_writer, server_writer):
             writer.close()
+
+
+def _cut(pair: tuple[int, asyncio.StreamWriter, asyncio.StreamWriter]) -> None:
+    """Cut both sides of a connection at once (an RST each); say so."""
+    number, *writers = pair
+    _open.discard(pair)
+    for writer in writers:
+        _hard_cut(writer)
+        writer.transport.abort()
+    _say(f"cut {number}")
+
+
+def _hard_cut(writer: asyncio.StreamWriter) -> None:
+    """Make the connection's close an RST (SO_LINGER 0)."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def _set_down(down: bool) -> None:
+    """Take the link down (cutting every open connection) or bring it back."""
+    _link["down"] = down
+    if down:
+        for pair in list(_open):
+            _cut(pair)
+    _say("down" if down else "up")
 
 
 async def main(port: int, target: tuple[str, int], cut_after: float) -> None:
@@ -73,6 +112,9 @@ async def main(port: int, target: tuple[str, int], cut_after: float) -> None:
     server = await asyncio.start_server(
         lambda r, w: _serve(r, w, target, cut_after), "127.0.0.1", port
     )
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGUSR1, _set_down, True)
+    loop.add_signal_handler(signal.SIGUSR2, _set_down, False)
     _say(f"listening {port}")
     async with server:
         await server.serve_forever()

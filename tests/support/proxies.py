@@ -322,6 +322,21 @@ class CuttingProxy(_Process):
         """Return how many connections the proxy has cut."""
         return sum(1 for line in self.events() if line.startswith("cut "))
 
+    def go_down(self) -> None:
+        """Cut every connection now and every new one until `come_up` (SIGUSR1)."""
+        self._signal(signal.SIGUSR1, "down")
+
+    def come_up(self) -> None:
+        """Let connections through again (SIGUSR2)."""
+        self._signal(signal.SIGUSR2, "up")
+
+    def _signal(self, number: int, line: str) -> None:
+        """Send the proxy a signal; wait until it says it took effect."""
+        before = self.events().count(line)
+        assert self.process is not None
+        self.process.send_signal(number)
+        wait_until(lambda: self.events().count(line) > before, 10, f"the proxy to say {line!r}")
+
     def wait_cuts(self, count: int, timeout: float) -> int:
         """Wait until the proxy has cut at least `count` connections; return the count."""
         return wait_until(

@@ -51,6 +51,33 @@ def test_a_database_that_does_not_answer_gives_a_503_page(
     assert all(r.exc_info is None for r in caplog.records)
 
 
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [("en", "cannot reach its database"), ("fr", "arrive pas à joindre sa base")],
+)
+@pytest.mark.parametrize("route", ["games:frames", "session_frames"])
+def test_a_posted_frame_during_an_outage_gets_a_json_unavailable_frame(
+    class_a: ClassWorld, language: str, text: str, route: str
+) -> None:
+    """The fallback's POST is read by the page as JSON: the outage is an `unavailable` frame."""
+    client = _signed_in(class_a, language)
+    url = reverse(route, args=[1])
+    lost = OperationalError("server closed the connection")
+    with (
+        mock.patch(SESSION_LOAD, side_effect=lost),
+        mock.patch(f"{SESSION_LOAD[: -len('load')]}aload", side_effect=lost),
+    ):
+        response = client.post(url, '{"type": "sync"}', content_type="application/json")
+    assert response.status_code == 503
+    assert response["Content-Type"] == "application/json"
+    assert response["Retry-After"] == "10"
+    assert "no-store" in response["Cache-Control"]
+    [frame] = response.json()["frames"]
+    assert frame["type"] == "error"
+    assert frame["code"] == "unavailable"
+    assert text in frame["message"]
+
+
 def test_a_programming_error_is_still_a_500(class_a: ClassWorld) -> None:
     client = _signed_in(class_a, "en")
     client.raise_request_exception = False

@@ -13,10 +13,11 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, WebSocketRoute, expect
+from playwright.sync_api import Browser, Page, Request, WebSocketRoute, expect
 
 from tests.e2e.browser.conftest import DESKTOP, Server, signed_in
 from tests.e2e.browser.pages import PlayPage
+from tests.support.proxies import CuttingProxy
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -29,6 +30,103 @@ WATCH_ANNOUNCER = """() => {
     change.addedNodes.forEach((node) => window.heard.push(node.textContent))
   )).observe(document.getElementById("play-announcer"), { childList: true });
 }"""
+
+
+# Keep every frame the page's event streams receive, with the stream's address (the page's
+# own EventSource, unchanged: a listener is added to each).
+RECORD_STREAMS = """() => {
+  window.streamed = [];
+  const Native = window.EventSource;
+  window.EventSource = class extends Native {
+    constructor(url, options) {
+      super(url, options);
+      this.addEventListener("message", (message) =>
+        window.streamed.push({ url: this.url, ...JSON.parse(message.data) }));
+    }
+  };
+}"""
+
+
+class SocketAway:
+    """Cut the page's socket and refuse new ones while away; record the frames it received."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.received: list[dict[str, Any]] = []
+
+    def install(self, page: Page) -> None:
+        """Route the page's table sockets through the test."""
+
+        def route(ws: WebSocketRoute) -> None:
+            if self.on:
+                ws.close()
+                return
+            upstream = ws.connect_to_server()
+
+            def forward(message: str | bytes) -> None:
+                if self.on:
+                    return
+                if isinstance(message, str):
+                    self.received.append({"url": ws.url, **json.loads(message)})
+                ws.send(message)
+
+            upstream.on_message(forward)
+
+        page.route_web_socket(re.compile(r"/ws/table/"), route)
+
+    def leave(self, page: Page) -> None:
+        """Cut the open socket; refuse the next ones."""
+        self.on = True
+        page.evaluate("window.unoclassPlay.socket().close()")
+
+    def frames(self, page: Page) -> list[dict[str, Any]]:
+        """Return the frames received since `back`."""
+        return self.received
+
+    def back(self, page: Page) -> None:
+        """Let sockets through again; forget what came before."""
+        self.received.clear()
+        self.on = False
+
+    def check_resumed(self, server: Server, table: int, logged: int) -> None:
+        """Check the page resumed with ?since= its last logged state, on one socket."""
+        urls = {frame["url"] for frame in self.received}
+        assert urls == {f"{server.daphne.ws}/ws/table/{table}/?since={logged}"}
+
+
+class StreamAway:
+    """Take the network between page and server down and back (a TCP proxy that cuts every
+    connection while down: tests/support/cutting_proxy.py); record the streamed frames."""
+
+    def __init__(self, proxy: CuttingProxy) -> None:
+        self.proxy = proxy
+        self.requests: list[Request] = []
+        self.seen = 0
+
+    def install(self, page: Page) -> None:
+        """Record the page's stream requests and the frames its streams receive."""
+        page.add_init_script(script=f"({RECORD_STREAMS})()")
+        page.on("request", lambda r: self.requests.append(r) if "/stream/" in r.url else None)
+
+    def leave(self, page: Page) -> None:
+        """Cut the open stream and every connection until `back`."""
+        self.proxy.go_down()
+
+    def back(self, page: Page) -> None:
+        """Let connections through again; forget what came before."""
+        self.seen = page.evaluate("window.streamed.length")
+        self.requests.clear()
+        self.proxy.come_up()
+
+    def frames(self, page: Page) -> list[dict[str, Any]]:
+        """Return the frames received since `back`."""
+        return list(page.evaluate("window.streamed"))[self.seen :]
+
+    def check_resumed(self, server: Server, table: int, logged: int) -> None:
+        """Check the stream that caught up was reopened with Last-Event-ID: the last state."""
+        assert self.requests, "no stream was opened again"
+        resumed = {r.all_headers().get("last-event-id") for r in self.requests}
+        assert resumed == {str(logged)}, [(r.url, r.headers) for r in self.requests]
 
 
 def _expected(server: Server, table: int, since: int) -> dict[str, Any]:
@@ -44,8 +142,9 @@ def _expected(server: Server, table: int, since: int) -> dict[str, Any]:
     return server.app.script(code)  # type: ignore[no-any-return]
 
 
+@pytest.mark.parametrize("link", ["socket", "stream"])
 def test_a_page_away_for_100_moves_logs_each_once_in_order(
-    server: Server, browser: Browser
+    server: Server, browser: Browser, link: str
 ) -> None:
     world = server.world(
         students=["Alice"], bots=3, ruleset="classic", options={"target_score": 100_000}
@@ -59,34 +158,21 @@ def test_a_page_away_for_100_moves_logs_each_once_in_order(
         "print('{}')\n"
     )
     context = signed_in(browser, server, world["sessions"][0], viewport=DESKTOP)
-    away = {"on": False}
-    received: list[dict[str, Any]] = []
-
-    def route(ws: WebSocketRoute) -> None:
-        if away["on"]:
-            ws.close()
-            return
-        upstream = ws.connect_to_server()
-
-        def forward(message: str | bytes) -> None:
-            if away["on"]:
-                return
-            if isinstance(message, str):
-                received.append({"url": ws.url, **json.loads(message)})
-            ws.send(message)
-
-        upstream.on_message(forward)
-
+    proxy = CuttingProxy(server.daphne.port, cut_after=3600)  # cuts only when told
+    away: SocketAway | StreamAway = SocketAway() if link == "socket" else StreamAway(proxy)
+    url = server.url
     try:
+        if link == "stream":
+            proxy.start()
+            url = proxy.url
         page = context.new_page()
-        page.route_web_socket(re.compile(r"/ws/table/"), route)
-        page.goto(f"{server.url}/tables/{table}/?link=socket")
+        away.install(page)
+        page.goto(f"{url}/tables/{table}/?link={link}")
         player = PlayPage(page)
         first = server.wait_state_after(table, 2)  # the robots play
         player.wait_state(first)
 
-        away["on"] = True
-        page.evaluate("window.unoclassPlay.socket().close()")
+        away.leave(page)
         expect(page.locator("#play-connection")).to_have_attribute("data-status", "reconnecting")
         logged = page.evaluate("window.unoclassPlay.state().logged")
         assert logged >= first
@@ -98,22 +184,21 @@ def test_a_page_away_for_100_moves_logs_each_once_in_order(
         )
         final = server.table_state(table)[1]
         assert final >= logged + AWAY_MOVES
-        received.clear()
         page.evaluate(WATCH_ANNOUNCER)
-        away["on"] = False
+        away.back(page)
 
         expect(page.locator("#play-connection")).to_have_attribute(
             "data-status", "connected", timeout=40_000
         )
         player.wait_state(final)
         expect(page.locator("#play")).to_have_attribute("data-status", "paused")
+        received = away.frames(page)
 
         expected = _expected(server, table, logged)
         assert expected["state_id"] == final
-        # The socket reopened with ?since= the last logged state, and the server sent every
-        # event after it, in order, once, then the state: no recent-log replay.
-        urls = {frame["url"] for frame in received}
-        assert urls == {f"{server.daphne.ws}/ws/table/{table}/?since={logged}"}
+        # The link reopened from the last logged state, and the server sent every event after
+        # it, in order, once, then the state: no recent-log replay.
+        away.check_resumed(server, table, logged)
         events = [[f["state_id"], f["event"], f["text"]] for f in received if f["type"] == "event"]
         assert events == expected["events"]
         assert not any(f.get("replay") for f in received)
@@ -136,6 +221,7 @@ def test_a_page_away_for_100_moves_logs_each_once_in_order(
         assert len(heard) <= len(last) + 1  # and at most "your turn" from the new state
     finally:
         context.close()
+        proxy.close()
 
 
 def test_a_page_that_misses_a_state_asks_since_and_logs_each_move_once(

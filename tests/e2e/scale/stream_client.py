@@ -94,6 +94,9 @@ class StreamSeatClient(SeatClient):
         self.last_event_id: str | None = None
         self.close_code: int | None = None
         self.dropped = 0
+        # The frames that came in a POST's answer (by id until read): a sync's or since's own
+        # state is recorded even when the client has it; the stream's repeat of it is not.
+        self.posted: set[int] = set()
 
     async def _open(self) -> None:
         """Open the stream and start reading it into the queue; raise if it does not open."""
@@ -174,6 +177,7 @@ class StreamSeatClient(SeatClient):
         except ValueError:
             raise PostRefused(response.status_code, response.text) from None
         for answer in body.get("frames", []):
+            self.posted.add(id(answer))
             await self.frames.put(answer)
         if "close" in body:
             self.close_code = int(body["close"])
@@ -184,7 +188,7 @@ class StreamSeatClient(SeatClient):
 
         A mover's new state comes twice, in the POST's answer and on its own stream: the
         second copy of a live state already shown is dropped (counted in `dropped`), as the
-        page drops it (docs/protocol.md).
+        page drops it (docs/protocol.md); so is a state the stream repeats without events.
         """
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -192,8 +196,17 @@ class StreamSeatClient(SeatClient):
             item = await asyncio.wait_for(self.frames.get(), max(0.0, end - loop.time()))
             if isinstance(item, StreamClosed):
                 raise item
-            seen = item["type"] == "state" and item.get("events") is not None
-            if seen and item["state_id"] <= self.log.state_id:
+            posted = id(item) in self.posted
+            self.posted.discard(id(item))
+            # A live state shown already, or the stream's catch-up to the state the mover's POST
+            # answered (the stream is its own link: the layer watch brings it up to the stored
+            # state after an outage): the page drops both.
+            # (An older state without events is still recorded: the log calls it "back".)
+            live = item.get("events") is not None
+            if item["type"] == "state" and (
+                (live and item["state_id"] <= self.log.state_id)
+                or (not live and not posted and item["state_id"] == self.log.state_id)
+            ):
                 self.dropped += 1
                 continue
             break

@@ -172,9 +172,7 @@ def test_a_move_made_while_redis_is_down_reaches_every_seat_once_it_is_back(link
         redis.close()
 
 
-# The socket only: the stream joins the same groups, and a move made while Redis is down (above)
-# already shows that a stream gets the repaired moves (kept off here for time).
-@pytest.mark.parametrize("link", ["socket"])
+@pytest.mark.parametrize("link", LINKS)
 def test_a_move_made_as_a_restarted_redis_comes_back_reaches_every_seat(link: str) -> None:
     redis = RedisServer()
     app = None

@@ -80,8 +80,9 @@ def test_sigkill_of_a_daphne_process_mid_game_loses_nothing(link: str) -> None:
         redis.close()
 
 
-# The stream through a Redis outage: test_delivery_faults.py (kept off here for time).
-@pytest.mark.parametrize(("layer", "link"), [("pubsub", "socket"), ("core", "socket")])
+@pytest.mark.parametrize(
+    ("layer", "link"), [("pubsub", "socket"), ("core", "socket"), ("pubsub", "stream")]
+)
 def test_play_continues_after_a_redis_restart(layer: str, link: str) -> None:
     """channels_redis reconnects by itself, and the layer's connections retry (settings), so with
     the pub/sub layer no socket (nor stream) dies with Redis; what was published while Redis was
@@ -113,7 +114,7 @@ def test_play_continues_after_a_redis_restart(layer: str, link: str) -> None:
         # An action sent on a socket that died with Redis was never applied: at most as many.
         assert final["status"] == "finished" and final["moves"] <= table.moves
         for client in table.clients:
-            assert client.log.problems() == []
+            assert client.log.problems() == [], (client.log.connections, client.log.errors)
         if layer == "pubsub":
             # With the core layer some sockets of a process may still close (their receive
             # loop fails with Redis); their pages reconnect, as above.
