@@ -10,41 +10,21 @@ from __future__ import annotations
 
 import pytest
 from django.db import transaction
-from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import ClassWorld
-from tests.e2e.security.access_matrix import ACTORS, Route, ent_sign_in_record, extra_actor
+from tests.e2e.security.access_matrix import ACTORS, Route, extra_actor, signed_in_client
 from tests.e2e.security.access_states import STATES, expected_in_state
 from tests.e2e.security.test_access_matrix import ALL_ROUTES, _assert_outcome
 
 pytestmark = pytest.mark.django_db
 
 
-def _signed_in(actor: str, a: ClassWorld, b: ClassWorld) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
-    user = {
-        "anonymous": None,
-        "student_a": a.student.user,
-        "student_b": b.student.user,
-        "teacher_a": a.teacher,
-        "teacher_b": b.teacher,
-        "co_teacher": extra_actor("co_teacher", a),
-        "school_admin": extra_actor("school_admin", a),
-        "ent_teacher": extra_actor("ent_teacher", a),
-    }[actor]
-    if user is not None:
-        client.force_login(user)
-    if actor == "ent_teacher":
-        ent_sign_in_record(client, user)
-    return client
-
-
 def _answers(
     state: str, route: Route, actors: tuple[str, ...], a: ClassWorld, b: ClassWorld
 ) -> list[str]:
     """Sign the actors in, make the row's targets, then the state; return each wrong answer."""
-    clients = {actor: _signed_in(actor, a, b) for actor in actors}
+    clients = {actor: signed_in_client(actor, a, b) for actor in actors}
     kwargs = route.kwargs(a, b)
     data = route.data(a, b)
     made = STATES[state](a, b, extra_actor("co_teacher", a))
