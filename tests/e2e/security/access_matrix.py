@@ -1,7 +1,7 @@
 """The authorisation matrix: who gets what on every URL of the project.
 
 Each Route names a URL, how to build its arguments from two classrooms (A and B), and what each
-of the five actors gets. Targets always belong to class A, so class B's people must never see
+of the actors (ACTORS) gets. Targets always belong to class A, so class B's people must never see
 class A's data. Other apps add their rows in `tests/<their package>/access_routes.py`, as a
 module-level `ROUTES: list[Route]`; test_access_matrix.py collects them and fails on any URL
 name that has no row. Every row also runs after a change of the class's life (a pupil moved,
