@@ -1,7 +1,7 @@
 """The authorisation matrix: who gets what on every URL of the project.
 
 Each Route names a URL, how to build its arguments from two classrooms (A and B), and what each
-of the five actors gets. Targets always belong to class A, so class B's people must never see
+of the actors (ACTORS) gets. Targets always belong to class A, so class B's people must never see
 class A's data. Other apps add their rows in `tests/<their package>/access_routes.py`, as a
 module-level `ROUTES: list[Route]`; test_access_matrix.py collects them and fails on any URL
 name that has no row. Every row also runs after a change of the class's life (a pupil moved,
@@ -28,6 +28,9 @@ ACTORS = (
     # A teacher of no class who signs in through the school's ENT (issue 24): the link to the
     # ENT gives no right of its own.
     "ent_teacher",
+    # Class A's pupil (student_a's own account) linked to an ENT account and signed in through
+    # the ENT: the link gives a pupil no right of its own and takes none away.
+    "ent_pupil",
 )
 
 
@@ -50,44 +53,89 @@ P, R, L, F, N = Outcome.OK, Outcome.REDIRECT, Outcome.LOGIN, Outcome.FORBIDDEN, 
 def outcomes(anonymous: Outcome, student_a: Outcome, student_b: Outcome, teacher_a: Outcome,
              teacher_b: Outcome, *, co_teacher: Outcome | None = None,
              school_admin: Outcome | None = None,
-             ent_teacher: Outcome | None = None) -> dict[str, Outcome]:  # fmt: skip
+             ent_teacher: Outcome | None = None,
+             ent_pupil: Outcome | None = None) -> dict[str, Outcome]:  # fmt: skip
     """Return an expectation row in ACTORS order.
 
     A co-teacher gets what class A's owner gets, the school admin what another teacher gets,
-    and the ENT-linked teacher (of no class) what the school admin gets, unless the row says
+    the ENT-linked teacher (of no class) what the school admin gets, and the ENT-linked pupil
+    what student_a (the same pupil signed in with the class code) gets, unless the row says
     otherwise (the school's own pages say F for the ENT-linked teacher).
     """
     row = (anonymous, student_a, student_b, teacher_a, teacher_b,
            co_teacher or teacher_a, school_admin or teacher_b,
-           ent_teacher or school_admin or teacher_b)  # fmt: skip
+           ent_teacher or school_admin or teacher_b, ent_pupil or student_a)  # fmt: skip
     return dict(zip(ACTORS, row, strict=True))
 
 
-# The ENT-linked teacher's ticket: the access states end its session by single sign-out.
-ENT_TEACHER_TICKET = "ST-matrix-ent-teacher"
+# The tickets of the ENT-linked actors' sign-ins: the access states end both sessions by single
+# sign-out.
+ENT_TICKETS = {"ent_teacher": "ST-matrix-ent-teacher", "ent_pupil": "ST-matrix-ent-pupil"}
+EXTRA_ACTORS = ("co_teacher", "school_admin", "ent_teacher", "ent_pupil")
+
+
+def _matrix_ent() -> Any:
+    from lessons.models import EntConnector
+
+    connector, _ = EntConnector.objects.get_or_create(
+        name="ENT matrix",
+        defaults={"server_url": "https://127.0.0.1:9/cas/", **MATRIX_CONNECTOR},
+    )
+    return connector
+
+
+def _ent_pupil(class_a: Any) -> Any:
+    """Link student_a's account to an ENT account, as the class's teacher would have, once.
+
+    Written directly (not by lessons.ent.links.pupils_link): some rows archive class A before
+    the actor signs in, and an archived class's links cannot change.
+    """
+    from lessons.models import EntIdentity
+
+    user = class_a.student.user
+    EntIdentity.objects.get_or_create(
+        user=user,
+        defaults={
+            "connector": _matrix_ent(),
+            "external_id": "EDI-matrix-pupil",
+            "linked_by": class_a.teacher,
+        },
+    )
+    return user
 
 
 def extra_actor(actor: str, class_a: Any) -> Any:
-    """Return the user of the co_teacher, school_admin or ent_teacher actor, made on first use."""
-    from lessons.models import EntConnector, EntIdentity, User
+    """Return the user of one of EXTRA_ACTORS, made (or linked) on first use."""
+    from lessons.models import EntIdentity, User
     from tests.support.factories import make_teacher
 
+    if actor == "ent_pupil":
+        return _ent_pupil(class_a)
     username = f"matrix_{actor}"
     user = User.objects.filter(username=username).first() or make_teacher(username=username)
     if actor == "co_teacher":
         class_a.classroom.co_teachers.add(user)
     elif actor == "ent_teacher":
-        connector, _ = EntConnector.objects.get_or_create(
-            name="ENT matrix",
-            defaults={"server_url": "https://127.0.0.1:9/cas/", **MATRIX_CONNECTOR},
-        )
         EntIdentity.objects.get_or_create(
-            user=user, defaults={"connector": connector, "external_id": "EDI-matrix"}
+            user=user, defaults={"connector": _matrix_ent(), "external_id": "EDI-matrix"}
         )
     else:
         User.objects.filter(pk=user.pk).update(is_staff=True)
         user.refresh_from_db()
     return user
+
+
+def actor_user(actor: str, class_a: Any, class_b: Any) -> Any:
+    """Return the actor's user (None for the visitor)."""
+    if actor in EXTRA_ACTORS:
+        return extra_actor(actor, class_a)
+    return {
+        "anonymous": None,
+        "student_a": class_a.student.user,
+        "student_b": class_b.student.user,
+        "teacher_a": class_a.teacher,
+        "teacher_b": class_b.teacher,
+    }[actor]
 
 
 def _matrix_connector() -> dict[str, Any]:
@@ -100,19 +148,34 @@ def _matrix_connector() -> dict[str, Any]:
 MATRIX_CONNECTOR = _matrix_connector()
 
 
-def ent_sign_in_record(client: Any, user: Any) -> None:
-    """Map ENT_TEACHER_TICKET to the client's session, as an ENT sign-in would have."""
+def ent_sign_in_record(actor: str, user: Any, session_key: str) -> None:
+    """Map the ENT actor's ticket to its session, as its ENT sign-in would have (no-op for the
+    other actors)."""
     from lessons.ent.tickets import ticket_hash
     from lessons.models import EntSignIn
 
+    if actor not in ENT_TICKETS:
+        return
     EntSignIn.objects.update_or_create(
-        ticket_hash=ticket_hash(ENT_TEACHER_TICKET),
+        ticket_hash=ticket_hash(ENT_TICKETS[actor]),
         defaults={
             "connector": user.ent_identity.connector,
             "user": user,
-            "session_key": client.session.session_key,
+            "session_key": session_key,
         },
     )
+
+
+def signed_in_client(actor: str, class_a: Any, class_b: Any) -> Any:
+    """Return a French test client signed in as the actor (through the ENT for its actors)."""
+    from django.test import Client
+
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    user = actor_user(actor, class_a, class_b)
+    if user is not None:
+        client.force_login(user)
+        ent_sign_in_record(actor, user, str(client.session.session_key))
+    return client
 
 
 PUBLIC = outcomes(P, P, P, P, P)

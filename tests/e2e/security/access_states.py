@@ -21,7 +21,7 @@ from lessons.ent.tickets import single_sign_out
 from lessons.models import Classroom, ClassSession, Student, User
 from lessons.school.erasure import student_erase
 from lessons.sessions.services import session_end
-from tests.e2e.security.access_matrix import ENT_TEACHER_TICKET, Outcome, Route
+from tests.e2e.security.access_matrix import ACTORS, ENT_TICKETS, Outcome, Route
 from tests.support.factories import make_classroom
 
 P, R, L, F, N = Outcome.OK, Outcome.REDIRECT, Outcome.LOGIN, Outcome.FORBIDDEN, Outcome.NOT_FOUND
@@ -86,8 +86,10 @@ def _co_teacher_removed(a: Any, b: Any, co_teacher: User) -> Made:
 
 
 def _ent_signed_out(a: Any, b: Any, co_teacher: User) -> Made:
-    # The ENT's single sign-out names the ticket of the ENT-linked teacher's sign-in.
-    return Made(single_sign_out(ENT_TEACHER_TICKET))
+    # The ENT's single sign-out names the tickets of the ENT-linked teacher's and pupil's
+    # sign-ins (each one's that was made: a POST row signs in one actor only).
+    ended = [single_sign_out(ticket) for ticket in ENT_TICKETS.values()]
+    return Made(any(ended))
 
 
 STATES: dict[str, Callable[[Any, Any, User], Made]] = {
@@ -101,8 +103,7 @@ STATES: dict[str, Callable[[Any, Any, User], Made]] = {
 
 # Rows whose outcome in a state is not the rule's: (state, row id, actor) -> outcome.
 STATE_ROWS: dict[tuple[str, str, str], Outcome] = {}
-EVERYONE = ("anonymous", "student_a", "student_b", "teacher_a", "teacher_b", "co_teacher",
-            "school_admin", "ent_teacher")  # fmt: skip
+EVERYONE = ACTORS
 TEACHERS_OF_A = ("teacher_a", "co_teacher")
 
 
@@ -163,8 +164,14 @@ def expected_in_state(
     if row is not None:
         return row
     if state == "ent_signed_out":
-        # The ENT ended the ENT-linked teacher's session: a visitor now; nobody else changes.
-        return route.expect["anonymous"] if actor == "ent_teacher" else base
+        # The ENT ended the ENT-linked actors' sessions: visitors now. Nobody else changes, not
+        # even student_a, the ENT-linked pupil's own account signed in with its class code
+        # (single sign-out ends the session its ticket opened, not every session of the user).
+        return route.expect["anonymous"] if actor in ENT_TICKETS else base
+    if actor == "ent_pupil" and route.expect[actor] == route.expect["student_a"]:
+        # The link follows the pupil's account: moved, archived, pseudonymised or erased (the
+        # link erased with it), the ENT-linked pupil gets what student_a gets.
+        return expected_in_state(state, route, "student_a", kwargs, a, made)
     if state == "co_teacher_removed":
         # A removed co-teacher is a teacher of no class: what the school admin (a teacher of
         # no class) gets, except on the school's own pages.

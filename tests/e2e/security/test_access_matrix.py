@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from pathlib import Path
+from typing import cast
 
 import pytest
 from django.test import Client
@@ -17,8 +18,7 @@ from tests.e2e.security.access_matrix import (
     ROUTES,
     Outcome,
     Route,
-    ent_sign_in_record,
-    extra_actor,
+    signed_in_client,
 )
 from tests.support.responses import page_text
 
@@ -66,22 +66,7 @@ def test_every_named_url_has_a_row_in_the_matrix() -> None:
 
 
 def _client_for(actor: str, class_a: ClassWorld, class_b: ClassWorld) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
-    user = {
-        "anonymous": None,
-        "student_a": class_a.student.user,
-        "student_b": class_b.student.user,
-        "teacher_a": class_a.teacher,
-        "teacher_b": class_b.teacher,
-        "co_teacher": extra_actor("co_teacher", class_a),
-        "school_admin": extra_actor("school_admin", class_a),
-        "ent_teacher": extra_actor("ent_teacher", class_a),
-    }[actor]
-    if user is not None:
-        client.force_login(user)
-    if actor == "ent_teacher":
-        ent_sign_in_record(client, user)
-    return client
+    return cast(Client, signed_in_client(actor, class_a, class_b))
 
 
 def _class_a_markers(class_a: ClassWorld) -> list[str]:
@@ -124,7 +109,8 @@ def test_actor_gets_the_expected_outcome_and_no_other_class_data(
     response = send(url, route.data(class_a, class_b), **route.send_options())
     _assert_outcome(response, route.expect[actor])
     may_see_class_a = (
-        actor in {"teacher_a", "co_teacher", "student_a"} or route.shows_class_a_to_anyone
+        actor in {"teacher_a", "co_teacher", "student_a", "ent_pupil"}
+        or route.shows_class_a_to_anyone
     )
     # The page may echo the requested URL (language switcher); that is not class data.
     # A PDF is compressed: its text cannot be searched here (tests/lessons/reporting/test_pdf.py

@@ -10,41 +10,29 @@ from __future__ import annotations
 
 import pytest
 from django.db import transaction
-from django.test import Client
 from django.urls import reverse
 
+from lessons.ent.tickets import single_sign_out
+from lessons.models import EntIdentity, EntSignIn
 from tests.conftest import ClassWorld
-from tests.e2e.security.access_matrix import ACTORS, Route, ent_sign_in_record, extra_actor
+from tests.e2e.security.access_matrix import (
+    ACTORS,
+    ENT_TICKETS,
+    Route,
+    extra_actor,
+    signed_in_client,
+)
 from tests.e2e.security.access_states import STATES, expected_in_state
 from tests.e2e.security.test_access_matrix import ALL_ROUTES, _assert_outcome
 
 pytestmark = pytest.mark.django_db
 
 
-def _signed_in(actor: str, a: ClassWorld, b: ClassWorld) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
-    user = {
-        "anonymous": None,
-        "student_a": a.student.user,
-        "student_b": b.student.user,
-        "teacher_a": a.teacher,
-        "teacher_b": b.teacher,
-        "co_teacher": extra_actor("co_teacher", a),
-        "school_admin": extra_actor("school_admin", a),
-        "ent_teacher": extra_actor("ent_teacher", a),
-    }[actor]
-    if user is not None:
-        client.force_login(user)
-    if actor == "ent_teacher":
-        ent_sign_in_record(client, user)
-    return client
-
-
 def _answers(
     state: str, route: Route, actors: tuple[str, ...], a: ClassWorld, b: ClassWorld
 ) -> list[str]:
     """Sign the actors in, make the row's targets, then the state; return each wrong answer."""
-    clients = {actor: _signed_in(actor, a, b) for actor in actors}
+    clients = {actor: signed_in_client(actor, a, b) for actor in actors}
     kwargs = route.kwargs(a, b)
     data = route.data(a, b)
     made = STATES[state](a, b, extra_actor("co_teacher", a))
@@ -76,3 +64,18 @@ def test_every_actor_gets_the_rows_outcome_after_the_state_change(
             wrong += _answers(state, route, actors, class_a, class_b)
             transaction.set_rollback(True)
     assert not wrong, wrong
+
+
+def test_the_erased_ent_pupil_leaves_no_link_and_no_ent_sign_in(
+    class_a: ClassWorld, class_b: ClassWorld
+) -> None:
+    # The premise of the "erased" rows for ent_pupil: signed out, and the ENT account no longer
+    # leads to the pupil (an erased pupil is gone from every store).
+    client = signed_in_client("ent_pupil", class_a, class_b)
+    user_id = class_a.student.user.pk
+    assert EntIdentity.objects.filter(user_id=user_id).exists()
+    STATES["erased"](class_a, class_b, extra_actor("co_teacher", class_a))
+    assert not EntIdentity.objects.filter(user_id=user_id).exists()
+    assert not EntSignIn.objects.filter(user_id=user_id).exists()
+    assert not single_sign_out(ENT_TICKETS["ent_pupil"])  # no session left for the ENT to end
+    assert client.get(reverse("home")).wsgi_request.user.is_anonymous

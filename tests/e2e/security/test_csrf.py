@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from tests.conftest import ClassWorld
-from tests.e2e.security.access_matrix import ACTORS, Outcome, Route, extra_actor
+from tests.e2e.security.access_matrix import ACTORS, Outcome, Route, actor_user
 from tests.e2e.security.test_access_matrix import ALL_ROUTES
 
 pytestmark = pytest.mark.django_db
@@ -40,15 +40,7 @@ def _actor_served(route: Route) -> str | None:
 
 def _client(actor: str, a: ClassWorld, b: ClassWorld, *, enforce: bool) -> Client:
     client = Client(enforce_csrf_checks=enforce)
-    user = {
-        "anonymous": None,
-        "student_a": a.student.user,
-        "student_b": b.student.user,
-        "teacher_a": a.teacher,
-        "teacher_b": b.teacher,
-    }.get(actor) or (
-        extra_actor(actor, a) if actor in {"co_teacher", "school_admin", "ent_teacher"} else None
-    )
+    user = actor_user(actor, a, b)
     if user is not None:
         client.force_login(user)
     return client

@@ -21,7 +21,7 @@ from channels.testing import WebsocketCommunicator
 from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
 from games.services import SeatSpec, table_create
 from lessons.sessions.services import session_start
-from tests.e2e.security.access_matrix import ACTORS, extra_actor
+from tests.e2e.security.access_matrix import ACTORS, actor_user, ent_sign_in_record
 from tests.games.helpers import refusal_code, session_cookie
 from tests.games.streams import TRANSPORTS, cookie_for, fallback_paths, first_answer, stream
 from unoclass.asgi import application
@@ -56,8 +56,10 @@ def _session_path(a: Any) -> str:
 
 def _row(anonymous: Any, student_a: Any, student_b: Any, teacher_a: Any, teacher_b: Any) -> Any:
     # A co-teacher of class A gets what its owner gets; a school admin and an ENT-linked teacher
-    # (of no class), what another teacher gets.
-    row = (anonymous, student_a, student_b, teacher_a, teacher_b, teacher_a, teacher_b, teacher_b)
+    # (of no class), what another teacher gets; the ENT-linked pupil (student_a's account
+    # signed in through the ENT), what student_a gets: their seat, and no teacher's overview.
+    row = (anonymous, student_a, student_b, teacher_a, teacher_b, teacher_a, teacher_b, teacher_b,
+           student_a)  # fmt: skip
     return dict(zip(ACTORS, row, strict=True))
 
 
@@ -119,22 +121,21 @@ def test_every_stream_is_the_fallback_of_a_socket_with_a_row() -> None:
     assert _stream_patterns(application) == {STREAMS[route.pattern] for route in ROUTES}
 
 
-def _user(actor: str, a: Any, b: Any) -> Any:
-    return {
-        "anonymous": None,
-        "student_a": a.student.user,
-        "student_b": b.student.user,
-        "teacher_a": a.teacher,
-        "teacher_b": b.teacher,
-    }.get(actor) or (
-        extra_actor(actor, a) if actor in {"co_teacher", "school_admin", "ent_teacher"} else None
-    )
+def signed_in_cookie(actor: str, a: Any, b: Any) -> bytes | None:
+    """Make the actor's session (through the ENT for its actors) and return its Cookie header."""
+    user = actor_user(actor, a, b)
+    if user is None:
+        return None
+    cookie = session_cookie(user)
+    session_key = cookie.split(b";")[0].split(b"=", 1)[1].decode()
+    ent_sign_in_record(actor, user, session_key)
+    return cookie
 
 
-async def _communicator(path: str, user: Any, origin: bytes = b"http://testserver") -> Any:
+def _communicator(path: str, cookie: bytes | None, origin: bytes = b"http://testserver") -> Any:
     headers = [(b"origin", origin), (b"host", b"testserver")]
-    if user is not None:
-        headers.append((b"cookie", await database_sync_to_async(session_cookie)(user)))
+    if cookie is not None:
+        headers.append((b"cookie", cookie))
     return WebsocketCommunicator(application, path, headers=headers)
 
 
@@ -145,13 +146,13 @@ async def test_actor_opens_only_what_they_may(
     route: SocketRoute, actor: str, transport: str, class_a, class_b
 ):  # type: ignore[no-untyped-def]
     path = await database_sync_to_async(route.path)(class_a)
-    user = await database_sync_to_async(_user)(actor, class_a, class_b)
+    cookie = await database_sync_to_async(signed_in_cookie)(actor, class_a, class_b)
     expected = route.expect[actor]
     if transport == "socket" and isinstance(expected, int):
         # Refused before or right after the handshake, with nothing sent before the close.
-        assert await refusal_code(await _communicator(path, user)) == expected
+        assert await refusal_code(_communicator(path, cookie)) == expected
         return
-    first = await first_answer(transport, path, await cookie_for(user))
+    first = await first_answer(transport, path, cookie)
     if isinstance(expected, int):
         assert first == expected  # nothing before the close event, nothing in the answer
         return
@@ -174,7 +175,8 @@ async def test_actor_opens_only_what_they_may(
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.pattern)
 async def test_a_foreign_origin_is_refused(route: SocketRoute, class_a):  # type: ignore[no-untyped-def]
     path = await database_sync_to_async(route.path)(class_a)
-    comm = await _communicator(path, class_a.teacher, origin=b"https://evil.example")
+    cookie = await cookie_for(class_a.teacher)
+    comm = _communicator(path, cookie, origin=b"https://evil.example")
     connected, _code = await comm.connect()
     assert not connected
 

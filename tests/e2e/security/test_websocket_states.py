@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
-from tests.e2e.security.access_matrix import ACTORS, extra_actor
+from tests.e2e.security.access_matrix import ACTORS, ENT_TICKETS, extra_actor
 from tests.e2e.security.access_states import STATES
 from tests.e2e.security.test_websocket_matrix import (
     ACCEPTED,
@@ -20,10 +20,10 @@ from tests.e2e.security.test_websocket_matrix import (
     WATCHING,
     SocketRoute,
     _communicator,
-    _user,
+    signed_in_cookie,
 )
 from tests.games.helpers import refusal_code
-from tests.games.streams import TRANSPORTS, cookie_for, first_answer
+from tests.games.streams import TRANSPORTS, first_answer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,7 +37,10 @@ def expected_socket(state: str, route: SocketRoute, actor: str) -> Any:
         return CHECK  # the network check asks no sign-in: no state changes it
     if state == "co_teacher_removed" and actor == "co_teacher":
         return CLOSE_NO_ACCESS  # a teacher of no class
-    if actor == "student_a" and state in {"archived", "pseudonymised", "erased"}:
+    if state == "ent_signed_out" and actor in ENT_TICKETS:
+        return CLOSE_SIGNED_OUT  # the ENT ended the session its ticket opened
+    # The ENT-linked pupil is student_a's account: every other state acts on it alike.
+    if actor in {"student_a", "ent_pupil"} and state in {"archived", "pseudonymised", "erased"}:
         return CLOSE_SIGNED_OUT  # their sign-in ended with the change
     # A moved pupil keeps their seat at a table that is no class session's (the game is theirs).
     return base
@@ -50,20 +53,21 @@ def expected_socket(state: str, route: SocketRoute, actor: str) -> Any:
 async def test_each_actor_opens_only_what_the_state_leaves_them(  # type: ignore[no-untyped-def]
     state: str, route: SocketRoute, actor: str, transport: str, class_a, class_b
 ):
-    def prepare() -> tuple[str, Any]:
+    def prepare() -> tuple[str, bytes | None]:
         co_teacher = extra_actor("co_teacher", class_a)
-        user = _user(actor, class_a, class_b)
+        # Signed in before the change, as a pupil or teacher would be (the ENT-linked actors
+        # through the ENT, so that its single sign-out names their session).
+        cookie = signed_in_cookie(actor, class_a, class_b)
         path = route.path(class_a)
         STATES[state](class_a, class_b, co_teacher)
-        return path, user
+        return path, cookie
 
-    path, user = await database_sync_to_async(prepare)()
-    # The cookie signs the user in as they were before the change (the in-memory account).
+    path, cookie = await database_sync_to_async(prepare)()
     expected = expected_socket(state, route, actor)
     if transport == "socket" and isinstance(expected, int):
-        assert await refusal_code(await _communicator(path, user)) == expected
+        assert await refusal_code(_communicator(path, cookie)) == expected
         return
-    first = await first_answer(transport, path, await cookie_for(user))
+    first = await first_answer(transport, path, cookie)
     if isinstance(expected, int):
         assert first == expected
         return

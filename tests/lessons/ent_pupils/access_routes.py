@@ -39,8 +39,9 @@ def _link_data(a: Any, b: Any) -> dict[str, Any]:
 
 
 def _unlink_data(a: Any, b: Any) -> dict[str, Any]:
+    # The ent_pupil actor's own link, when it is the one signed in, is the pupil's link.
     EntIdentity.objects.get_or_create(
-        connector=_connector(), external_id="matrix-linked", user=a.student.user
+        user=a.student.user, defaults={"connector": _connector(), "external_id": "matrix-linked"}
     )
     return {"student": a.student.student.pk}
 
