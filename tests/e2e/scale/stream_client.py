@@ -97,9 +97,13 @@ class StreamSeatClient(SeatClient):
         # The frames that came in a POST's answer (by id until read): a sync's or since's own
         # state is recorded even when the client has it; the stream's repeat of it is not.
         self.posted: set[int] = set()
+        # True from a stream's (re)opening to its first state: that state is the opening's own
+        # (the page shows it), never a repeat to drop, even when the client had it already.
+        self.opening = False
 
     async def _open(self) -> None:
         """Open the stream and start reading it into the queue; raise if it does not open."""
+        self.opening = True
         if self.http is None:
             self.http = httpx.AsyncClient(cookies=self.cookies, timeout=POST_SECONDS)
         headers = {"Accept": "text/event-stream", "Accept-Language": "en"}
@@ -205,10 +209,17 @@ class StreamSeatClient(SeatClient):
             live = item.get("events") is not None
             if item["type"] == "state" and (
                 (live and item["state_id"] <= self.log.state_id)
-                or (not live and not posted and item["state_id"] == self.log.state_id)
+                or (
+                    not live
+                    and not posted
+                    and not self.opening
+                    and item["state_id"] == self.log.state_id
+                )
             ):
                 self.dropped += 1
                 continue
+            if item["type"] == "state":
+                self.opening = False
             break
         self.log.frames += 1
         if item["type"] == "state":
