@@ -1,21 +1,33 @@
 """The scale-out path: Redis and two daphne processes on one PostgreSQL database, one table
-of four split two and two across the processes, played to the end."""
+of four split two and two across the processes, played to the end: all four on the socket, and
+the socket and the fallback stream side by side (one of each link per process,
+docs/protocol.md)."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
-from tests.e2e.scale.client import SeatClient, Table
+from tests.e2e.scale.client import Table
 from tests.e2e.scale.deployment import audit, check_audit, deploy
+from tests.e2e.scale.stream_client import seat_client
 from tests.support.servers import PostgresCluster, RedisServer
 
 pytestmark = pytest.mark.slow
 
 
+# The seats' links, in seat order: seats 0 and 1 on the first process, 2 and 3 on the second.
+LINK_LAYOUTS = {
+    "sockets": ("socket", "socket", "socket", "socket"),
+    "both-links": ("socket", "stream", "stream", "socket"),
+}
+
+
+@pytest.mark.parametrize("layout", LINK_LAYOUTS)
 def test_four_players_on_two_daphne_processes_play_a_full_game(
-    redis_server: RedisServer, postgres_cluster: PostgresCluster
+    layout: str, redis_server: RedisServer, postgres_cluster: PostgresCluster
 ) -> None:
     app, ids = deploy(
         {"DATABASE_URL": postgres_cluster.create_database(), "REDIS_URL": redis_server.url}
@@ -25,9 +37,10 @@ def test_four_players_on_two_daphne_processes_play_a_full_game(
         servers = [first, first, second, second]
 
         async def scenario() -> Table:
-            clients = [
-                SeatClient(server.ws, ids["table"], session, server.http)
-                for server, session in zip(servers, ids["sessions"], strict=True)
+            links = LINK_LAYOUTS[layout]
+            clients: list[Any] = [
+                seat_client(link, server, ids["table"], session)
+                for server, link, session in zip(servers, links, ids["sessions"], strict=True)
             ]
             for client in clients:
                 await client.connect()
