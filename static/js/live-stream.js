@@ -38,7 +38,9 @@ function csrfToken() {
  * in order (the next POSTs wait), once the stream is open again: after RESEND_DELAYS_MS, within
  * RESEND_DEADLINE_MS. The frame's state id makes a repeat the server had applied come back as
  * `stale_state`, with the stored state: that refusal of a resent frame is dropped (nothing for
- * the child to read), the state goes on. A frame still unanswered is given to `onLost(frame)`.
+ * the child to read), the state goes on. A resent `reason` answer the server had stored comes
+ * back `reason_saved` (the same answer again is taken). A frame still unanswered is given to
+ * `onLost(frame)`.
  */
 export function liveStream({
   path,
@@ -164,6 +166,9 @@ export function liveStream({
     }
     for (const item of answer.frames || []) {
       // A repeat the server had applied (or a move overtaken meanwhile): the state follows.
+      // A resent reason answer needs no such drop: the server takes the same answer again
+      // (`reason_saved`, lessons.attempts.reasons), so an `already_answered` on a resend means
+      // that another answer (another tab's) was stored first and this one was not: it is said.
       if (resent && item.type === "error" && item.code === "stale_state") continue;
       onFrame(item);
     }

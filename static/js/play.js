@@ -1,7 +1,7 @@
 // The play page: one socket per tab, the server is the only judge (docs/protocol.md).
 // No framework: render the latest `state` frame, log its `events`, show `error` frames.
 
-import { handleReasonFrame } from "./reason.js";
+import { handleReasonFrame, reasonLost } from "./reason.js";
 import { handleExampleFrame } from "./example.js";
 import { liveLink } from "./live-link.js";
 
@@ -185,8 +185,13 @@ const openLink = () => liveLink({
   onRetry: (everOpened) => setConnection(everOpened ? "reconnecting" : "offline"),
   onLost: (frame) => {
     // The fallback could not deliver a frame (live-stream.js resends it first). A lost move
-    // is said, and the stored state shown tells whether it was made; a lost "since" or
-    // "sync" is asked again by the page's own checks.
+    // is said, and the stored state shown tells whether it was made; a lost reason answer is
+    // asked again (reason.js) or, once the game moved on, said; a lost "since" or "sync" is
+    // asked again by the page's own checks.
+    if (frame.type === "reason") {
+      if (!reasonLost()) showError({ code: "reason_lost", message: S.reason_lost });
+      return;
+    }
     if (frame.type !== "action") {
       catchingUp = false;
       return;
