@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -19,11 +20,18 @@ DUEL_SETUP = {
     "hands": [["4/12j", "2/3r", "10/12v", "1/6b"], ["2/6r", "5/6v", "1/2b", "joker"]],
     "start": "1/3v",
 }
+# Alice and a bot at a table that asks after every refused "equal" claim.
+ASKED_WORLD: dict[str, Any] = {
+    "students": ["Alice"],
+    "bots": 1,
+    "setup": DUEL_SETUP,
+    "settings": {"ask_reason": 100},
+}
 QUESTION_FR = "Pourquoi as-tu pensé qu’elles étaient égales ?"
 QUESTION_EN = "Why did you think they were equal?"
 
 
-def _reasons(server: Server, table: int) -> list[str | None]:
+def stored_reasons(server: Server, table: int) -> list[str | None]:
     """Read the reasons stored on the table's attempts (read-only), oldest first."""
     uri = f"file:{server.app.db_path}?mode=ro"
     with sqlite3.connect(uri, uri=True, timeout=10) as db:
@@ -37,16 +45,20 @@ def _wrong_equal_claim(
     server: Server, browser: Browser, lang: str
 ) -> tuple[Page, int, BrowserContext]:
     """Open the play page and play 10/12 on 1/3 with the keyboard; return the page."""
-    world = server.world(students=["Alice"], bots=1, setup=DUEL_SETUP, settings={"ask_reason": 100})
+    world = server.world(**ASKED_WORLD)
     context = signed_in(browser, server, world["students"][0]["session"], lang=lang)
     page = context.new_page()
-    player = PlayPage(page, keyboard_only=True)
     page.goto(f"{server.url}/tables/{world['table']}/")
-    player.wait_state(0)
-    expect(page.locator("#play-reason")).to_be_hidden()
-    player.press(card_selector("10/12v"))
-    expect(page.locator("#play-error")).to_have_attribute("data-code", "not_equivalent")
+    claim_wrongly(PlayPage(page, keyboard_only=True))
     return page, int(world["table"]), context
+
+
+def claim_wrongly(player: PlayPage) -> None:
+    """Play 10/12 on 1/3 (claimed equal) at state 0: refused, and asked why."""
+    player.wait_state(0)
+    expect(player.page.locator("#play-reason")).to_be_hidden()
+    player.press(card_selector("10/12v"))
+    expect(player.page.locator("#play-error")).to_have_attribute("data-code", "not_equivalent")
 
 
 def test_the_student_answers_with_one_key(server: Server, browser: Browser) -> None:
@@ -69,7 +81,7 @@ def test_the_student_answers_with_one_key(server: Server, browser: Browser) -> N
 
         expect(prompt).to_be_hidden()
         expect(page.locator("#play-announcer")).to_contain_text("Merci")  # reason_saved
-        assert _reasons(server, table) == [second]
+        assert stored_reasons(server, table) == [second]
         assert server.table_state(table)[1] == 0  # the game did not move: still Alice's turn
     finally:
         context.close()
@@ -91,6 +103,6 @@ def test_escape_closes_the_prompt_without_an_answer(server: Server, browser: Bro
         # sent on Escape would be stored before this play moves the table.
         PlayPage(page, keyboard_only=True).press(card_selector("4/12j"))
         server.wait_state_after(table, 0)
-        assert _reasons(server, table) == [None, None]
+        assert stored_reasons(server, table) == [None, None]
     finally:
         context.close()
