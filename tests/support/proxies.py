@@ -27,6 +27,7 @@ import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Self
 
 from tests.support.deploy_guide import guide_blocks
 from tests.support.live import BASE_DIR
@@ -100,23 +101,55 @@ def squid_conf(port: int, directory: Path) -> str:
 
 
 class _Process:
-    """A server process in its own process group, its output in a file of its directory."""
+    """A server process on a loopback `port`, in its own process group, its output in a file
+    of its directory `dir`; a context manager: started on entry, closed on exit.
+
+    A subclass says what to run (`_command`) and may check its configuration first (`_check`).
+    """
 
     dir: Path
+    port: int
+    log_name: str
+    cwd: Path | None = None  # None: its own directory
     process: subprocess.Popen[bytes] | None = None
 
-    def _spawn(self, command: list[str], log_name: str, cwd: Path | None = None) -> None:
-        log = open(self.dir / log_name, "ab")  # noqa: SIM115 (the child holds it; closed here)
+    @property
+    def url(self) -> str:
+        """Return the process's address: a proxy setting, or the base address of the site."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def _check(self) -> None:
+        """Check the configuration before the start (nothing to check by default)."""
+
+    def _command(self) -> list[str]:
+        """Return the command that runs the server in the foreground."""
+        raise NotImplementedError
+
+    def start(self) -> None:
+        """Check the configuration, start the process and wait until it accepts."""
+        self._check()
+        log = open(self.dir / self.log_name, "ab")  # noqa: SIM115 (the child holds it; closed here)
         try:
-            self.process = subprocess.Popen(
-                command,
-                cwd=cwd or self.dir,
+            process = subprocess.Popen(
+                self._command(),
+                cwd=self.cwd or self.dir,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
         finally:
             log.close()
+        self.process = process
+        try:
+            wait_for_port(self.port, process, 30)
+        except Exception:
+            self.close()
+            raise
+
+    def _lines(self, name: str) -> list[str]:
+        """Return the lines of one of the process's files (none before it is written)."""
+        path = self.dir / name
+        return path.read_text(errors="replace").splitlines() if path.exists() else []
 
     def stop(self) -> None:
         """Kill the whole process group at once (SIGKILL: nothing of it is worth keeping)."""
@@ -131,9 +164,28 @@ class _Process:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
+    def __enter__(self) -> Self:
+        try:
+            self.start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _check_config(command: list[str]) -> None:
+    """Run a server's configuration check; fail with its complaint."""
+    checked = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert checked.returncode == 0, checked.stderr[-3000:]
+
 
 class Squid(_Process):
     """Debian's squid in its default configuration on a loopback port (`url`)."""
+
+    log_name = "squid.out"
 
     def __init__(self) -> None:
         self.binary = require_binary(shutil.which("squid") or "/usr/sbin/squid", "squid")
@@ -145,33 +197,16 @@ class Squid(_Process):
             shutil.chown(self.dir, user=SQUID_USER, group=SQUID_USER)
         (self.dir / "squid.conf").write_text(squid_conf(self.port, self.dir))
 
-    @property
-    def url(self) -> str:
-        """Return the proxy's address, as a browser's proxy setting."""
-        return f"http://127.0.0.1:{self.port}"
+    def _check(self) -> None:
+        _check_config([self.binary, "-k", "parse", "-f", str(self.dir / "squid.conf")])
 
-    def start(self) -> None:
-        """Start squid in the foreground (-N: no daemon) and wait until it accepts."""
-        config = str(self.dir / "squid.conf")
-        checked = subprocess.run(
-            [self.binary, "-k", "parse", "-f", config],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-        assert checked.returncode == 0, checked.stderr[-3000:]
-        self._spawn([self.binary, "-N", "-n", self.name, "-f", config], "squid.out")
-        try:
-            wait_for_port(self.port, self.process, 30)  # type: ignore[arg-type]
-        except Exception:
-            self.close()
-            raise
+    def _command(self) -> list[str]:
+        # In the foreground (-N: no daemon).
+        return [self.binary, "-N", "-n", self.name, "-f", str(self.dir / "squid.conf")]
 
     def access_log(self) -> list[str]:
         """Return the access log's lines (squid's native format: time, …, result, method, URL)."""
-        path = self.dir / "access.log"
-        return path.read_text(errors="replace").splitlines() if path.exists() else []
+        return self._lines("access.log")
 
     def requests(self, result: str = "", method: str = "") -> list[str]:
         """Return the logged requests whose result (`TCP_DENIED`…) and method match."""
@@ -218,6 +253,8 @@ def site_for_tests(
 class Nginx(_Process):
     """nginx with the deploy guide's site (`site_for_tests`) in front of daphne processes."""
 
+    log_name = "nginx.out"
+
     def __init__(self, daphne_ports: Iterable[int], *, upgrade: bool = True) -> None:
         self.binary = require_binary(shutil.which("nginx") or "/usr/sbin/nginx", "nginx")
         self.dir = Path(tempfile.mkdtemp(prefix="unoclass-nginx-"))
@@ -247,29 +284,18 @@ http {{
 """
         )
 
-    @property
-    def url(self) -> str:
-        """Return the site's base address."""
-        return f"http://127.0.0.1:{self.port}"
+    def _arguments(self) -> list[str]:
+        return [self.binary, "-p", f"{self.dir}/", "-c", str(self.dir / "nginx.conf")]
 
-    def start(self) -> None:
-        """Check the configuration, start nginx in the foreground and wait until it accepts."""
-        args = [self.binary, "-p", f"{self.dir}/", "-c", str(self.dir / "nginx.conf")]
-        checked = subprocess.run(
-            [*args, "-t"], capture_output=True, text=True, timeout=60, check=False
-        )
-        assert checked.returncode == 0, checked.stderr[-3000:]
-        self._spawn([*args, "-g", "daemon off;"], "nginx.out")
-        try:
-            wait_for_port(self.port, self.process, 30)  # type: ignore[arg-type]
-        except Exception:
-            self.close()
-            raise
+    def _check(self) -> None:
+        _check_config([*self._arguments(), "-t"])
+
+    def _command(self) -> list[str]:
+        return [*self._arguments(), "-g", "daemon off;"]
 
     def access_log(self) -> list[str]:
         """Return the access log's lines (combined format)."""
-        path = self.dir / "access.log"
-        return path.read_text(errors="replace").splitlines() if path.exists() else []
+        return self._lines("access.log")
 
 
 class CuttingProxy(_Process):
@@ -279,44 +305,31 @@ class CuttingProxy(_Process):
     `cuts()` counts the connections it has cut so far: tests wait on it, not on the clock.
     """
 
+    log_name = "events.log"
+    cwd = BASE_DIR  # where `python -m tests.support.cutting_proxy` finds the module
+
     def __init__(self, target_port: int, cut_after: float = 30.0) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="unoclass-cut-"))
         self.port = free_port()
         self.target_port = target_port
         self.cut_after = cut_after
 
-    @property
-    def url(self) -> str:
-        """Return the address the browser uses instead of the server's."""
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        """Start the proxy process and wait until it accepts."""
-        self._spawn(
-            [
-                sys.executable,
-                "-m",
-                "tests.support.cutting_proxy",
-                "--port",
-                str(self.port),
-                "--to",
-                f"127.0.0.1:{self.target_port}",
-                "--cut-after",
-                str(self.cut_after),
-            ],
-            "events.log",
-            cwd=BASE_DIR,
-        )
-        try:
-            wait_for_port(self.port, self.process, 30)  # type: ignore[arg-type]
-        except Exception:
-            self.close()
-            raise
+    def _command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "tests.support.cutting_proxy",
+            "--port",
+            str(self.port),
+            "--to",
+            f"127.0.0.1:{self.target_port}",
+            "--cut-after",
+            str(self.cut_after),
+        ]
 
     def events(self) -> list[str]:
         """Return the proxy's event lines (`open N`, `cut N`, `closed N`)."""
-        path = self.dir / "events.log"
-        return path.read_text(errors="replace").splitlines() if path.exists() else []
+        return self._lines("events.log")
 
     def cuts(self) -> int:
         """Return how many connections the proxy has cut."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -27,8 +29,12 @@ __all__ = [
     "PHONE",
     "SETTINGS",
     "Server",
+    "accessibility_problems",
+    "launched_chromium",
     "live_server_sign_in",
     "outside_the_event_loop",
+    "package_playwright",
+    "quick_server",
     "serious_violations",
     "serve",
     "signed_in",
@@ -50,21 +56,20 @@ DESKTOP = {"width": 1280, "height": 860}
 # The whole suite may share two cores with these tests: give the page time to answer.
 expect.set_options(timeout=15_000)
 PHONE = {"width": 390, "height": 844}
+# Robots that play at once, and a short pause between rounds: the tests wait on states.
+QUICK_BOTS = {"GAMES_BOT_DELAY": "0.05", "GAMES_ROUND_PAUSE": "0.2"}
 
 
-@pytest.fixture(scope="package")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Serve the app with quick bots for the whole browser package."""
-    directory = tmp_path_factory.mktemp("browser")
-    with serve(
-        directory, settings_module=SETTINGS, GAMES_BOT_DELAY="0.05", GAMES_ROUND_PAUSE="0.2"
-    ) as live:
+@contextmanager
+def quick_server(directory: Path, **env_values: str) -> Iterator[Server]:
+    """Serve the app from `directory` with the browser settings and quick bots."""
+    with serve(directory, settings_module=SETTINGS, **{**QUICK_BOTS, **env_values}) as live:
         yield live
 
 
-@pytest.fixture(scope="package")
-def playwright() -> Iterator[Playwright]:
-    """Start Playwright once for this package (sync API).
+@contextmanager
+def package_playwright() -> Iterator[Playwright]:
+    """Start Playwright (sync API) for one package of tests.
 
     Package scope: its event loop must be gone before the asyncio tests of other packages run.
     While it runs, this thread counts as async for Django: the modules that build their data
@@ -77,14 +82,41 @@ def playwright() -> Iterator[Playwright]:
             yield driver
 
 
-@pytest.fixture(scope="package")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    """Launch Debian's chromium, headless (never a downloaded browser)."""
+@contextmanager
+def launched_chromium(playwright: Playwright, *args: str) -> Iterator[Browser]:
+    """Launch Debian's chromium, headless (never a downloaded browser), with `args` added."""
     launched = playwright.chromium.launch(
-        executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, *args]
     )
-    yield launched
-    launched.close()
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
+def package_fixtures(name: str, *chromium_args: str) -> tuple[Any, Any, Any]:
+    """Return a package's `server`, `playwright` and `browser` fixtures, one of each for the
+    package: the app with quick bots, Playwright, and chromium launched with `chromium_args`."""
+
+    @pytest.fixture(scope="package", name="server")
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+        with quick_server(tmp_path_factory.mktemp(name)) as live:
+            yield live
+
+    @pytest.fixture(scope="package", name="playwright")
+    def playwright() -> Iterator[Playwright]:
+        with package_playwright() as driver:
+            yield driver
+
+    @pytest.fixture(scope="package", name="browser")
+    def browser(playwright: Playwright) -> Iterator[Browser]:
+        with launched_chromium(playwright, *chromium_args) as launched:
+            yield launched
+
+    return server, playwright, browser
+
+
+server, playwright, browser = package_fixtures("browser")
 
 
 def signed_in(
@@ -128,6 +160,29 @@ def serious_violations(page: Page) -> list[str]:
         for v in violations
         if v["impact"] in {"serious", "critical"}
     ]
+
+
+def accessibility_problems(
+    browser: Browser, live_server: Any, pages: dict[Any, list[str]]
+) -> dict[str, list[str]]:
+    """Run axe-core on each user's pages (None: a visitor), on a phone and a wide screen, in
+    French; return the serious violations by page, user and width."""
+    problems: dict[str, list[str]] = {}
+    for user, urls in pages.items():
+        for viewport in (PHONE, {"width": 1920, "height": 1080}):
+            context = browser.new_context(viewport=viewport, locale="fr-FR")
+            try:
+                if user is not None:
+                    live_server_sign_in(context, live_server, user)
+                page = context.new_page()
+                for url in urls:
+                    page.goto(live_server.url + url)
+                    found = serious_violations(page)
+                    if found:
+                        problems[f"{url} as {user or 'visitor'} at {viewport['width']}px"] = found
+            finally:
+                context.close()
+    return problems
 
 
 def outside_the_event_loop(build: Callable[[], T]) -> T:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.e2e.browser.moves import Move
 
+# static/js/live-link.js's OPEN_TIMEOUT_MS: a first socket not open by then is taken as blocked.
+OPEN_TIMEOUT_MS = 5_000
 SHORTCUTS = {"draw": "d", "uno": "u", "pass": "p"}
 BUTTONS = {
     "draw": "#act-draw",
@@ -86,3 +89,34 @@ class PlayPage:
         expect(chooser).to_be_visible()
         assert move.answer is not None
         self.press(option_selector(move.answer))
+
+
+@dataclass
+class Watch:
+    """What the opened pages did on the side: their script errors, the sockets they opened."""
+
+    errors: list[str] = field(default_factory=list)
+    sockets: list[str] = field(default_factory=list)
+
+
+def open_players(contexts: Iterable[BrowserContext], url: str, watch: Watch) -> list[PlayPage]:
+    """Open `url` in a new page of each context, noting its errors and sockets in `watch`."""
+    players = []
+    for context in contexts:
+        page = context.new_page()
+        page.on("pageerror", lambda error: watch.errors.append(str(error)))
+        page.on("websocket", lambda ws: watch.sockets.append(ws.url))
+        page.goto(url)
+        players.append(PlayPage(page))
+    return players
+
+
+def skip_open_timeout(page: Page) -> None:
+    """Move the page's clock past the time its first socket gets to open.
+
+    The page's clock was installed before it loaded (`clock.install()`: its timers still run
+    as time passes). A page whose socket cannot open moves to the stream now, not seconds
+    later; were the page's delay longer than OPEN_TIMEOUT_MS, it would move when its own
+    timer fires (the tests' waits allow for that).
+    """
+    page.clock.fast_forward(OPEN_TIMEOUT_MS)

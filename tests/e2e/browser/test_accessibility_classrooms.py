@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import ClassWorld
-from tests.e2e.browser.conftest import live_server_sign_in, serious_violations
+from tests.e2e.browser.conftest import accessibility_problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -38,20 +38,7 @@ def test_foundation_pages_have_no_serious_accessibility_violation(
         ],
         class_a.student.user: [reverse("home")],
     }
-    problems: dict[str, list[str]] = {}
-    for user, urls in pages.items():
-        for viewport in ({"width": 390, "height": 844}, {"width": 1920, "height": 1080}):
-            context = browser.new_context(viewport=viewport, locale="fr-FR")
-            if user is not None:
-                live_server_sign_in(context, live_server, user)
-            page = context.new_page()
-            for url in urls:
-                page.goto(live_server.url + url)
-                found = serious_violations(page)
-                if found:
-                    problems[f"{url} as {user or 'visitor'} at {viewport['width']}px"] = found
-            context.close()
-    assert problems == {}
+    assert accessibility_problems(browser, live_server, pages) == {}
 
 
 @pytest.mark.django_db(transaction=True)

@@ -8,11 +8,7 @@ import pytest
 from django.urls import reverse
 
 from lessons.sessions.services import session_join, session_seat_now
-from tests.e2e.browser.conftest import (
-    live_server_sign_in,
-    outside_the_event_loop,
-    serious_violations,
-)
+from tests.e2e.browser.conftest import accessibility_problems, outside_the_event_loop
 from tests.lessons.sessions.helpers import class_of, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -53,16 +49,4 @@ def test_session_pages_have_no_serious_accessibility_violation(
         ],
         students[4].user: [reverse("home"), reverse("session_play", args=[session.pk])],
     }
-    problems: dict[str, list[str]] = {}
-    for user, urls in pages.items():
-        for viewport in ({"width": 390, "height": 844}, {"width": 1920, "height": 1080}):
-            context = browser.new_context(viewport=viewport, locale="fr-FR")
-            live_server_sign_in(context, live_server, user)
-            page = context.new_page()
-            for url in urls:
-                page.goto(live_server.url + url)
-                found = serious_violations(page)
-                if found:
-                    problems[f"{url} at {viewport['width']}px"] = found
-            context.close()
-    assert problems == {}
+    assert accessibility_problems(browser, live_server, pages) == {}

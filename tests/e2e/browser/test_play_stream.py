@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from games.engine import Game
 from tests.e2e.browser.conftest import Server, signed_in
 from tests.e2e.browser.moves import next_move, page_asks
-from tests.e2e.browser.pages import PlayPage
+from tests.e2e.browser.pages import PlayPage, Watch, open_players
 
 pytestmark = pytest.mark.browser
 
@@ -55,19 +55,14 @@ def test_two_students_play_to_the_end_on_the_stream(server: Server, browser: Bro
     world = server.world(students=["Alice", "Bruno"], setup=DUO_SETUP, seed=DUO_SEED)
     table = world["table"]
     contexts = [signed_in(browser, server, s["session"]) for s in world["students"]]
-    errors: list[str] = []
-    sockets: list[str] = []
+    watch = Watch()
     try:
-        players = []
-        for context in contexts:
-            page = context.new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.on("websocket", lambda ws: sockets.append(ws.url))
-            page.goto(f"{server.url}/tables/{table}/?link=stream")
+        players = open_players(contexts, f"{server.url}/tables/{table}/?link=stream", watch)
+        for player in players:
+            page = player.page
             expect(page.locator("#play")).to_have_attribute("data-link", "stream")
             expect(page.locator("#play-link")).to_have_text("Liaison : de secours (flux)")
             expect(page.locator("#play-connection")).to_have_attribute("data-status", "connected")
-            players.append(PlayPage(page))
         moves = play_to_the_end(server, table, players)
         assert moves >= 4
         final = server.table_state(table)[1]
@@ -81,8 +76,8 @@ def test_two_students_play_to_the_end_on_the_stream(server: Server, browser: Bro
             )
             assert player.page.evaluate("window.unoclassPlay.link()") == "stream"
             assert player.page.evaluate("window.unoclassPlay.socket()") is None
-        assert sockets == []  # no WebSocket was ever opened
-        assert errors == []
+        assert watch.sockets == []  # no WebSocket was ever opened
+        assert watch.errors == []
     finally:
         for context in contexts:
             context.close()

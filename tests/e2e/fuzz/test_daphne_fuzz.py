@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import random
 import time
 from typing import Any
 
@@ -15,6 +13,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from games.protocol import RATE_BURST, RATE_PER_SECOND
+from tests.e2e.fuzz.batches import FUZZ_SEED
 from tests.e2e.fuzz.checks import RESYNC_CODES, check_server_frame
 from tests.e2e.fuzz.strategies import render, text_frames
 from tests.support.live import LiveApp, seed_table
@@ -22,12 +21,6 @@ from tests.support.waiting import Deadline
 
 pytestmark = pytest.mark.slow
 
-# A fresh seed on every developer run finds new cases; CI replays a fixed one, so a red build
-# always means a change, never luck. Either way the seed is printed for replay.
-FUZZ_SEED = int(
-    os.environ.get("FUZZ_SEED")
-    or (20261122 if os.environ.get("CI") else random.SystemRandom().randrange(2**32))
-)
 SETUP = {
     "dealer": 0,
     "hands": [["2/6r", "5/6v", "1/2b", "joker"], ["4/12j", "2/3r", "10/12v", "1/6b"]],

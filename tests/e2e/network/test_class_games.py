@@ -72,12 +72,8 @@ def test_a_class_game_through_default_squid_plays_to_the_end_on_the_stream(
 @pytest.fixture
 def nginx_without_upgrade(server: Server) -> Iterator[Nginx]:
     """The deploy guide's nginx in front of the daphne, without the Upgrade headers."""
-    proxy = Nginx([server.daphne.port], upgrade=False)
-    try:
-        proxy.start()
+    with Nginx([server.daphne.port], upgrade=False) as proxy:
         yield proxy
-    finally:
-        proxy.close()
 
 
 def test_a_class_game_through_nginx_without_upgrade_plays_to_the_end_on_the_stream(
@@ -98,12 +94,8 @@ def test_a_class_game_through_nginx_without_upgrade_plays_to_the_end_on_the_stre
 @pytest.fixture
 def cutting_proxy(server: Server) -> Iterator[CuttingProxy]:
     """A proxy in front of the daphne that cuts every connection CUT_AFTER s after it opened."""
-    proxy = CuttingProxy(server.daphne.port, cut_after=CUT_AFTER)
-    try:
-        proxy.start()
+    with CuttingProxy(server.daphne.port, cut_after=CUT_AFTER) as proxy:
         yield proxy
-    finally:
-        proxy.close()
 
 
 def _opened(game: ClassGame, seat: int) -> int:
