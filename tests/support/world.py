@@ -10,6 +10,8 @@ The spec (every key optional):
 - `ruleset` ("fractions"), `options`, `settings` (the table settings), `seed` (11), `setup`
   (a scripted deal), `kind` (the table's kind; a lesson table inside a session).
 - `session: true`: open a class session and seat the table's students at its table 1.
+- `takeover: true`: robots play the students' seats too (as when a student is away for long):
+  the table moves on by itself once a page connects.
 - `absent`: names of more students of the class, at no table and not in the session (yet).
 
 The world: `table`, `classroom`, `join_code`, `teacher_session`, `session` (or None),
@@ -52,7 +54,7 @@ def _student(name: str, seat: int | None, login: Any) -> dict[str, Any]:
 
 def build(spec: dict[str, Any]) -> dict[str, Any]:
     """Create what the spec asks for; return ids and signed-in session keys."""
-    from games.models import Table
+    from games.models import Seat, Table
     from games.services import SeatSpec, table_create
     from lessons.models import SessionMember, SessionTable
     from lessons.sessions.services import session_start
@@ -84,6 +86,10 @@ def build(spec: dict[str, Any]) -> dict[str, Any]:
             seed=spec.get("seed", 11),
             setup=spec.get("setup"),
         )
+        if spec.get("takeover"):
+            Seat.objects.filter(table=table, index__lt=len(names)).update(
+                bot_takeover=True, bot="heuristic"
+            )
     session = None
     if in_session:
         session = session_start(teacher=teacher, classroom=classroom)

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Request, WebSocketRoute, expect
 
-from tests.e2e.browser.conftest import DESKTOP, Server, signed_in
+from tests.e2e.browser.conftest import DESKTOP, Server, quick_server, signed_in
 from tests.e2e.browser.pages import PlayPage
 from tests.support.proxies import CuttingProxy
+from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -129,11 +131,34 @@ class StreamAway:
         assert resumed == {str(logged)}, [(r.url, r.headers) for r in self.requests]
 
 
-def _expected(server: Server, table: int, since: int) -> dict[str, Any]:
-    """Ask the server's own catch-up for seat 0, in French (what the page should log)."""
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Serve the app on a daphne of this module's own whose robots move at once: the tests
+    wait for a hundred robot moves (0.05 s each saved against the package's server)."""
+    with quick_server(tmp_path_factory.mktemp("away"), GAMES_BOT_DELAY="0") as live:
+        yield live
+
+
+def _robots_everywhere(server: Server) -> dict[str, Any]:
+    """Seat Alice and three robots at a long classic game that robots play on every seat,
+    Alice's too: the table moves on whether her page is there or not. Return the world."""
+    return server.world(
+        students=["Alice"],
+        bots=3,
+        ruleset="classic",
+        options={"target_score": 100_000},
+        takeover=True,
+    )
+
+
+def _pause_and_expect(server: Server, table: int, since: int) -> dict[str, Any]:
+    """Pause the table (no robot moves after this), then ask the server's own catch-up for
+    seat 0 after `since`, in French: what the page should log (one Django shell for both)."""
     code = (
         "import json\n"
         "from games.catch_up import frames_since\n"
+        "from games.services import table_set_paused\n"
+        f"table_set_paused(table_id={table}, paused=True)\n"
         f"found = frames_since(table_id={table}, seat=0, since={since}, lang='fr')\n"
         "frames = found.frames[:-1]\n"
         "print(json.dumps({'state_id': found.state_id,"
@@ -146,17 +171,8 @@ def _expected(server: Server, table: int, since: int) -> dict[str, Any]:
 def test_a_page_away_for_100_moves_logs_each_once_in_order(
     server: Server, browser: Browser, link: str
 ) -> None:
-    world = server.world(
-        students=["Alice"], bots=3, ruleset="classic", options={"target_score": 100_000}
-    )
+    world = _robots_everywhere(server)
     table = world["table"]
-    # Robots play every seat, Alice's too: the table moves on whether her page is there or not.
-    server.app.script(
-        "from games.models import Seat\n"
-        f"Seat.objects.filter(table_id={table}, index=0)"
-        ".update(bot_takeover=True, bot='heuristic')\n"
-        "print('{}')\n"
-    )
     context = signed_in(browser, server, world["sessions"][0], viewport=DESKTOP)
     proxy = CuttingProxy(server.daphne.port, cut_after=3600)  # cuts only when told
     away: SocketAway | StreamAway = SocketAway() if link == "socket" else StreamAway(proxy)
@@ -170,18 +186,18 @@ def test_a_page_away_for_100_moves_logs_each_once_in_order(
         page.goto(f"{url}/tables/{table}/?link={link}")
         player = PlayPage(page)
         first = server.wait_state_after(table, 2)  # the robots play
-        player.wait_state(first)
+        # The page follows them (robots play on: it may show a later state by now).
+        page.wait_for_function(
+            "first => Number(document.getElementById('play').dataset.stateId) >= first", arg=first
+        )
 
         away.leave(page)
         expect(page.locator("#play-connection")).to_have_attribute("data-status", "reconnecting")
         logged = page.evaluate("window.unoclassPlay.state().logged")
         assert logged >= first
         server.wait_state_after(table, logged + AWAY_MOVES, timeout=120)
-        server.app.script(  # stop the table where it is: the comparison below is exact
-            "from games.services import table_set_paused\n"
-            f"table_set_paused(table_id={table}, paused=True)\n"
-            "print('{}')\n"
-        )
+        # Stop the table where it is: the comparison below is exact.
+        expected = _pause_and_expect(server, table, logged)
         final = server.table_state(table)[1]
         assert final >= logged + AWAY_MOVES
         page.evaluate(WATCH_ANNOUNCER)
@@ -194,7 +210,6 @@ def test_a_page_away_for_100_moves_logs_each_once_in_order(
         expect(page.locator("#play")).to_have_attribute("data-status", "paused")
         received = away.frames(page)
 
-        expected = _expected(server, table, logged)
         assert expected["state_id"] == final
         # The link reopened from the last logged state, and the server sent every event after
         # it, in order, once, then the state: no recent-log replay.
@@ -229,16 +244,8 @@ def test_a_page_that_misses_a_state_asks_since_and_logs_each_move_once(
 ) -> None:
     """A state frame lost on the way (the page sees state numbers that do not follow): the
     page asks "since" its last logged state and its log has every move once, in order."""
-    world = server.world(
-        students=["Alice"], bots=3, ruleset="classic", options={"target_score": 100_000}
-    )
+    world = _robots_everywhere(server)
     table = world["table"]
-    server.app.script(
-        "from games.models import Seat\n"
-        f"Seat.objects.filter(table_id={table}, index=0)"
-        ".update(bot_takeover=True, bot='heuristic')\n"
-        "print('{}')\n"
-    )
     context = signed_in(browser, server, world["sessions"][0], viewport=DESKTOP)
     dropped: list[int] = []
     first: list[int] = []  # the state of the socket's opening (after the recent history)
@@ -270,12 +277,10 @@ def test_a_page_that_misses_a_state_asks_since_and_logs_each_move_once(
         page.route_web_socket(re.compile(r"/ws/table/"), route)
         page.goto(f"{server.url}/tables/{table}/?link=socket")
         player = PlayPage(page)
+        # `route` runs only while the test calls Playwright: wait there for the opening state.
+        wait_until(lambda: first or page.wait_for_timeout(50), 20, "the socket's first state")
         server.wait_state_after(table, 12, timeout=60)
-        server.app.script(
-            "from games.services import table_set_paused\n"
-            f"table_set_paused(table_id={table}, paused=True)\n"
-            "print('{}')\n"
-        )
+        expected = _pause_and_expect(server, table, first[0])
         final = server.table_state(table)[1]
         player.wait_state(final)
         # The state may show before its events are logged (a catch-up still on its way when
@@ -283,7 +288,6 @@ def test_a_page_that_misses_a_state_asks_since_and_logs_each_move_once(
         page.wait_for_function("final => window.unoclassPlay.state().logged >= final", arg=final)
         assert dropped, "no state frame was dropped"
         assert asked and asked[0] == {"type": "since", "state_id": dropped[0] - 1}
-        expected = _expected(server, table, first[0])
         texts = [text for _state_id, _event, text in expected["events"] if text]
         # After the recent history (up to the opening state), each move once, in order.
         shown = min(len(texts), MAX_LOG)

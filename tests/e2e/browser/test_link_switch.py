@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import Browser, WebSocketRoute, expect
 
 from games.engine import Game
-from tests.e2e.browser.conftest import SETTINGS, Server, serve, signed_in
+from tests.e2e.browser.conftest import Server, quick_server, signed_in
 from tests.e2e.browser.moves import next_move, page_asks
-from tests.e2e.browser.pages import PlayPage
+from tests.e2e.browser.pages import PlayPage, Watch, open_players, skip_open_timeout
 from tests.e2e.browser.test_overview_move import place_of, submit_move
 from tests.e2e.browser.test_play import DUEL_SETUP
 from tests.e2e.browser.test_play_stream import DUO_SEED, DUO_SETUP, play_to_the_end
@@ -29,12 +29,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def refusing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Serve the app with every WebSocket handshake refused, its CSRF cookie HttpOnly."""
-    directory = tmp_path_factory.mktemp("no-sockets")
-    with serve(
-        directory,
-        settings_module=SETTINGS,
-        GAMES_BOT_DELAY="0.05",
-        GAMES_ROUND_PAUSE="0.2",
+    with quick_server(
+        tmp_path_factory.mktemp("no-sockets"),
         REFUSE_WEBSOCKETS="1",
         # As in production: the CSRF cookie out of the scripts' reach (the page's token posts).
         CSRF_COOKIE_HTTPONLY="1",
@@ -48,19 +44,15 @@ def test_refused_sockets_move_the_pages_to_the_stream_and_the_game_ends(
     world = refusing.world(students=["Alice", "Bruno"], setup=DUO_SETUP, seed=DUO_SEED)
     table = world["table"]
     contexts = [signed_in(browser, refusing, s["session"]) for s in world["students"]]
-    errors: list[str] = []
-    sockets: list[str] = []
+    watch = Watch()
     try:
-        players = []
         for context in contexts:
-            page = context.new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.on("websocket", lambda ws: sockets.append(ws.url))
-            page.goto(f"{refusing.url}/tables/{table}/")
-            players.append(PlayPage(page))
+            context.clock.install()
+        players = open_players(contexts, f"{refusing.url}/tables/{table}/", watch)
         for player in players:
             root = player.page.locator("#play")
             # The socket is tried first and refused; within a few seconds the stream takes over.
+            skip_open_timeout(player.page)
             expect(root).to_have_attribute("data-link", "stream", timeout=20_000)
             expect(player.page.locator("#play-link")).to_have_text("Liaison : de secours (flux)")
             expect(player.page.locator("#play-connection")).to_have_attribute(
@@ -68,12 +60,12 @@ def test_refused_sockets_move_the_pages_to_the_stream_and_the_game_ends(
             )
             # The quiet status is not a live region: nothing is announced about the link.
             assert player.page.locator("#play-link").get_attribute("aria-live") == "off"
-        assert sockets and all("/ws/table/" in url for url in sockets)
+        assert watch.sockets and all("/ws/table/" in url for url in watch.sockets)
         assert play_to_the_end(refusing, table, players) >= 4
         for player in players:
             expect(player.page.locator("#play-banner")).to_be_visible()
             assert player.page.evaluate("window.unoclassPlay.link()") == "stream"
-        assert errors == []
+        assert watch.errors == []
     finally:
         for context in contexts:
             context.close()
@@ -90,7 +82,9 @@ def test_the_overview_moves_to_the_stream_and_follows_a_move(
     alice = signed_in(browser, refusing, world["sessions"][0])
     try:
         overview = teacher.new_page()
+        overview.clock.install()
         overview.goto(f"{refusing.url}/sessions/{world['session']}/")
+        skip_open_timeout(overview)
         box = overview.locator("#overview-live")
         expect(box).to_have_attribute("data-link", "stream", timeout=20_000)
         expect(overview.locator("#overview-connection")).to_have_attribute("data-status", "live")
@@ -167,9 +161,7 @@ def test_sockets_cut_twice_within_seconds_move_the_page_to_the_stream(
 @pytest.fixture(scope="module")
 def restartable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Serve the app on a daphne of this module's own, which a test may kill and restart."""
-    with serve(
-        tmp_path_factory.mktemp("restart"), settings_module=SETTINGS, GAMES_BOT_DELAY="0.05"
-    ) as live:
+    with quick_server(tmp_path_factory.mktemp("restart")) as live:
         yield live
 
 
@@ -182,15 +174,29 @@ def test_a_server_restart_keeps_the_page_on_its_socket(
     context = signed_in(browser, restartable, world["students"][0]["session"])
     try:
         page = context.new_page()
+        # The page's clock is the test's (its timers still run as time passes): the retries
+        # come when the test moves it on, not after seconds of waiting.
+        page.clock.install()
         page.goto(f"{restartable.url}/tables/{world['table']}/")
         status = page.locator("#play-connection")
         expect(status).to_have_attribute("data-status", "connected")
         expect(page.locator("#play")).to_have_attribute("data-link", "socket")
         restartable.daphne.kill()
         expect(status).to_have_attribute("data-status", "reconnecting")
-        page.wait_for_timeout(7_000)  # longer than the 5 s a first socket gets to open
+        # Three tries fail, 1 s, 2 s and 4 s apart: longer than the 5 s a first socket gets to
+        # open, and two closes within the 10 s that make two cuts.
+        for delay in (1_000, 2_000, 4_000):
+            page.evaluate("window.before = window.unoclassPlay.socket()")
+            page.clock.fast_forward(delay)
+            page.wait_for_function(
+                "() => { const s = window.unoclassPlay.socket(); return s === null"
+                " || (s !== window.before && s.readyState === WebSocket.CLOSED); }",
+                polling=100,
+            )
+        expect(page.locator("#play")).to_have_attribute("data-link", "socket")
         restartable.daphne.start()
-        expect(status).to_have_attribute("data-status", "connected", timeout=30_000)
+        page.clock.fast_forward(8_000)  # the next try
+        expect(status).to_have_attribute("data-status", "connected")
         expect(page.locator("#play")).to_have_attribute("data-link", "socket")
         expect(page.locator("#play-link")).to_have_text("Liaison : directe")
     finally:

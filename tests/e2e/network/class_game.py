@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from games.engine import Game
 from tests.e2e.browser.conftest import signed_in
 from tests.e2e.browser.moves import next_move, page_asks
-from tests.e2e.browser.pages import PlayPage
+from tests.e2e.browser.pages import PlayPage, skip_open_timeout
 from tests.support.live import Server
 
 NAMES = ["Alice", "Bruno", "Chloé", "Dylan"]
@@ -132,21 +132,30 @@ class ClassGame:
             page.goto(f"{self.base_url}/tables/{self.world['table']}/{query}")
             self.players.append(PlayPage(page))
         # The class starts once every page is connected (through a filter, after the socket's
-        # try: the fallback takes over when no socket opened within 5 s).
+        # try: the fallback takes over when no socket opened within 5 s, by the page's clock).
         for player in self.players:
+            self._skip_open_timeout(player.page)
             expect(player.page.locator("#play-connection")).to_have_attribute(
                 "data-status", "connected", timeout=30_000
             )
         teacher = self._context(self.world["teacher_session"], "en")
         self.overview = teacher.new_page()
         self.overview.goto(f"{self.base_url}/sessions/{self.world['session']}/")
+        self._skip_open_timeout(self.overview)
         self.overview.evaluate("window.notReloaded = true")
 
     def _context(self, session: str, lang: str) -> BrowserContext:
         context = signed_in(self.browser, self.server, session, lang=lang)
         context.add_init_script(FRAME_RECORDER)
+        if not self.link:  # the page chooses: the test moves its clock (_skip_open_timeout)
+            context.clock.install()
         self.contexts.append(context)
         return context
+
+    def _skip_open_timeout(self, page: Page) -> None:
+        """Where the page chooses its link, move its clock past its first socket's timeout."""
+        if not self.link:
+            skip_open_timeout(page)
 
     @property
     def table(self) -> int:
