@@ -195,7 +195,7 @@ def test_a_server_restart_keeps_the_page_on_its_socket(
             )
         expect(page.locator("#play")).to_have_attribute("data-link", "socket")
         restartable.daphne.start()
-        page.clock.fast_forward(8_000)  # the next try
+        page.clock.fast_forward(15_000)  # past the longest retry delay: the next try now
         expect(status).to_have_attribute("data-status", "connected")
         expect(page.locator("#play")).to_have_attribute("data-link", "socket")
         expect(page.locator("#play-link")).to_have_text("Liaison : directe")
