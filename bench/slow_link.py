@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.e2e.browser.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP  # noqa: E402
+from tests.e2e.browser.conftest import DESKTOP, launched_chromium  # noqa: E402
 from tests.e2e.browser.throttle import (  # noqa: E402
     SCHOOL_LINK,
     USABLE_JS,
@@ -91,10 +91,7 @@ def main() -> None:
         ]
         cold: list[tuple[float, int]] = []
         warm: list[tuple[float, int]] = []
-        with sync_playwright() as driver:
-            browser = driver.chromium.launch(
-                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-            )
+        with sync_playwright() as driver, launched_chromium(driver) as browser:
             for _ in range(args.loads):
                 context = browser.new_context(viewport=DESKTOP, locale="fr")
                 context.add_cookies(cookies)
@@ -103,7 +100,6 @@ def main() -> None:
                 took, size, _page = _load(context, url, seat, page)
                 warm.append((took, size))
                 context.close()
-            browser.close()
     finally:
         app.close()
 
