@@ -9,6 +9,7 @@ is enough for the engine to list the seat's legal actions. The load benchmark us
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -28,6 +29,8 @@ from tests.support.waiting import receive_until
 BACKOFF_FIRST = 0.05
 BACKOFF_MAX = 1.0
 RECONNECT_SECONDS = 30.0
+# Reading what is left of a socket while it closes stops after this long.
+CLOSE_SECONDS = 15.0
 # A table silent this long gets a `sync` from every client (an update may have been lost while
 # Redis restarted); after MAX_IDLE_SYNCS silent syncs in a row the table counts as frozen.
 IDLE_SYNC_SECONDS = 3.0
@@ -203,8 +206,7 @@ class SeatClient:
 
     async def reconnect(self) -> None:
         """Close what is left of the socket and connect again (with backoff)."""
-        if self.sock is not None:
-            await self.sock.close()
+        await self.close()
         self.log.reconnects += 1
         await self.connect()
 
@@ -250,9 +252,25 @@ class SeatClient:
         )
 
     async def close(self) -> None:
-        """Close the socket."""
-        if self.sock is not None:
-            await self.sock.close()
+        """Close the socket, dropping the frames nobody read.
+
+        Frames left unread (a watcher, a table stopped at `max_moves`) fill websockets' queue
+        (max_queue) and pause reading: the server's closing frame was never read and close()
+        waited out its close_timeout (10 s) every time. So the rest is read while it closes.
+        """
+        if self.sock is None:
+            return
+        closing = asyncio.ensure_future(self.sock.close())
+
+        async def drain() -> None:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                async for _frame in self.sock:
+                    pass
+
+        # Past the deadline close() gives up after its own timeout and drops the connection.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(drain(), CLOSE_SECONDS)
+        await closing
 
 
 @dataclass
