@@ -138,10 +138,14 @@ if REDIS_URL:
     # redis-py connections never retry by default: after a Redis restart the first publish on
     # a stale pooled connection would fail and lose a table's update. The default pool of
     # 100 connections also ran out in the load bench (MaxConnectionsError: docs/performance.md).
+    # REDIS_RETRIES: 8 ride out a restart of up to about 5.5 s (the waits double from 0.1 s to
+    # 1 s); a test of what follows a publish that gives up sets fewer.
     REDIS_HOST = {
         "address": REDIS_URL,
         "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "2000")),
-        "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), 8),
+        "retry": Retry(
+            ExponentialBackoff(cap=1.0, base=0.05), int(os.environ.get("REDIS_RETRIES", "8"))
+        ),
         "retry_on_error": [RedisConnectionError, RedisTimeoutError],
     }
     # The pub/sub layer delivered more moves than the core layer in bench/load.py (docs/

@@ -30,7 +30,10 @@ does, not by how fast:
 
 - down at once: a probe's send fails (like any publish), or a probe is lost: a later probe
   comes back while an earlier one did not (a process's probes are sent one at a time, and the
-  layer delivers them to it in order);
+  layer delivers them to it in order). Every other probe goes through a group only the watch
+  is in, the others straight to its channel: the core layer keeps groups in Redis, and a
+  restarted Redis forgot them (and every table's) without any call failing (redis-py retries
+  through a short restart). The group probe is then lost and the next direct one is not;
 - down after a while: a layer call (a probe's send, a subscription) makes no progress for
   PROBE_TIMEOUT of the loop's own time while nothing else of this process goes through the
   layer either (Redis away: the calls hang in their retries), or SILENT_PROBES probes go into
@@ -46,6 +49,7 @@ import contextlib
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
@@ -270,6 +274,8 @@ class Watch:
         self.sockets: set[Watched] = set()
         self.task: asyncio.Task[None] | None = None
         self.channel: str | None = None
+        # The group only this watch is in: half the probes go through it (module docstring).
+        self.group = f"unoclass_watch_{uuid.uuid4().hex}"
         self.receiver: asyncio.Task[None] | None = None
         self.sending: asyncio.Task[Any] | None = None
         self.sent = 0  # the number of the last probe sent
@@ -278,6 +284,9 @@ class Watch:
         self.answered_sent_at = float("-inf")  # when that probe was sent
         self.silent = 0  # probes sent since the last answer arrived
         self.failed_at: float | None = None  # the watch's last failure not yet repaired
+        # Probes sent before the last repair subscribed again: one of them lost belongs to the
+        # outage that repair ends (a group probe sent while the groups were forgotten).
+        self.repaired_before = float("-inf")
         self.catching_up: asyncio.Task[None] | None = None
 
     def ensure_running(self) -> None:
@@ -307,6 +316,7 @@ class Watch:
         if self.channel is not None:
             with quiet_layer_errors():
                 await _within(layer.group_discard(RESEND_GROUP, self.channel), 1)
+                await _within(layer.group_discard(self.group, self.channel), 1)
             self.channel = None
 
     def _failed(self, reason: BaseException | str, since: float | None = None) -> None:
@@ -333,15 +343,23 @@ class Watch:
         """
         try:
             if self.channel is None:
-                channel: str = await _within(layer.new_channel("watch."), PROBE_TIMEOUT)
+                # The default prefix, as the sockets' channels: the core layer lets one
+                # receive at a time read one list per prefix, and a socket's receive waiting on
+                # its own list held back the probes in another until a table update came
+                # (after a Redis restart, never: the tables' groups were forgotten).
+                channel: str = await _within(layer.new_channel(), PROBE_TIMEOUT)
                 self.channel = channel
                 await _within(layer.group_add(RESEND_GROUP, channel), PROBE_TIMEOUT)
+                await _within(layer.group_add(self.group, channel), PROBE_TIMEOUT)
                 self.receiver = self.loop.create_task(self._receive(layer, channel))
             if self.sending is None or self.sending.done():
                 self.sent += 1
                 self.unanswered[self.sent] = ledger.clock()
                 probe = {"type": "watch.probe", "n": self.sent}
-                self.sending = _background(layer.send(self.channel, probe))
+                if self.sent % 2:
+                    self.sending = _background(layer.group_send(self.group, probe))
+                else:
+                    self.sending = _background(layer.send(self.channel, probe))
             if not await _on_time(self.sending, PROBE_TIMEOUT):
                 return "no answer to the layer probe"  # its send hangs in the layer's retries
         except Exception as exc:  # a layer call's fault or timeout: the layer is down
@@ -376,7 +394,9 @@ class Watch:
             return  # sent before one that already came back: nothing new
         ledger.moved()
         self.silent = 0
-        earlier = sorted(k for k in self.unanswered if k < n)
+        earlier = sorted(
+            k for k, sent in self.unanswered.items() if k < n and sent > self.repaired_before
+        )
         if earlier:
             # The layer delivers a process's probes in the order they were sent (one at a
             # time): the missing ones are lost, and so may be updates published meanwhile.
@@ -396,9 +416,11 @@ class Watch:
                 await _within(layer.group_add(group, sock.channel_name), PROBE_TIMEOUT)
             if self.channel is not None:
                 await _within(layer.group_add(RESEND_GROUP, self.channel), PROBE_TIMEOUT)
+                await _within(layer.group_add(self.group, self.channel), PROBE_TIMEOUT)
         except Exception as exc:  # down again: a probe sent after this tells when it is back
             self._failed(exc)
             return
+        self.repaired_before = ledger.clock()
         kept = ledger.take_kept()
         for index, group in enumerate(kept):
             if not await _send_again(layer, group, REPAIR):

@@ -221,13 +221,7 @@ class StreamSeatClient(SeatClient):
             if item["type"] == "state":
                 self.opening = False
             break
-        self.log.frames += 1
-        if item["type"] == "state":
-            self.log.connections[-1].append(item["state_id"])
-            self.log.state_id = item["state_id"]
-            self.log.view = item["view"]
-        elif item["type"] == "error":
-            self.log.errors.append(item)
+        self.log.record(item)
         return item
 
     async def _stop_reading(self) -> None:

@@ -87,7 +87,12 @@ def test_play_continues_after_a_redis_restart(layer: str, link: str) -> None:
     """channels_redis reconnects by itself, and the layer's connections retry (settings), so with
     the pub/sub layer no socket (nor stream) dies with Redis; what was published while Redis was
     away is lost, so the clients send `sync` after a silent spell (as the play page does), and
-    reconnect when a socket closes: the game goes on."""
+    reconnect when a socket closes: the game goes on.
+
+    The core layer keeps groups in Redis: the restarted Redis forgot every table's group, and
+    no layer call failed. Each process's watch must notice (a probe through its own group is
+    lost) and subscribe its sockets again; before it did, the game went on only through the
+    clients' idle syncs, one move every IDLE_SYNC_SECONDS."""
     redis = RedisServer()
     app = None
     try:
@@ -115,6 +120,9 @@ def test_play_continues_after_a_redis_restart(layer: str, link: str) -> None:
         assert final["status"] == "finished" and final["moves"] <= table.moves
         for client in table.clients:
             assert client.log.problems() == [], (client.log.connections, client.log.errors)
+        if layer == "core":
+            for server in (first, second):
+                assert "channel layer reachable again" in server.log(), server.log()[-2000:]
         if layer == "pubsub":
             # With the core layer some sockets of a process may still close (their receive
             # loop fails with Redis); their pages reconnect, as above.

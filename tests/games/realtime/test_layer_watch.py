@@ -90,6 +90,7 @@ class FakeLayer:
         self.fail_sends = False  # a probe's send and a publish raise (the retries gave up)
         self.lost: set[int] = set()  # probes the layer loses
         self.deaf = False  # the layer delivers nothing to the process (its subscription gone)
+        self.members: set[tuple[str, str]] = set()  # the groups' members (Redis keeps them)
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.groups_added: list[tuple[str, str]] = []
         self.group_sends: list[tuple[str, dict[str, Any]]] = []
@@ -101,7 +102,7 @@ class FakeLayer:
         for _ in range(self.turns):
             await asyncio.sleep(0)  # one turn of the loop per step of the call
 
-    async def new_channel(self, prefix: str) -> str:
+    async def new_channel(self, prefix: str = "watch.") -> str:
         """Name the watch's channel."""
         await self._call()
         return f"{prefix}1"
@@ -110,26 +111,40 @@ class FakeLayer:
         """Note a subscription (the repair adds every socket's group again)."""
         await self._call()
         self.groups_added.append((group, channel))
+        self.members.add((group, channel))
+
+    def restart(self) -> None:
+        """Forget every group, as a restarted Redis does under the core layer."""
+        self.members.clear()
 
     async def group_discard(self, group: str, channel: str) -> None:
         """Forget a subscription (nothing to do here)."""
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        """Note a publish (an update, a repair, a request to catch up)."""
+        """Note a publish (an update, a repair, a request to catch up); send a probe round
+        to the group's members."""
+        if message["type"] == "watch.probe":
+            members = [channel for g, channel in self.members if g == group]
+            await self._probe_round(message, delivered=bool(members))
+            return
         await self._call()
         if self.fail_sends:
             raise ConnectionError("Redis is away")
         self.group_sends.append((group, message))
 
     async def send(self, channel: str, message: dict[str, Any]) -> None:
-        """Send a probe round: it comes back later, unless lost or the layer is deaf."""
+        """Send a probe round to the watch's channel."""
+        await self._probe_round(message, delivered=True)
+
+    async def _probe_round(self, message: dict[str, Any], delivered: bool) -> None:
+        """Take a probe: it comes back later, unless lost, undelivered or the layer is deaf."""
         started = self.loop.time()
         await asyncio.sleep(self.send_delay)
         await self._call()
         if self.fail_sends:
             raise ConnectionError("Redis is away")
         self.sends.append(self.loop.time() - started)
-        if message["n"] not in self.lost and not self.deaf:
+        if delivered and message["n"] not in self.lost and not self.deaf:
             self.loop.create_task(self._come_back(message, started, self.answer_delay))
         self.answer_delay += self.answer_growth
 
@@ -367,6 +382,34 @@ def test_a_probe_lost_in_the_layer_is_an_outage_repaired_when_the_next_comes_bac
     # The update published after the lost probe went out is not published again: the sockets
     # that missed it catch up from the log (each process asked to).
     assert [m for _group, m in layer.group_sends].count(_update(6)) == 1
+
+
+def test_a_redis_restart_that_forgot_the_groups_is_an_outage_repaired_at_once(
+    loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The core layer keeps groups in Redis; redis-py's retries hide a short restart, so no
+    # call fails, but every table's group is gone: only a probe through a group notices.
+    layer = FakeLayer(loop)
+    watch, sock = _watch(loop, layer, monkeypatch)
+
+    async def scenario() -> None:
+        await _until(lambda: len(layer.answers) >= 4, 60, "four probes answered")
+        layer.restart()
+        restarted = loop.time()
+        await _until(lambda: bool(ledger.downs), 60, "the restart noticed")
+        noticed, reason, _since = ledger.downs[0]
+        assert reason == "a layer probe was lost"
+        # The next probe through the group is lost, the one after it (direct) comes back.
+        assert noticed - restarted <= 3 * delivery.PROBE_SECONDS + 0.1
+        await _until(lambda: sock.catch_ups == 1, 60, "the repair")
+        assert (watch.group, "watch.1") in layer.members  # its own group joined again
+        answered = len(layer.answers)
+        await _for(5 * delivery.PROBE_SECONDS)
+        assert len(layer.answers) >= answered + 4  # group probes come back again
+
+    loop.run_until_complete(scenario())
+    _repaired(ledger, layer, sock)
+    assert len(ledger.downs) == 1
 
 
 def test_a_layer_that_delivers_nothing_is_an_outage_after_silent_probes(
