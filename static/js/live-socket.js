@@ -6,6 +6,24 @@
 export const SIGNED_OUT = 4401;
 export const NO_ACCESS = 4403;
 
+/** Give each of `target`'s messages to `onFrame`, parsed; a message that is not JSON is dropped. */
+export function forwardFrames(target, onFrame) {
+  target.addEventListener("message", (message) => {
+    let frame;
+    try {
+      frame = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    onFrame(frame);
+  });
+}
+
+/** Return the wait before the next try: 1 s, doubled on each failed try, at most `maxDelay`. */
+export function retryDelay(retries, maxDelay) {
+  return Math.min(1000 * 2 ** retries, maxDelay);
+}
+
 /**
  * Open a socket on this site at `path()` and keep it open.
  *
@@ -38,15 +56,7 @@ export function liveSocket({ path, onOpen, onFrame, onRetry, onStop, maxDelay })
       opened = true;
       if (onOpen) onOpen();
     });
-    ws.addEventListener("message", (message) => {
-      let frame;
-      try {
-        frame = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      onFrame(frame);
-    });
+    forwardFrames(ws, onFrame);
     ws.addEventListener("close", (closing) => {
       if (socket !== ws || abandoned) return;
       if (closing.code === SIGNED_OUT || closing.code === NO_ACCESS) {
@@ -54,7 +64,7 @@ export function liveSocket({ path, onOpen, onFrame, onRetry, onStop, maxDelay })
         onStop(closing.code === SIGNED_OUT ? "signed_out" : "no_access");
         return;
       }
-      const delay = Math.min(1000 * 2 ** retries, maxDelay);
+      const delay = retryDelay(retries, maxDelay);
       retries += 1;
       timer = setTimeout(connect, delay);
       if (onRetry) onRetry(everOpened, opened);

@@ -2,7 +2,7 @@
 // Server-Sent Events, the page's go as POSTs, the same JSON frames as on the socket. Used when
 // a school's network lets no WebSocket through (live-link.js decides).
 
-import { NO_ACCESS, SIGNED_OUT } from "./live-socket.js";
+import { NO_ACCESS, SIGNED_OUT, forwardFrames, retryDelay } from "./live-socket.js";
 
 const CLOSE_TRY_AGAIN = 1013;
 // A POST lost on the network (no answer, or a page that is not ours from a 5xx) is sent again
@@ -67,7 +67,7 @@ export function liveStream({
 
   function reopen() {
     if (source) source.close();
-    const delay = Math.min(1000 * 2 ** retries, maxDelay);
+    const delay = retryDelay(retries, maxDelay);
     retries += 1;
     if (onRetry) onRetry(everOpened, false);
     setTimeout(connect, delay);
@@ -82,15 +82,7 @@ export function liveStream({
       everOpened = true;
       if (onOpen) onOpen();
     });
-    es.addEventListener("message", (message) => {
-      let frame;
-      try {
-        frame = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      onFrame(frame);
-    });
+    forwardFrames(es, onFrame);
     // The socket's close codes: 4401 and 4403 end the link; 1013 (no database yet) retries.
     es.addEventListener("close", (message) => {
       es.close();
