@@ -23,13 +23,15 @@ STATUS_NONE: Final = "none"
 STATUS_EMERGING: Final = "emerging"
 STATUS_LIKELY: Final = "likely"
 STATUS_RESOLVED: Final = "resolved"
+STATUS_HELD: Final = "held"
 STATUS_NOT_POSSIBLE: Final = "not_possible"
-STATUSES: Final = (STATUS_LIKELY, STATUS_EMERGING, STATUS_RESOLVED, STATUS_NONE)
+STATUSES: Final = (STATUS_LIKELY, STATUS_EMERGING, STATUS_RESOLVED, STATUS_HELD, STATUS_NONE)
 STATUS_LABELS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
     {
         STATUS_LIKELY: {"fr": "probable", "en": "likely"},
         STATUS_EMERGING: {"fr": "émergente", "en": "emerging"},
         STATUS_RESOLVED: {"fr": "résolue", "en": "resolved"},
+        STATUS_HELD: {"fr": "revérifiée", "en": "held"},
         STATUS_NONE: {"fr": "aucune", "en": "none"},
         STATUS_NOT_POSSIBLE: {"fr": "impossible avec ce jeu", "en": "not possible with this deck"},
     }
@@ -229,6 +231,7 @@ __all__ = [
     "STATUS_LIKELY",
     "STATUS_NONE",
     "STATUS_NOT_POSSIBLE",
+    "STATUS_HELD",
     "STATUS_RESOLVED",
     "AttemptEvidence",
     "attempt_evidence",

@@ -41,6 +41,7 @@ The status model (docs/diagnosis.md gives the figures bench/diagnosis.py measure
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Final
 
@@ -48,6 +49,7 @@ from .chance import ChanceScore, binomial_cdf
 from .classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, RULE_IDS, tags_for
 from .evidence import (
     STATUS_EMERGING,
+    STATUS_HELD,
     STATUS_LIKELY,
     STATUS_NONE,
     STATUS_NOT_POSSIBLE,
@@ -62,6 +64,7 @@ DIAGNOSIS_STATUSES: Final = (
     STATUS_LIKELY,
     STATUS_EMERGING,
     STATUS_RESOLVED,
+    STATUS_HELD,
     STATUS_NONE,
     STATUS_NOT_POSSIBLE,
 )
@@ -92,6 +95,11 @@ RESOLVED_MIN_CLEAN: Final = next(
     n for n in range(1, 1000) if binomial_cdf(0, n, HABIT_FLOOR) <= RESOLVED_MISS
 )
 
+# "held": a later re-check round passed that began at least this long after the round that
+# resolved the rule (elapsed time between the two rounds' first answers, whatever the offsets).
+HELD_MIN_DAYS: Final = 7
+HELD_MIN_GAP: Final = timedelta(days=HELD_MIN_DAYS)
+
 # Rules that describe plays, not students, or have no chance model: never a status.
 UNTESTED_RULES: Final = frozenset({"M0", "U", "D1"})
 TESTED_RULES: Final[tuple[str, ...]] = tuple(r for r in RULE_IDS if r not in UNTESTED_RULES)
@@ -120,9 +128,16 @@ class _Track:
     """One rule's running evidence."""
 
     __slots__ = (
+        "checks",
         "clean",
         "clean_run",
         "check_from",
+        "held_at",
+        "later_offers",
+        "later_round",
+        "later_taken",
+        "later_turn",
+        "resolved_round",
         "recheck_offers",
         "recheck_round",
         "recheck_taken",
@@ -168,6 +183,15 @@ class _Track:
         self.recheck_offers = 0
         self.recheck_taken = 0
         self.rechecked_at: int | None = None
+        # After "resolved": the round that resolved it; the current later re-check round (its
+        # number, trap offers, traps taken, last answer), judged as a whole when it ends; the
+        # turn that completed the round giving "held"; the rounds that passed (for the words).
+        self.resolved_round = 0
+        self.later_round = 0
+        self.later_offers = self.later_taken = 0
+        self.later_turn = 0
+        self.held_at: int | None = None
+        self.checks: list[dict[str, object]] = []
 
     @property
     def reasons_weigh(self) -> bool:
@@ -229,6 +253,8 @@ class Diagnosis:
         # Warm-up rounds seen: a probe turn after a game turn, or with another "round", starts one.
         self.rounds = 0
         self._last_probe: tuple[bool, object] = (False, None)
+        # Each round's first answer's time (None: the round's turns carry no "at"), from round 1.
+        self.round_at: list[datetime | None] = [None]
 
     def add(self, data: object) -> None:
         """Check one turn dict (ValueError if bad) and add it to the evidence."""
@@ -244,6 +270,7 @@ class Diagnosis:
         probe = turn.probe
         if probe and self._last_probe != (True, turn.round):
             self.rounds += 1
+            self.round_at.append(turn.at)
         self._last_probe = (probe, turn.round)
         if not plays:
             return
@@ -296,15 +323,72 @@ class Diagnosis:
                 track.clean_run += 1
             if track.likely_at is None:
                 continue
+            if track.later_round and track.later_round != self.rounds:
+                self._settle(track)
             if probe and self.rounds > track.check_from:
-                self._recheck(track, fits)
+                if track.rechecked_at is not None and self._timed_later_round(track):
+                    self._later_check(track, fits)
+                else:
+                    self._recheck(track, fits)
             elif fits:  # outside a re-check: a later round checks again
                 self._restart_check(track)
 
-    def _restart_check(self, track: _Track) -> None:
-        track.check_from = self.rounds
+    def _restart_check(self, track: _Track, check_from: int | None = None) -> None:
+        track.check_from = self.rounds if check_from is None else check_from
         track.recheck_offers = track.recheck_taken = 0
         track.rechecked_at = None
+        track.later_round = 0
+        track.held_at = None
+        track.checks = []
+
+    def _timed_later_round(self, track: _Track) -> bool:
+        """Tell whether this round is after the resolving one and both carry their time."""
+        return (
+            self.rounds > track.resolved_round
+            and self.round_at[self.rounds] is not None
+            and self.round_at[track.resolved_round] is not None
+        )
+
+    def _later_check(self, track: _Track, fits: bool) -> None:
+        """Count a trap offer of a re-check round after "resolved" (judged when it ends)."""
+        if track.later_round != self.rounds:
+            track.later_round = self.rounds
+            track.later_offers = track.later_taken = 0
+        track.later_offers += 1
+        track.later_taken += fits
+        track.later_turn = self.turns - 1
+
+    def _later_verdict(self, track: _Track) -> str | None:
+        """Judge the later round's offers as a whole: "passed", "failed" (a trap taken) or None."""
+        if not track.later_round:
+            return None
+        if binomial_cdf(track.later_taken, track.later_offers, HABIT_FLOOR) <= RESOLVED_MISS:
+            return "passed"
+        return "failed" if track.later_taken else None
+
+    def _held_by_later(self, track: _Track) -> bool:
+        """Tell whether the later round began at least HELD_MIN_GAP after the resolving one."""
+        start = self.round_at[track.later_round]
+        resolved = self.round_at[track.resolved_round]
+        return start is not None and resolved is not None and start - resolved >= HELD_MIN_GAP
+
+    def _settle(self, track: _Track) -> None:
+        """Apply the verdict of the later round that just ended: held, relapse, or nothing."""
+        verdict = self._later_verdict(track)
+        if verdict == "passed":
+            track.checks.append(
+                self._check(track.later_round, track.later_offers, track.later_taken)
+            )
+            if track.held_at is None and self._held_by_later(track):
+                track.held_at = track.later_turn
+        elif verdict == "failed":
+            # A relapse: likely again; rounds after this one check again.
+            self._restart_check(track, track.later_round)
+        track.later_round = 0
+
+    def _check(self, round_number: int, offers: int, taken: int) -> dict[str, object]:
+        at = self.round_at[round_number]
+        return {"at": None if at is None else at.isoformat(), "offers": offers, "taken": taken}
 
     def _recheck(self, track: _Track, fits: bool) -> None:
         """Count a trap offer of a re-check round; resolve once a habit is ruled out."""
@@ -322,6 +406,7 @@ class Diagnosis:
             <= RESOLVED_MISS
         ):
             track.rechecked_at = self.turns - 1
+            track.resolved_round = self.rounds
 
     def _weigh(
         self, track: _Track, p: float, fits: bool, reason: str | None, reference: Card | None
@@ -365,10 +450,44 @@ class Diagnosis:
             return STATUS_NONE
         track = self.tracks[rule]
         if track.likely_at is not None:
-            return STATUS_RESOLVED if track.rechecked_at is not None else STATUS_LIKELY
+            return self._checked_status(track)
         if track.k >= EMERGING_MIN_MATCHES and track.p_value() <= ALPHA_EMERGING:
             return STATUS_EMERGING
         return STATUS_NONE
+
+    def _checked_status(self, track: _Track) -> str:
+        """Return a likely rule's status: likely, resolved or held (the ongoing round judged)."""
+        if track.rechecked_at is None:
+            return STATUS_LIKELY
+        verdict = self._later_verdict(track)
+        if verdict == "failed":
+            return STATUS_LIKELY
+        if track.held_at is not None or (verdict == "passed" and self._held_by_later(track)):
+            return STATUS_HELD
+        return STATUS_RESOLVED
+
+    def checks(self, rule: str) -> list[dict[str, object]]:
+        """Return the re-check rounds that passed since the rule was last likely, oldest first.
+
+        Each: "at" (the round's first answer, ISO 8601, or None), "offers" (the rule's trap
+        offered) and "taken"; the resolving round first, then each later round that passed
+        (the ongoing one too, once its offers pass).
+        """
+        track = self.tracks[rule]
+        if track.likely_at is None or track.rechecked_at is None:
+            return []
+        done = [self._check(track.resolved_round, track.recheck_offers, track.recheck_taken)]
+        done += track.checks
+        if self._later_verdict(track) == "passed":
+            done.append(self._check(track.later_round, track.later_offers, track.later_taken))
+        return done
+
+    def held_at_turn(self, rule: str) -> int | None:
+        """Return the index of the answer that completed the round giving "held", or None."""
+        track = self.tracks[rule]
+        if self.status(rule) != STATUS_HELD:
+            return None
+        return track.held_at if track.held_at is not None else track.later_turn
 
     def result(self) -> dict[str, dict[str, object]]:
         """Return every rule's status and figures, in RULE_IDS order."""
@@ -398,6 +517,8 @@ class Diagnosis:
                 "recheck_offers": track.recheck_offers,
                 "recheck_taken": track.recheck_taken,
                 "rechecked_at_turn": track.rechecked_at,
+                "held_at_turn": self.held_at_turn(rule),
+                "checks": self.checks(rule),
             }
         return out
 
@@ -409,7 +530,7 @@ def diagnose(turns: object, deck: object = None) -> dict[str, dict[str, object]]
     (["a/b", ...], fraction cards before acting), "attempts" ([{"played", "claim" ("equal",
     "denominator" or None), "asked" (bool), "reason" (a REASONS code or None)}, ...], refused
     ones first), "drew" (bool)}. `deck`: the deck's fraction values ("a/b"), default the
-    default deck. Per rule ID: "status" (likely / emerging / resolved / none / not_possible),
+    default deck. Per rule ID: "status" (likely / emerging / resolved / held / none / not_possible),
     "k" (wrong first claims fitting it), "expected" (what chance alone gives), "n" (wrong
     claims considered), "p_value" (chance of a score at least this high), "alpha" (the level
     "likely" needs), "references", "reasons" (fitting reasons counted), "opportunities",
@@ -418,7 +539,11 @@ def diagnose(turns: object, deck: object = None) -> dict[str, dict[str, object]]
     "likely_at_turn" (its index in `turns`), "probes" (later tries of a turn that fit it;
     never weighed), "recheck_offers" and "recheck_taken" (the current or last re-check round:
     the rule's trap offered, taken), "rechecked_at_turn" (index in `turns` of the warm-up answer
-    that completed the clean re-check: "we checked again on <its date>"; None unless resolved).
+    that completed the clean re-check: "we checked again on <its date>"; None unless resolved
+    or held), "held_at_turn" (index of the last answer of the later re-check round that gave
+    "held"; None unless held), "checks" (the re-check rounds that passed since the rule was
+    last likely: [{"at", "offers", "taken"}], the resolving one first). A turn may carry "at",
+    the time of the claim (ISO 8601 with its offset): only timed rounds can give "held".
     Warm-up answers are turns with "source": "probe" (stream.py). Bad input raises ValueError.
     """
     diagnosis = Diagnosis(deck)
@@ -439,6 +564,8 @@ __all__ = [
     "EMERGING_MIN_MATCHES",
     "FALSE_LIKELY_GOAL",
     "FALSE_LIKELY_TURNS",
+    "HELD_MIN_DAYS",
+    "HELD_MIN_GAP",
     "LIKELY_MIN_REFERENCES",
     "REASON_CHANCE",
     "REASON_WEIGHT",

@@ -32,8 +32,8 @@ from typing import Final
 from .bank import PROBE_RULES, Item, items_for
 from .chance import binomial_cdf
 from .classifier import CLAIM_EQUAL, tags_for
-from .evidence import STATUS_LIKELY, STATUS_RESOLVED
-from .model import HABIT_FLOOR, Diagnosis, recheck_needed
+from .evidence import STATUS_HELD, STATUS_LIKELY, STATUS_RESOLVED
+from .model import HABIT_FLOOR, RESOLVED_MISS, Diagnosis, recheck_needed
 from .stream import Turn, read_turn
 
 Card = tuple[int, int]
@@ -96,14 +96,21 @@ def _undecided(
             continue
         status = diagnosis.status(rule)
         track = diagnosis.tracks[rule]
-        if status == STATUS_RESOLVED:
+        if status in (STATUS_RESOLVED, STATUS_HELD) or (
+            status == STATUS_LIKELY and track.rechecked_at is not None
+        ):
+            # Resolved before (a trap taken in this later round reads "likely" until it ends).
+            if _checking_again(diagnosis, rule, items):
+                undecided.append(rule)
             continue
         if status == STATUS_LIKELY:
             # Likely in this round: decided. Likely from before: this round checks it again
             # until resolved or until the check can no longer pass within the cap.
             assert track.likely_at is not None
-            if track.likely_at >= first_index:
-                continue
+            if track.likely_at >= first_index or (
+                items > 0 and track.check_from >= diagnosis.rounds
+            ):
+                continue  # found, or taken again, in this round: a later round checks it
             ongoing = items > 0 and track.recheck_round == diagnosis.rounds
             offers = track.recheck_offers if ongoing else 0
             taken = track.recheck_taken if ongoing else 0
@@ -115,6 +122,28 @@ def _undecided(
             continue
         undecided.append(rule)
     return undecided
+
+
+def _checking_again(diagnosis: Diagnosis, rule: str, items: int) -> bool:
+    """Tell whether this round checks a resolved (or held) rule again, and is not done yet.
+
+    A round after the resolving one offers a resolved rule's trap until its offers pass the
+    resolving standard (then "held" once a week has passed) or can no longer pass within the
+    cap; a held rule only while a trap taken in this round needs more offers to be judged.
+    """
+    track = diagnosis.tracks[rule]
+    if diagnosis.round_at[track.resolved_round] is None:
+        return False  # untimed: no "held" to check for, a resolved rule is decided
+    if items > 0 and track.resolved_round == diagnosis.rounds:
+        return False  # resolved in this round
+    ongoing = items > 0 and track.later_round == diagnosis.rounds
+    offers = track.later_offers if ongoing else 0
+    taken = track.later_taken if ongoing else 0
+    if track.held_at is not None and not taken:
+        return False
+    if offers and binomial_cdf(taken, offers, HABIT_FLOOR) <= RESOLVED_MISS:
+        return False
+    return recheck_needed(taken) - offers <= ROUND_CAP - items
 
 
 class WarmUp:

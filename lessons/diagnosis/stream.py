@@ -20,7 +20,8 @@ the student drew. What counts:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Final
@@ -76,6 +77,7 @@ class Turn:
     drew: bool
     probe: bool = False  # a warm-up item: its options are the hand, one answer
     round: str | int | None = None  # the warm-up round a probe turn belongs to, if named
+    at: datetime | None = None  # when the claim was made ("at", ISO 8601 with its offset)
 
     @property
     def first(self) -> Play | None:
@@ -162,6 +164,15 @@ class _Irregular(Exception):
 
 def read_turn(data: object, deck: frozenset[Card], index: int = 0) -> Turn:
     """Check one turn dict and return it as a Turn; bad input raises ValueError."""
+    turn = _read_turn(data, deck, index)
+    # type() first: isinstance against an ABC costs more than the rest of a turn's checks.
+    stamp = data.get("at") if type(data) is dict or isinstance(data, Mapping) else None
+    if stamp is None:
+        return turn
+    return replace(turn, at=instant(stamp, f"turn #{index}"))
+
+
+def _read_turn(data: object, deck: frozenset[Card], index: int) -> Turn:
     # A game turn may say "source": "game" (the stored log's rows do): read as any game turn.
     if type(data) is dict or isinstance(data, Mapping):
         source = data.get("source")
@@ -177,6 +188,26 @@ def read_turn(data: object, deck: frozenset[Card], index: int = 0) -> Turn:
         # Whatever the plain reading does not take, the checked one reads again: it raises
         # the ValueError that names the fault (or reads an unusual but valid turn).
         return _checked_turn(data, deck, index)
+
+
+def instant(value: object, where: str = "at") -> datetime:
+    """Return a turn's "at" (ISO 8601 with its offset) as an aware datetime; else ValueError."""
+    moment = _instant(value) if isinstance(value, str) else None
+    if moment is None:
+        # Without its offset a time cannot be compared with another one: 7 days are 168 hours.
+        raise ValueError(
+            f"{where}: 'at' must be an ISO 8601 time with its offset (+01:00 or Z), not {value!r}"
+        )
+    return moment
+
+
+@lru_cache(maxsize=1 << 12)
+def _instant(value: str) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.utcoffset() is not None else None
 
 
 def _plain_turn(data: object, deck: frozenset[Card]) -> Turn:
@@ -477,6 +508,7 @@ __all__ = [
     "TurnEvidence",
     "deck_values",
     "first_claim_accuracy",
+    "instant",
     "read_turn",
     "read_turns",
     "turn_evidence",
