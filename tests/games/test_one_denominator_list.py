@@ -41,7 +41,7 @@ def test_the_play_page_carries_the_engines_denominators(class_a: Any) -> None:
 
 
 def test_the_play_script_reads_the_list_from_the_page() -> None:
-    script = (ROOT / "static" / "js" / "play.js").read_text(encoding="utf-8")
+    script = (ROOT / "static" / "js" / "play" / "page.js").read_text(encoding="utf-8")
     assert 'getElementById("play-denominators")' in script
 
 
