@@ -118,11 +118,16 @@ def _heading_line(lines: list[str]) -> tuple[int, str, list[str]] | None:
 
 def looks_like_onde(data: bytes) -> bool:
     """Tell whether a file's first lines hold ONDE's headings (whatever its encoding)."""
-    head = data[:8192]
-    return any(
-        _heading_line(head.decode(encoding, errors="replace").splitlines()) is not None
-        for encoding in ("utf-8-sig", "cp1252")
-    )
+    head = [data[:8192].decode(encoding, errors="replace") for encoding in ("utf-8-sig", "cp1252")]
+    # A garbled file's headings are garbled too ("Nom Ã©lÃ¨ve"): mended, they tell it is ONDE,
+    # and onde_read then says what happened to its accents.
+    head.append(_mended(head[0]))
+    return any(_heading_line(text.splitlines()) is not None for text in head)
+
+
+def _mended(text: str) -> str:
+    """Return text whose UTF-8 was read as Windows-1252 as it was, as far as it can be."""
+    return text.encode("cp1252", errors="replace").decode("utf-8", errors="replace")
 
 
 def onde_read(data: bytes) -> SchoolRead:
