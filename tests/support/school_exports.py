@@ -82,6 +82,8 @@ CLASS_COUNTS = {
     "CP A": 3,
     "CP B": 3,
 }
+# The picker's order: by level (CP first), then by name.
+CLASS_ORDER = ["CP A", "CP B", "CE1 A", "CE1 B", "CE2", "CM1 A", "CM1-CM2", "CM2"]
 # CM1 A as the class list shows it: the two Lucas M. told apart, Noah (who left) not there.
 CM1_A_NAMES = ["Lucas Ma.", "Lucas Mo.", "Élodie D.", "Océane P."]
 ONDE_HEADINGS = [

@@ -65,8 +65,21 @@ def _group(pupils: list[SchoolPupil], *, whole_last_name: bool) -> list[SchoolCl
         labels.setdefault(pupil.classe, []).append(pupil)
     return [
         SchoolClass(label=label, names=class_names(labels[label], whole_last_name=whole_last_name))
-        for label in sorted(labels, key=name_key)
+        for label in sorted(labels, key=_class_order)
     ]
+
+
+# The levels of French schools, youngest first: the picker lists CP before CE1, 6e before 5e.
+_LEVELS = ("tps", "ps", "ms", "gs", "cp", "ce1", "ce2", "cm1", "cm2", "6", "5", "4", "3")
+
+
+def _class_order(label: str) -> tuple[int, tuple[str, str, str, str]]:
+    """Return a class label's place in the picker: by level, then by name (name_key)."""
+    folded = label.casefold().strip()
+    # Longest level first: "ce1" is not "c", "tps" is not "ps".
+    found = [level for level in _LEVELS if folded.startswith(level)]
+    rank = _LEVELS.index(max(found, key=len)) if found else len(_LEVELS)
+    return rank, name_key(label)
 
 
 def school_file_read(*, data: bytes, kind: str, whole_last_name: bool) -> SchoolFile | None:

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.e2e.browser.conftest import Server, serious_violations, signed_in
 from tests.support.school_exports import (
     CLASS_COUNTS,
+    CLASS_ORDER,
     CM1_A_NAMES,
     COLLEGE,
     SCHOOL,
@@ -100,9 +101,7 @@ def test_onde_pick_one_class_of_eight_preview_confirm(server: Server, browser: B
         boxes = page.locator("input[type=checkbox][name=classes]")
         expect(boxes).to_have_count(8)
         labels = _texts(page, "fieldset.field--choices .field__check label")
-        assert labels == [
-            f"{label} ({count} élèves)" for label, count in sorted(CLASS_COUNTS.items())
-        ]
+        assert labels == [f"{label} ({CLASS_COUNTS[label]} élèves)" for label in CLASS_ORDER]
         assert serious_violations(page) == []
         assert _roster(server, classroom) == sorted(PRESENT)  # nothing added yet
 

@@ -27,6 +27,7 @@ from lessons.classrooms.roster_files.pupils import SchoolPupil
 from lessons.classrooms.roster_files.siecle import SIECLE_XML_MAX_BYTES
 from tests.support.school_exports import (
     CLASS_COUNTS,
+    CLASS_ORDER,
     CM1_A_NAMES,
     COLLEGE,
     ONDE_HEADINGS,
@@ -73,7 +74,7 @@ def test_a_whole_school_gives_its_8_classes_with_their_pupils() -> None:
     assert read.kind == "onde"
     assert {label: len(names) for label, names in _classes(read).items()} == CLASS_COUNTS
     assert _classes(read)["CM1 A"] == CM1_A_NAMES
-    assert [c.label for c in read.classes][:3] == ["CE1 A", "CE1 B", "CE2"]  # French order
+    assert [c.label for c in read.classes] == CLASS_ORDER  # by level, CP first
     assert read.left == 1  # Noah GIRARD left the school
 
 
@@ -307,3 +308,10 @@ def test_too_many_members_or_too_big_a_file_is_refused() -> None:
     many = zipped({f"f{i}.xml": b"<a/>" for i in range(11)})
     assert _refusal(many)[0] == "no_xml"
     assert _refusal(b"PK\x03\x04" + b"\x00" * (5 * 1024 * 1024))[0] == "too_big"
+
+
+def test_the_picker_lists_classes_by_level_youngest_first() -> None:
+    labels = ["ULIS", "CM2", "GS", "CP", "PS-MS", "TPS", "ce1 b", "CE1 A"]
+    pupils = [Pupil("NOM", f"Élève{i}", label, "", "") for i, label in enumerate(labels)]
+    order = [c.label for c in _read(onde_csv(pupils)).classes]
+    assert order == ["TPS", "PS-MS", "GS", "CP", "CE1 A", "ce1 b", "CM2", "ULIS"]

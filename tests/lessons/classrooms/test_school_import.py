@@ -22,6 +22,7 @@ from tests.support.factories import signed_in_client
 from tests.support.responses import form_errors, page_text, snapshot
 from tests.support.school_exports import (
     CLASS_COUNTS,
+    CLASS_ORDER,
     CM1_A_NAMES,
     SCHOOL,
     onde_csv,
@@ -31,7 +32,7 @@ from tests.support.school_exports import (
 pytestmark = pytest.mark.django_db
 
 NNBSP = "\u202f"
-LABELS = sorted(CLASS_COUNTS)  # the picker's order: CE1 A, CE1 B, CE2, CM1 A, ...
+LABELS = CLASS_ORDER  # the picker's order: CP A, CP B, CE1 A, ...
 
 
 def _upload(client: Client, world: ClassWorld, data: bytes, name: str, **fields: str) -> Any:
