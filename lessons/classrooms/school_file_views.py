@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from lessons.classrooms.access import SignedInRequest, teacher_required
 from lessons.classrooms.lookups import classroom_or_404
+from lessons.classrooms.name_rule import name_identity
 from lessons.classrooms.pending_import import PENDING_IMPORT_KEY
 from lessons.classrooms.roster_csv import roster_preview
 from lessons.classrooms.roster_files import (
@@ -87,10 +88,16 @@ def classroom_import_classes(request: SignedInRequest, classroom_id: int) -> Htt
         SchoolClass(label=str(label), names=list(names)) for label, names in school["classes"]
     ]
     counts = [(c.label, len(c.names)) for c in classes]
+    # A class named like one of the file's ("CM1 A") has it ticked already.
+    same = [
+        str(i)
+        for i, c in enumerate(classes)
+        if name_identity(c.label) == name_identity(classroom.name)
+    ]
     form = (
         SchoolClassesForm(request.POST, counts=counts)
         if request.method == "POST"
-        else SchoolClassesForm(counts=counts)
+        else SchoolClassesForm(counts=counts, initial={"classes": same} if same else None)
     )
     if request.method == "POST" and form.is_valid():
         chosen = [classes[int(index)] for index in form.cleaned_data["classes"]]

@@ -290,3 +290,14 @@ def test_an_archived_class_has_no_picker(class_a: ClassWorld) -> None:
     before = snapshot()
     response = _pick(client, class_a, "CM1 A")
     assert response.status_code == 302 and snapshot() == before
+
+
+def test_the_class_named_like_one_of_the_file_is_ticked_already(class_a: ClassWorld) -> None:
+    client = signed_in_client(class_a.teacher, "fr")
+    _upload(client, class_a, onde_csv(), "CSVExtraction.csv")
+    assert "checked" not in client.get(_picker(class_a)).content.decode().split("<form")[1]
+    type(class_a.classroom).objects.filter(pk=class_a.classroom.pk).update(name="cm1 a")
+    page = client.get(_picker(class_a)).content.decode()
+    index = LABELS.index("CM1 A")
+    assert f'value="{index}" id="id_classes_{index}" checked' in page
+    assert page.count(" checked") == 1
