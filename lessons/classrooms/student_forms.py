@@ -8,7 +8,9 @@ from typing import Any
 from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from lessons.classrooms.roster_files import KIND_AUTO, KIND_CSV, KIND_ONDE, KIND_SIECLE
 from lessons.models import (
     CLASSROOM_NAME_MAX_LENGTH,
     DISPLAY_NAME_MAX_LENGTH,
@@ -27,7 +29,31 @@ class RosterFileForm(forms.Form):
             "A “Prénom” column (and “Nom”, to tell apart two pupils with the same first name); "
             "separated by ; or , in UTF-8 or Windows encoding."
         ),
-        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.txt,text/csv,text/plain"}),
+        widget=forms.ClearableFileInput(
+            attrs={"accept": ".csv,.txt,.zip,.xml,text/csv,text/plain,application/zip"}
+        ),
+    )
+    kind = forms.ChoiceField(
+        label=_("Kind of file"),
+        choices=[
+            (KIND_AUTO, _("Find out from the file")),
+            (KIND_CSV, _("A class list (CSV) from a spreadsheet")),
+            (KIND_ONDE, _("ONDE export (école): CSVExtraction.csv")),
+            (KIND_SIECLE, _("SIECLE export (collège): ExportXML_ElevesSansAdresses.zip")),
+        ],
+        initial=KIND_AUTO,
+        required=False,
+    )
+    last_names = forms.ChoiceField(
+        label=_("Names from an ONDE or SIECLE export"),
+        choices=[
+            ("initial", _("First name and initial of the last name (Zoé M.)")),
+            ("whole", _("First name and whole last name (Zoé MARTIN)")),
+        ],
+        initial="initial",
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_("The INE, the date of birth and the other columns are never kept."),
     )
 
     def __init__(self, *args: Any, connectors: Sequence[EntConnector] = (), **kwargs: Any) -> None:
@@ -40,6 +66,32 @@ class RosterFileForm(forms.Form):
                 label=_("ENT of the file's ENT ids"),
                 help_text=_("Only if the file has an “identifiant ENT” column."),
             )
+
+
+class SchoolClassesForm(forms.Form):
+    """The classes to take from a school export (a whole school in one file)."""
+
+    classes = forms.MultipleChoiceField(
+        label=_("Classes to import"),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": _("Choose at least one class.")},
+    )
+
+    def __init__(self, *args: Any, counts: Sequence[tuple[str, int]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["classes"]
+        assert isinstance(field, forms.MultipleChoiceField)
+        # Classes are chosen by their place in the file's list: a label may be empty or long.
+        field.choices = [
+            (
+                str(index),
+                ngettext("%(label)s (%(count)d pupil)", "%(label)s (%(count)d pupils)", count)
+                % {"label": label or _("No class"), "count": count},
+            )
+            for index, (label, count) in enumerate(counts)
+        ]
+        if len(counts) == 1:
+            self.initial.setdefault("classes", ["0"])
 
 
 class StudentRenameForm(forms.Form):

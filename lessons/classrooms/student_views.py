@@ -16,11 +16,9 @@ from lessons.classrooms.access import SignedInRequest, teacher_required
 from lessons.classrooms.fresh_pins import fresh_pins_to_cards
 from lessons.classrooms.lookups import classroom_or_404, student_or_404
 from lessons.classrooms.pending_import import PENDING_IMPORT_KEY
-from lessons.classrooms.roster_csv import (
-    ROSTER_FILE_MAX_BYTES,
-    roster_file_entries,
-    roster_preview,
-)
+from lessons.classrooms.roster_csv import roster_file_entries, roster_preview
+from lessons.classrooms.roster_files import SCHOOL_FILE_MAX_BYTES
+from lessons.classrooms.school_file_views import SCHOOL_KEY, school_file_upload
 from lessons.classrooms.student_changes import student_move, student_remove, student_rename
 from lessons.classrooms.student_forms import (
     RosterFileForm,
@@ -54,10 +52,14 @@ def classroom_import(request: SignedInRequest, classroom_id: int) -> HttpRespons
         if request.method == "POST"
         else RosterFileForm(connectors=connectors)
     )
+    data = b""
+    if request.method == "POST" and form.is_valid():
+        # One byte past the limit is enough for the readers to refuse a big file.
+        data = form.cleaned_data["file"].read(SCHOOL_FILE_MAX_BYTES + 1)
+        if (school := school_file_upload(request, classroom, form, data)) is not None:
+            return school  # an ONDE or SIECLE export: the class picker comes first
     if request.method == "POST" and form.is_valid():
         try:
-            # One byte past the limit is enough for roster_file_entries to refuse a big file.
-            data = form.cleaned_data["file"].read(ROSTER_FILE_MAX_BYTES + 1)
             entries = roster_file_entries(data=data)
             names = [entry.name for entry in entries]
             preview = roster_preview(classroom=classroom, names=names)
@@ -94,6 +96,9 @@ def classroom_import_confirm(request: SignedInRequest, classroom_id: int) -> Htt
     if pending.get("classroom") != classroom.pk:
         messages.error(request, _("Nothing to import: choose the file again."))
         return redirect("classroom_import", classroom_id=classroom.pk)
+    if pending.get(SCHOOL_KEY):
+        messages.error(request, _("Choose the classes to take from the school's file first."))
+        return redirect("classroom_import_classes", classroom_id=classroom.pk)
     try:
         with transaction.atomic():
             preview = roster_preview(classroom=classroom, names=list(pending["names"]))

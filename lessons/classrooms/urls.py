@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from django.urls import path
 
-from lessons.classrooms import sharing_views, student_views, views, year_views
+from lessons.classrooms import (
+    school_file_views,
+    sharing_views,
+    student_views,
+    views,
+    year_views,
+)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -51,6 +57,11 @@ urlpatterns = [
         "classrooms/<int:classroom_id>/import/",
         student_views.classroom_import,
         name="classroom_import",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/import/classes/",
+        school_file_views.classroom_import_classes,
+        name="classroom_import_classes",
     ),
     path(
         "classrooms/<int:classroom_id>/import/confirm/",

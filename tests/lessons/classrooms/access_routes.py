@@ -52,6 +52,15 @@ ROUTES: list[Route] = [
         data=lambda a, b: {"file": SimpleUploadedFile("c.csv", "Prénom\nZélie\n".encode())},
     ),
     Route("classroom_import_confirm", TEACHER_OF_A_POST, method="post", kwargs=_classroom),
+    # A school export's class picker: with no file waiting, back to the upload form.
+    Route("classroom_import_classes", TEACHER_OF_A_POST, kwargs=_classroom),
+    Route(
+        "classroom_import_classes",
+        TEACHER_OF_A_POST,
+        method="post",
+        kwargs=_classroom,
+        data=lambda a, b: {"classes": ["0"]},
+    ),
     Route("student_manage", TEACHER_OF_A, kwargs=_student),
     Route(
         "student_rename",
