@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
 
 import dj_database_url
 import django_stubs_ext
@@ -238,7 +237,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # The language cookie is read by the server only (pages and sockets): like the session's.
 LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
-LANGUAGE_COOKIE_SAMESITE: Literal["Lax"] = "Lax"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_HTTPONLY = True
 # Content-Security-Policy: everything from this server only, no inline script without the
 # response's nonce (request.csp_nonce), no plugin, no framing, forms posted here only. The one
