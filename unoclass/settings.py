@@ -11,6 +11,7 @@ from pathlib import Path
 
 import dj_database_url
 import django_stubs_ext
+from csp import constants as csp_constants
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -56,12 +57,14 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "games",
     "lessons",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     # REMOTE_ADDR from the proxy's own hop only (TRUSTED_PROXIES below).
     "unoclass.proxy.TrustedProxyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -232,6 +235,30 @@ SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# The language cookie is read by the server only (pages and sockets): like the session's.
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
+# Content-Security-Policy: everything from this server only, no inline script without the
+# response's nonce (request.csp_nonce), no plugin, no framing, forms posted here only. The one
+# inline style allowed is the body style of the static error pages (500.html, 503.html), which
+# must render with no template tag and no stylesheet: its hash, kept right by
+# tests/unoclass/test_content_security_policy.py.
+ERROR_PAGE_STYLE_HASH = "'sha256-vw6k8i+96b+vScYAu6e6jEx9v5aVqJiRubEMebQ6mn8='"
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp_constants.SELF],
+        "script-src": [csp_constants.SELF, csp_constants.NONCE],
+        "style-src": [csp_constants.SELF, csp_constants.UNSAFE_HASHES, ERROR_PAGE_STYLE_HASH],
+        "img-src": [csp_constants.SELF, "data:"],
+        "font-src": [csp_constants.SELF],
+        "connect-src": [csp_constants.SELF],
+        "object-src": [csp_constants.NONE],
+        "base-uri": [csp_constants.NONE],
+        "form-action": [csp_constants.SELF],
+        "frame-ancestors": [csp_constants.NONE],
+    },
+}
 if env_bool("SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Addresses of the proxies whose X-Forwarded-For is believed (daphne's unix socket always is):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal, cast
+
 from django.conf import settings
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
@@ -12,6 +14,7 @@ from lessons.models import Student
 from lessons.sessions.services import session_join_open
 
 STUDENT_BACKEND = "django.contrib.auth.backends.ModelBackend"
+SameSite = Literal["Lax", "Strict", "None", False] | None
 
 
 def student_land(request: HttpRequest, student: Student) -> HttpResponse:
@@ -28,7 +31,8 @@ def student_land(request: HttpRequest, student: Student) -> HttpResponse:
         settings.LANGUAGE_COOKIE_NAME,
         language,
         max_age=settings.LANGUAGE_COOKIE_AGE,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        # The settings module's plain "Lax" reads as str to the type checker.
+        samesite=cast(SameSite, settings.LANGUAGE_COOKIE_SAMESITE),
         secure=settings.LANGUAGE_COOKIE_SECURE,
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
     )
