@@ -8,7 +8,9 @@ An attempt record is a plain dict, oldest first, one student:
 `{"id": int, "table": int | None, "turn": int | None, "reference": "a/b" | None,
 "denominator": int | None (the named denominator, after a +2/Joker/+4), "hand": ["a/b", ...],
 "played": "a/b", "claim": "equal" | "denominator", "asked": bool, "reason": str | None,
-"correct": bool, "drew": bool}`, and optionally `"source": "game" | "probe"`.
+"correct": bool, "drew": bool}`, and optionally `"source": "game" | "probe"` and `"at"` (the
+time of the claim, ISO 8601 with its offset: a game turn takes its first attempt's, and only
+timed warm-up rounds can give "held").
 
 A warm-up answer (`"source": "probe"`, lessons.warmup) is a turn of its own in diagnose()'s
 probe format: its options are the hand, whatever the deck (designed items may go beyond it),
@@ -142,6 +144,8 @@ def turns_from_attempts(
                     "drew": False,
                 }
             )
+            if record.get("at") is not None:
+                turns[-1]["at"] = record["at"]
         current = turns[-1]
         reason = record["reason"]
         wrong_equal = not record["correct"] and record["claim"] == CLAIM_EQUAL
@@ -164,7 +168,7 @@ def probe_turn(record: Mapping[str, Any]) -> dict[str, Any]:
     denominator = int(reference.split("/")[1])
     played = str(record["played"])
     wrong = not record["correct"]
-    return {
+    turn: dict[str, Any] = {
         "turn": int(record["turn"] if record["turn"] is not None else record["id"]),
         "source": SOURCE_PROBE,
         "reference": reference,
@@ -181,6 +185,9 @@ def probe_turn(record: Mapping[str, Any]) -> dict[str, Any]:
         "drew": False,
         "round": record.get("round"),
     }
+    if record.get("at") is not None:
+        turn["at"] = record["at"]
+    return turn
 
 
 def _int(value: str) -> int | None:
