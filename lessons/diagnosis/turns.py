@@ -35,7 +35,7 @@ from typing import Any, Final
 from games.engine.fractions import parse_fraction
 
 from .classifier import CLAIM_EQUAL
-from .stream import SOURCE_PROBE, Card, deck_values
+from .stream import SOURCE_PROBE, Card, deck_values, instant
 
 __all__ = [
     "CSV_COLUMNS",
@@ -198,6 +198,14 @@ def _fraction(num: str, den: str) -> str | None:
     return f"{int(num)}/{int(den)}" if num not in ("", None) and den not in ("", None) else None
 
 
+def _at(value: str | None, index: int) -> str | None:
+    """Return a row's "at" cell checked (ISO 8601 with its offset), None when empty."""
+    if value in ("", None):
+        return None
+    instant(value, f"row {index}")  # raises the ValueError that names the row
+    return value
+
+
 def turns_from_csv(
     rows: Iterable[Mapping[str, str]], deck: object = None
 ) -> dict[str, list[dict[str, Any]]]:
@@ -205,6 +213,8 @@ def turns_from_csv(
 
     The rows are the plain (machine) export, oldest first, as downloaded; the result maps each
     pseudonymous student id to the turns diagnose() takes. A missing column raises ValueError.
+    The "at" column (the claim's time, ISO 8601 with its offset) is optional: older exports
+    have none, and their turns are untimed (never "held"); a bad time raises ValueError.
     """
     records: dict[str, list[dict[str, Any]]] = {}
     for index, row in enumerate(rows):
@@ -231,6 +241,7 @@ def turns_from_csv(
                 # Older exports have no "source" column: every row is a game's.
                 "source": row.get("source") or "game",
                 "round": _int(row.get("warmup_round") or ""),
+                "at": _at(row.get("at"), index),
             }
         )
     return {student: turns_from_attempts(attempts, deck) for student, attempts in records.items()}
