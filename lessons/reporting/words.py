@@ -40,6 +40,7 @@ from lessons.diagnosis.model import (
     RESOLVED_MISS,
     UNTESTED_RULES,
 )
+from lessons.diagnosis.residual import residual_pass_rates
 from lessons.reporting.loading import Check, RuleStatus
 from lessons.reporting.reading import LOW_ACCURACY_BELOW, LOW_ACCURACY_MIN_CLAIMS, LowAccuracy
 
@@ -51,6 +52,7 @@ __all__ = [
     "low_accuracy_figures",
     "low_accuracy_meaning",
     "percent",
+    "residual_table",
     "status_meanings",
     "status_summary",
 ]
@@ -141,6 +143,18 @@ def status_meanings() -> dict[str, str]:
         )
         % {"n": KAPPA_MIN_ANSWERS},
     }
+
+
+def residual_table() -> list[dict[str, str]]:
+    """Return, per weaker habit still there, the chance one re-check and two re-checks pass.
+
+    The model's own figures (lessons.diagnosis.residual), for the "How we diagnose" page:
+    "resolved" certifies a habit below HABIT_FLOOR, not a habit gone.
+    """
+    return [
+        {"rate": percent(rate, 0), "one": percent(one, 1), "two": percent(two, 1)}
+        for rate, (one, two) in residual_pass_rates().items()
+    ]
 
 
 def status_summary() -> str:
