@@ -20,7 +20,7 @@ the student drew. What counts:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from types import MappingProxyType
@@ -169,7 +169,19 @@ def read_turn(data: object, deck: frozenset[Card], index: int = 0) -> Turn:
     stamp = data.get("at") if type(data) is dict or isinstance(data, Mapping) else None
     if stamp is None:
         return turn
-    return replace(turn, at=instant(stamp, f"turn #{index}"))
+    at = instant(stamp, f"turn #{index}")
+    # Built directly, not with dataclasses.replace(): half the cost, on every timed turn.
+    return Turn(
+        number=turn.number,
+        reference=turn.reference,
+        denominator=turn.denominator,
+        hand=turn.hand,
+        plays=turn.plays,
+        drew=turn.drew,
+        probe=turn.probe,
+        round=turn.round,
+        at=at,
+    )
 
 
 def _read_turn(data: object, deck: frozenset[Card], index: int) -> Turn:
