@@ -529,7 +529,8 @@ def student_dictionary(lang: str) -> list[tuple[str, str]]:
             rule = RULES_BY_ID[column[7:]]
             text = _(
                 "Status of %(rule)s in the window, from lessons.diagnosis.diagnose(): likely, "
-                "emerging, resolved, none or not_possible."
+                "emerging, resolved, held (resolved, then a second clean re-check at least a "
+                "week later), none or not_possible."
             ) % {"rule": f"{rule.id} {rule.name[lang]}"}
         elif column.startswith("k_"):
             rule = RULES_BY_ID[column[2:]]
