@@ -129,3 +129,15 @@ def test_a_moved_attempt_time_is_a_new_cache_entry(class_a: ClassWorld) -> None:
     before = status_cache_key(student_rows(anais.pk))
     move_back(anais, 8)
     assert status_cache_key(student_rows(anais.pk)) != before
+
+
+def test_a_new_status_model_prints_a_new_pdf(
+    class_a: ClassWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lessons.reporting import loading, printing
+
+    anais = class_a.student.student
+    log_plays(anais, M1_PLAYS)
+    before = printing.report_version(anais, "fr")
+    monkeypatch.setattr(loading, "STATUS_CACHE_VERSION", loading.STATUS_CACHE_VERSION + 1)
+    assert printing.report_version(anais, "fr") != before
