@@ -1,8 +1,9 @@
 """Calibration benchmark of the diagnosis: simulated students through the status model.
 
-Seeded; about a minute on two cores. Students (lessons.diagnosis.calibration) play turns taken
-from real games of the 116-card fractions deck and are diagnosed after every turn by the model
-lessons.diagnosis.diagnose() runs:
+Seeded; about a minute on two cores for the game part; the held part (f) alone takes about
+14 minutes on two cores with its default 300 pupils a rule (--held-pupils). Students
+(lessons.diagnosis.calibration) play turns taken from real games of the 116-card fractions
+deck and are diagnosed after every turn by the model lessons.diagnosis.diagnose() runs:
 
 (a) no misconception: a random wrong play whenever one exists, 60 turns (also: with a random
     reason after every refused "equal" claim; and drawing only among cards of another
