@@ -1,8 +1,9 @@
 """Calibration benchmark of the diagnosis: simulated students through the status model.
 
-Seeded; about a minute on two cores. Students (lessons.diagnosis.calibration) play turns taken
-from real games of the 116-card fractions deck and are diagnosed after every turn by the model
-lessons.diagnosis.diagnose() runs:
+Seeded; about a minute on two cores for the game part; the held part (f) alone takes about
+14 minutes on two cores with its default 300 pupils a rule (--held-pupils). Students
+(lessons.diagnosis.calibration) play turns taken from real games of the 116-card fractions
+deck and are diagnosed after every turn by the model lessons.diagnosis.diagnose() runs:
 
 (a) no misconception: a random wrong play whenever one exists, 60 turns (also: with a random
     reason after every refused "equal" claim; and drawing only among cards of another
@@ -21,12 +22,19 @@ lessons.diagnosis.diagnose() runs:
     habit was found, the habit stopped (a competent pupil then) or persisting (30% and 50%);
     and a warm-up followed by 60 game turns (no misconception, random reasons: the error rate
     over both kinds of evidence together); these on the `full` level, and information lines for
-    the other levels (a fifth of the pupils).
+    the other levels (a fifth of the pupils);
+(f) "held" (issue 31), timed courses of warm-up rounds (warmup_calibration.run_course), the
+    habit going and coming back between rounds as bugs did in VanLehn's retests: a 50% habit
+    found, then re-checked on day 1 and on day 8 with the habit stopped (a competent pupil),
+    come back at 30% after day 1, or still there at 5, 10, 15 or 20% (information lines,
+    beside the model's own figures: lessons.diagnosis.residual_pass_rates); a 30% habit that
+    never goes away, re-checked on days 1, 8 and 15; and re-checks 167 h 59 min and then 168 h
+    after the resolving one, to show "held" never comes before HELD_MIN_DAYS.
 
 Prints one PASS/FAIL line per goal, then information lines. Run by hand:
 
     .venv/bin/python bench/diagnosis.py [--students 2000] [--habit-students 500] [--jobs 2]
-        [--pupils 1000] [--part all|game|warmup]
+        [--pupils 1000] [--held-pupils 300] [--part all|game|warmup|held]
 
 Not part of the test suite (tests/lessons/diagnosis/test_calibration.py pins small samples).
 """
@@ -34,6 +42,8 @@ Not part of the test suite (tests/lessons/diagnosis/test_calibration.py pins sma
 from __future__ import annotations
 
 import argparse
+import copy
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -44,7 +54,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from lessons.diagnosis import calibration as cal  # noqa: E402
 from lessons.diagnosis import warmup_calibration as wc  # noqa: E402
 from lessons.diagnosis.calibration import Outcome, Student  # noqa: E402
-from lessons.diagnosis.probe import ROUND_CAP  # noqa: E402
+from lessons.diagnosis.evidence import STATUS_HELD, STATUS_LIKELY, STATUS_RESOLVED  # noqa: E402
+from lessons.diagnosis.model import HELD_MIN_DAYS  # noqa: E402
+from lessons.diagnosis.probe import ROUND_CAP, WarmUp  # noqa: E402
+from lessons.diagnosis.residual import residual_pass_rates  # noqa: E402
 from lessons.diagnosis.warmup_calibration import Pupil, RoundOutcome  # noqa: E402
 
 HABITS = ("M1", "M2", "M3")
@@ -258,6 +271,137 @@ def other_levels(pool: ProcessPoolExecutor, pupils: int) -> list[str]:
     return info
 
 
+DAY = 24.0
+RESIDUALS = (0.05, 0.10, 0.15, 0.20)
+HeldJob = tuple[str, int, int]
+
+
+def held_course(rule: str, seed: int) -> dict[str, bool]:
+    """Run one pupil's timed courses for `rule` (branches share the rounds before them)."""
+    out: dict[str, bool] = {}
+    habit = wc.Pupil(habit=rule, rate=0.5, reasons=True)
+    competent = wc.Pupil(wrong=0.05, reasons=True)
+    back = wc.Pupil(habit=rule, rate=0.3, reasons=True)
+    early_flags: list[bool] = []
+
+    def branch(
+        rng: random.Random,
+        warm_up: WarmUp,
+        done: list[str],
+        hours: list[float],
+        plan: list[tuple[float, wc.Pupil]],
+    ) -> list[str]:
+        rng, warm_up = copy.deepcopy(rng), copy.deepcopy(warm_up)
+        statuses = done + wc.run_course(rng, warm_up, rule, plan)
+        early_flags.append(wc.held_too_early(statuses, hours + [at for at, _ in plan]))
+        return statuses
+
+    rng, warm_up = random.Random(seed), WarmUp(seed=seed)
+    found = wc.run_course(rng, warm_up, rule, [(0.0, habit)])
+    out["found"] = found[-1] == STATUS_LIKELY
+    if out["found"]:
+        day1 = found + wc.run_course(rng, warm_up, rule, [(DAY, competent)])
+        out["resolved_day1"] = day1[-1] == STATUS_RESOLVED
+        hours = [0.0, DAY]
+        out["stopped"] = branch(rng, warm_up, day1, hours, [(8 * DAY, competent)])[-1] == (
+            STATUS_HELD
+        )
+        came_back = branch(rng, warm_up, day1, hours, [(8 * DAY, back)])
+        out["came_back"] = came_back[-1] == STATUS_HELD
+        early = branch(
+            rng, warm_up, day1, hours, [(DAY + 167 + 59 / 60, competent), (DAY + 168, competent)]
+        )
+        out["early"] = early[-2] == STATUS_HELD
+        out["week"] = early[-1] == STATUS_HELD
+        for rate in RESIDUALS:
+            weak = wc.Pupil(habit=rule, rate=rate, reasons=True)
+            residual = branch(rng, warm_up, found, [0.0], [(DAY, weak), (8 * DAY, weak)])
+            out[f"resolved_{rate:g}"] = residual[-2] == STATUS_RESOLVED
+            out[f"held_{rate:g}"] = residual[-1] == STATUS_HELD
+    persisting = wc.Pupil(habit=rule, rate=0.3, reasons=True)
+    rng, warm_up = random.Random(f"persisting:{seed}"), WarmUp(seed=seed)
+    first = wc.run_course(rng, warm_up, rule, [(0.0, persisting)])
+    out["found30"] = first[-1] == STATUS_LIKELY
+    if out["found30"]:
+        plan = [(DAY, persisting), (8 * DAY, persisting), (15 * DAY, persisting)]
+        statuses = branch(rng, warm_up, first, [0.0], plan)
+        out["persisting"] = STATUS_HELD in statuses
+    out["too_early"] = any(early_flags)
+    return out
+
+
+def _run_held(job: HeldJob) -> list[dict[str, bool]]:
+    rule, first, count = job
+    return [held_course(rule, seed) for seed in range(first, first + count)]
+
+
+def _rate(courses: list[dict[str, bool]], key: str, given: str) -> tuple[float, int]:
+    """Return the share of `key` among the courses where `given` holds, and their number."""
+    chosen = [c[key] for c in courses if c.get(given) and key in c]
+    return wc.share(chosen), len(chosen)
+
+
+def held(pool: ProcessPoolExecutor, pupils: int) -> tuple[list[str], list[str]]:
+    """Measure the goals of "held" (issue 31 §1)."""
+    lines: list[str] = []
+    info: list[str] = []
+    model = residual_pass_rates()
+    for i, rule in enumerate(HABITS):
+        chunk = max(1, pupils // 8)
+        seed = (200 + 10 * i) * 10**6
+        jobs = [(rule, seed + j, min(chunk, pupils - j)) for j in range(0, pupils, chunk)]
+        courses = [c for part in pool.map(_run_held, jobs) for c in part]
+        rate, n = _rate(courses, "persisting", "found30")
+        lines.append(
+            line(
+                rate <= 0.005,
+                f"held: {rule} 30% habit never gone, re-checked on days 1, 8 and 15, shown "
+                f"'held': {rate:.2%} (<= 0.5%, {n} pupils found 'likely' first)",
+            )
+        )
+        rate, n = _rate(courses, "stopped", "found")
+        lines.append(
+            line(
+                rate >= 0.85,
+                f"held: {rule} habit stopped after it was found, re-checked on days 1 and 8, "
+                f"'held': {rate:.1%} (>= 85%, {n} pupils)",
+            )
+        )
+        rate, n = _rate(courses, "came_back", "resolved_day1")
+        lines.append(
+            line(
+                1 - rate >= 0.95,
+                f"held: {rule} habit gone on day 1, back at 30% by day 8, caught (not 'held'): "
+                f"{1 - rate:.1%} (>= 95%, {n} pupils resolved on day 1)",
+            )
+        )
+        early, n = _rate(courses, "early", "resolved_day1")
+        too_early = any(c["too_early"] for c in courses)
+        lines.append(
+            line(
+                early == 0 and not too_early,
+                f"held: {rule} never earlier than {HELD_MIN_DAYS} days: a clean re-check "
+                f"167 h 59 min after the resolving one 'held' {early:.2%} (0, {n} pupils), "
+                f"and no course 'held' sooner",
+            )
+        )
+        week, n = _rate(courses, "week", "resolved_day1")
+        info.append(
+            f"info  held: {rule} then one more clean re-check at 168 h: 'held' {week:.1%} "
+            f"({n} pupils)"
+        )
+        for rate in RESIDUALS:
+            once, n = _rate(courses, f"resolved_{rate:g}", "found")
+            twice, _n = _rate(courses, f"held_{rate:g}", "found")
+            one, two = model[rate]
+            info.append(
+                f"info  held: {rule} residual habit {rate:.0%} after it was found: 'resolved' on "
+                f"day 1 {once:.1%}, 'held' on day 8 {twice:.1%} ({n} pupils; the model, a trap "
+                f"on every item: {one:.1%} and {two:.1%})"
+            )
+    return lines, info
+
+
 def line(ok: bool, text: str) -> str:
     return f"{'PASS' if ok else 'FAIL'}  {text}"
 
@@ -307,7 +451,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--habit-students", type=int, default=500, help="per habit and case")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--pupils", type=int, default=1000, help="per warm-up case (habits: half)")
-    parser.add_argument("--part", choices=("all", "game", "warmup"), default="all")
+    parser.add_argument("--held-pupils", type=int, default=300, help="per rule (held part)")
+    parser.add_argument("--part", choices=("all", "game", "warmup", "held"), default="all")
     args = parser.parse_args(argv)
     started = time.monotonic()
     cal.situations()  # built once before the workers fork
@@ -318,6 +463,10 @@ def main(argv: list[str] | None = None) -> int:
             warm_lines, warm_info = warm_up(pool, args.pupils)
             lines += warm_lines
             info += warm_info
+        if args.part in ("all", "held"):
+            held_lines, held_info = held(pool, args.held_pupils)
+            lines += held_lines
+            info += held_info
         if args.part in ("all", "game"):
             game_lines, game_info = game_turns(pool, args)
             lines += game_lines

@@ -31,7 +31,11 @@ STATUS_LABELS: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
         STATUS_LIKELY: {"fr": "probable", "en": "likely"},
         STATUS_EMERGING: {"fr": "émergente", "en": "emerging"},
         STATUS_RESOLVED: {"fr": "résolue", "en": "resolved"},
-        STATUS_HELD: {"fr": "revérifiée", "en": "held"},
+        # Said with care: a second clean re-check a week later or more, not "gone".
+        STATUS_HELD: {
+            "fr": "toujours résolue une semaine plus tard",
+            "en": "still resolved a week later",
+        },
         STATUS_NONE: {"fr": "aucune", "en": "none"},
         STATUS_NOT_POSSIBLE: {"fr": "impossible avec ce jeu", "en": "not possible with this deck"},
     }

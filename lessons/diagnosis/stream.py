@@ -20,7 +20,7 @@ the student drew. What counts:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from types import MappingProxyType
@@ -169,7 +169,19 @@ def read_turn(data: object, deck: frozenset[Card], index: int = 0) -> Turn:
     stamp = data.get("at") if type(data) is dict or isinstance(data, Mapping) else None
     if stamp is None:
         return turn
-    return replace(turn, at=instant(stamp, f"turn #{index}"))
+    at = instant(stamp, f"turn #{index}")
+    # Built directly, not with dataclasses.replace(): half the cost, on every timed turn.
+    return Turn(
+        number=turn.number,
+        reference=turn.reference,
+        denominator=turn.denominator,
+        hand=turn.hand,
+        plays=turn.plays,
+        drew=turn.drew,
+        probe=turn.probe,
+        round=turn.round,
+        at=at,
+    )
 
 
 def _read_turn(data: object, deck: frozenset[Card], index: int) -> Turn:
@@ -190,13 +202,21 @@ def _read_turn(data: object, deck: frozenset[Card], index: int) -> Turn:
         return _checked_turn(data, deck, index)
 
 
+# The longest ISO 8601 time with its offset (2026-12-02T16:05:09.123456+01:00 has 32
+# characters): anything longer is refused before parsing, and never cached or echoed whole.
+INSTANT_MAX_CHARS: Final = 40
+
+
 def instant(value: object, where: str = "at") -> datetime:
     """Return a turn's "at" (ISO 8601 with its offset) as an aware datetime; else ValueError."""
-    moment = _instant(value) if isinstance(value, str) else None
+    short = isinstance(value, str) and len(value) <= INSTANT_MAX_CHARS
+    moment = _instant(value) if short and isinstance(value, str) else None
     if moment is None:
+        shown = repr(value) if short or not isinstance(value, str) else f"{value[:20]!r}…"
         # Without its offset a time cannot be compared with another one: 7 days are 168 hours.
         raise ValueError(
-            f"{where}: 'at' must be an ISO 8601 time with its offset (+01:00 or Z), not {value!r}"
+            f"{where}: 'at' must be an ISO 8601 time with its offset (+01:00 or Z), "
+            f"not {shown[:60]}"
         )
     return moment
 

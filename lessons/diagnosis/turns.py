@@ -8,7 +8,9 @@ An attempt record is a plain dict, oldest first, one student:
 `{"id": int, "table": int | None, "turn": int | None, "reference": "a/b" | None,
 "denominator": int | None (the named denominator, after a +2/Joker/+4), "hand": ["a/b", ...],
 "played": "a/b", "claim": "equal" | "denominator", "asked": bool, "reason": str | None,
-"correct": bool, "drew": bool}`, and optionally `"source": "game" | "probe"`.
+"correct": bool, "drew": bool}`, and optionally `"source": "game" | "probe"` and `"at"` (the
+time of the claim, ISO 8601 with its offset: a game turn takes its first attempt's, and only
+timed warm-up rounds can give "held").
 
 A warm-up answer (`"source": "probe"`, lessons.warmup) is a turn of its own in diagnose()'s
 probe format: its options are the hand, whatever the deck (designed items may go beyond it),
@@ -33,7 +35,7 @@ from typing import Any, Final
 from games.engine.fractions import parse_fraction
 
 from .classifier import CLAIM_EQUAL
-from .stream import SOURCE_PROBE, Card, deck_values
+from .stream import SOURCE_PROBE, Card, deck_values, instant
 
 __all__ = [
     "CSV_COLUMNS",
@@ -142,6 +144,8 @@ def turns_from_attempts(
                     "drew": False,
                 }
             )
+            if record.get("at") is not None:
+                turns[-1]["at"] = record["at"]
         current = turns[-1]
         reason = record["reason"]
         wrong_equal = not record["correct"] and record["claim"] == CLAIM_EQUAL
@@ -164,7 +168,7 @@ def probe_turn(record: Mapping[str, Any]) -> dict[str, Any]:
     denominator = int(reference.split("/")[1])
     played = str(record["played"])
     wrong = not record["correct"]
-    return {
+    turn: dict[str, Any] = {
         "turn": int(record["turn"] if record["turn"] is not None else record["id"]),
         "source": SOURCE_PROBE,
         "reference": reference,
@@ -181,6 +185,9 @@ def probe_turn(record: Mapping[str, Any]) -> dict[str, Any]:
         "drew": False,
         "round": record.get("round"),
     }
+    if record.get("at") is not None:
+        turn["at"] = record["at"]
+    return turn
 
 
 def _int(value: str) -> int | None:
@@ -191,6 +198,14 @@ def _fraction(num: str, den: str) -> str | None:
     return f"{int(num)}/{int(den)}" if num not in ("", None) and den not in ("", None) else None
 
 
+def _at(value: str | None, index: int) -> str | None:
+    """Return a row's "at" cell checked (ISO 8601 with its offset), None when empty."""
+    if value in ("", None):
+        return None
+    instant(value, f"row {index}")  # raises the ValueError that names the row
+    return value
+
+
 def turns_from_csv(
     rows: Iterable[Mapping[str, str]], deck: object = None
 ) -> dict[str, list[dict[str, Any]]]:
@@ -198,6 +213,8 @@ def turns_from_csv(
 
     The rows are the plain (machine) export, oldest first, as downloaded; the result maps each
     pseudonymous student id to the turns diagnose() takes. A missing column raises ValueError.
+    The "at" column (the claim's time, ISO 8601 with its offset) is optional: older exports
+    have none, and their turns are untimed (never "held"); a bad time raises ValueError.
     """
     records: dict[str, list[dict[str, Any]]] = {}
     for index, row in enumerate(rows):
@@ -224,6 +241,7 @@ def turns_from_csv(
                 # Older exports have no "source" column: every row is a game's.
                 "source": row.get("source") or "game",
                 "round": _int(row.get("warmup_round") or ""),
+                "at": _at(row.get("at"), index),
             }
         )
     return {student: turns_from_attempts(attempts, deck) for student, attempts in records.items()}

@@ -15,6 +15,13 @@ own with chance calibration.HONEST_REASONS when the habit chose the card, else a
 Only wrong answers' reasons are read. A **re-check** is a second round (another round id) for
 the same student: the habit gone (a competent student) or still there.
 A warm-up may be followed by game turns (calibration._turn: real game situations).
+
+**Timed courses** ("held", issue 31): the same pupil answers several rounds, each stamped with
+its time ("at": the round's start plus ITEM_SECONDS an answer, with an offset), the pupil's
+habit changing between rounds as in VanLehn's (1982) retests, where bugs came and went:
+run_course() plays a schedule of (hours after the first round, the pupil then) and returns the
+habit rule's status after each round; held_too_early() tells whether "held" ever came less
+than HELD_MIN_DAYS after the round that resolved the rule.
 """
 
 from __future__ import annotations
@@ -22,13 +29,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from fractions import Fraction
+from typing import Final
 
 from games.engine.fractions import parse_fraction
 
 from . import calibration as game
 from .classifier import CLAIM_EQUAL, tags_for
-from .evidence import STATUS_RESOLVED
+from .evidence import STATUS_HELD, STATUS_LIKELY, STATUS_RESOLVED
+from .model import HELD_MIN_GAP
 from .probe import WarmUp
 from .reasons import REASON_FOR_RULE, REASONS
 
@@ -97,13 +107,30 @@ def answer(
     return turn
 
 
-def play_round(rng: random.Random, pupil: Pupil, warm_up: WarmUp, round_id: object) -> RoundOutcome:
-    """Play one round to its end (probe_next says stop) and record what the model showed."""
+# A timed course's first round: a Monday morning in Paris (summer time, +02:00).
+COURSE_START: Final = datetime(2026, 9, 7, 8, 30, tzinfo=timezone(timedelta(hours=2)))
+ITEM_SECONDS: Final = 30
+
+
+def play_round(
+    rng: random.Random,
+    pupil: Pupil,
+    warm_up: WarmUp,
+    round_id: object,
+    start: datetime | None = None,
+) -> RoundOutcome:
+    """Play one round to its end (probe_next says stop) and record what the model showed.
+
+    With `start`, each answer carries "at": start plus ITEM_SECONDS an answer.
+    """
     warm_up.round_id = round_id  # type: ignore[assignment]
     outcome = RoundOutcome()
     diagnosis = warm_up.diagnosis
     while (item := warm_up.next_item()) is not None:
-        warm_up.add(answer(rng, pupil, item, len(warm_up.turns), round_id))
+        turn = answer(rng, pupil, item, len(warm_up.turns), round_id)
+        if start is not None:
+            turn["at"] = (start + timedelta(seconds=ITEM_SECONDS * outcome.items)).isoformat()
+        warm_up.add(turn)
         for rule in diagnosis.tested:
             if diagnosis.tracks[rule].likely_at is not None and rule not in outcome.likely_at:
                 outcome.likely_at[rule] = outcome.items
@@ -145,6 +172,39 @@ def run_then_game(pupil: Pupil, student: game.Student, seed: int, turns: int) ->
     return any(diagnosis.tracks[rule].likely_at is not None for rule in diagnosis.tested)
 
 
+def run_course(
+    rng: random.Random, warm_up: WarmUp, rule: str, schedule: Sequence[tuple[float, Pupil]]
+) -> list[str]:
+    """Play timed rounds after those already in `warm_up`; return `rule`'s status after each.
+
+    `schedule`: (hours after COURSE_START the round begins, the pupil during that round).
+    """
+    statuses = []
+    for hours, pupil in schedule:
+        round_id = f"w{warm_up.diagnosis.rounds + 1}"
+        play_round(rng, pupil, warm_up, round_id, COURSE_START + timedelta(hours=hours))
+        statuses.append(warm_up.diagnosis.status(rule))
+    return statuses
+
+
+def held_too_early(statuses: Sequence[str], hours: Sequence[float]) -> bool:
+    """Tell whether "held" came in a round begun less than HELD_MIN_GAP after the resolving one.
+
+    `statuses[i]`: the status after the round begun at `hours[i]`. The resolving round is the
+    first "resolved" since the rule was last likely (or the course began).
+    """
+    resolved_at: float | None = None
+    minimum = HELD_MIN_GAP.total_seconds() / 3600
+    for status, at in zip(statuses, hours, strict=True):
+        if status == STATUS_LIKELY:
+            resolved_at = None
+        elif status == STATUS_RESOLVED and resolved_at is None:
+            resolved_at = at
+        elif status == STATUS_HELD and (resolved_at is None or at - resolved_at < minimum):
+            return True
+    return False
+
+
 def share(flags: Sequence[bool]) -> float:
     """Return the share of true flags (0 for none)."""
     return sum(flags) / len(flags) if flags else 0.0
@@ -183,13 +243,17 @@ def round_lengths(outcomes: Sequence[RoundOutcome]) -> list[int]:
 __all__ = [
     "Pupil",
     "RoundOutcome",
+    "COURSE_START",
+    "ITEM_SECONDS",
     "answer",
     "false_likely",
+    "held_too_early",
     "found",
     "items_to_likely",
     "median",
     "play_round",
     "round_lengths",
+    "run_course",
     "run_pupil",
     "run_recheck",
     "run_then_game",

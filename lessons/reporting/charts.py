@@ -185,4 +185,10 @@ def number_line(first: FractionValue, second: FractionValue, label: str) -> Safe
 
 def status_symbol(status: str) -> str:
     """Return the shape shown with a status, so the heatmap does not rely on colour."""
-    return {"likely": "●", "emerging": "◐", "resolved": "✓", "not_possible": "–"}.get(status, "")
+    return {
+        "likely": "●",
+        "emerging": "◐",
+        "resolved": "✓",
+        "held": "✓✓",
+        "not_possible": "–",
+    }.get(status, "")

@@ -25,6 +25,7 @@ from lessons.diagnosis import (
     RULES_VERSION,
     SKILL_IDS,
     STATUS_EMERGING,
+    STATUS_HELD,
     STATUS_LIKELY,
     STATUS_RESOLVED,
     Agreement,
@@ -102,6 +103,9 @@ class RulePanel:
     likely: list[Student] = field(default_factory=list)
     emerging: list[Student] = field(default_factory=list)
     resolved: list[Student] = field(default_factory=list)
+    held: list[Student] = field(default_factory=list)  # still resolved a week later
+    # Each resolved or held student with their status (the words of their re-checks).
+    checked: list[tuple[Student, RuleStatus]] = field(default_factory=list)
     events: int = 0
     examples: list[tuple[FractionValue, FractionValue, int]] = field(default_factory=list)
 
@@ -311,6 +315,10 @@ def _panels(lines: list[StudentLine], rows: list[Row]) -> list[RulePanel]:
                 panel.emerging.append(line.student)
             elif evidence.status == STATUS_RESOLVED:
                 panel.resolved.append(line.student)
+                panel.checked.append((line.student, evidence))
+            elif evidence.status == STATUS_HELD:
+                panel.held.append(line.student)
+                panel.checked.append((line.student, evidence))
     pairs: dict[str, Counter[tuple[FractionValue, FractionValue]]] = {
         rule: Counter() for rule in RULE_IDS
     }
@@ -322,7 +330,7 @@ def _panels(lines: list[StudentLine], rows: list[Row]) -> list[RulePanel]:
                 pairs[tag][(row.reference, row.played)] += 1
     for rule, panel in panels.items():
         panel.examples = [(r, p, n) for (r, p), n in pairs[rule].most_common(PANEL_EXAMPLES)]
-    shown = [p for p in panels.values() if p.events or p.resolved]
+    shown = [p for p in panels.values() if p.events or p.checked]
     shown.sort(key=lambda p: (-p.affected, -len(p.likely), -p.events, RULE_IDS.index(p.rule.id)))
     return shown
 

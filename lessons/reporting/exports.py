@@ -36,6 +36,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from lessons.diagnosis import (
+    HELD_MIN_DAYS,
     REASON_LABELS,
     RULE_IDS,
     RULES_BY_ID,
@@ -95,6 +96,9 @@ ATTEMPT_HEADER: Final = (
     # "game" or "probe" (a warm-up answer: its hand holds the options shown).
     "source",
     "warmup_round",
+    # The claim's time in local time with its offset: what turns_from_csv gives diagnose()
+    # as "at" (a re-check a week later, "held").
+    "at",
 )
 STUDENT_HEADER: Final = (
     "class_id",
@@ -149,6 +153,11 @@ class Flavour:
         if self.name == MACHINE:
             return moment.astimezone(UTC).isoformat(timespec="microseconds")
         return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S")
+
+    def instant(self, moment: datetime) -> str:
+        """Write a time in local time with its offset (ISO 8601; to the second for people)."""
+        spec = "microseconds" if self.name == MACHINE else "seconds"
+        return timezone.localtime(moment).isoformat(timespec=spec)
 
     def cell(self, value: object) -> object:
         """Write decimals with the flavour's decimal mark."""
@@ -245,6 +254,7 @@ _HEADER_LABELS: Final[dict[str, Callable[[], str]]] = {
     "drew": lambda: _("drew in this turn"),
     "source": lambda: _("game or warm-up"),
     "warmup_round": lambda: _("warm-up round"),
+    "at": lambda: _("time with its offset"),
     "claims": lambda: _("claims"),
     "accuracy": lambda: _("accuracy"),
     "first_play_utc": lambda: _("first play"),
@@ -363,6 +373,7 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             int(bool(row["drew"])),
             row["source"],
             _or_blank(row["warmup_id"]),
+            flavour.instant(row["created_at"]),
         ]
 
 
@@ -465,6 +476,12 @@ def attempt_dictionary(lang: str) -> list[tuple[str, str]]:
             "The warm-up round of a warm-up answer (answers of one round share it); empty for "
             "a game's play. A rule is resolved only after a clean re-check: a later round."
         ),
+        "at": _(
+            "The same moment as timestamp_utc, in local time with its offset (ISO 8601, e.g. "
+            "2026-12-02T09:15:00+01:00). The diagnosis reads it: a mistake is held only after "
+            "a second clean re-check at least %(days)d days after the one that resolved it."
+        )
+        % {"days": HELD_MIN_DAYS},
     }
     columns = []
     for column in ATTEMPT_HEADER:
@@ -512,7 +529,8 @@ def student_dictionary(lang: str) -> list[tuple[str, str]]:
             rule = RULES_BY_ID[column[7:]]
             text = _(
                 "Status of %(rule)s in the window, from lessons.diagnosis.diagnose(): likely, "
-                "emerging, resolved, none or not_possible."
+                "emerging, resolved, held (resolved, then a second clean re-check at least a "
+                "week later), none or not_possible."
             ) % {"rule": f"{rule.id} {rule.name[lang]}"}
         elif column.startswith("k_"):
             rule = RULES_BY_ID[column[2:]]

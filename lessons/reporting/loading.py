@@ -296,6 +296,15 @@ def by_student(rows: Iterable[Row]) -> dict[int, list[Row]]:
 
 
 @dataclass(frozen=True, slots=True)
+class Check:
+    """One warm-up round that checked a rule again and passed: its day, traps offered, taken."""
+
+    day: date  # the local day of the round's first answer
+    offers: int
+    taken: int
+
+
+@dataclass(frozen=True, slots=True)
 class RuleStatus:
     """One rule's status for one student, as lessons.diagnosis.diagnose() gives it."""
 
@@ -311,9 +320,19 @@ class RuleStatus:
     probes: int
     # The day of the warm-up answer that completed a clean re-check (a "resolved" rule).
     rechecked_on: date | None = None
+    # The day of the answer that completed the later round giving "held" (None unless held).
+    held_on: date | None = None
+    # The re-check rounds that passed since the rule was last likely, the resolving one first.
+    checks: tuple[Check, ...] = ()
 
     @classmethod
-    def of(cls, rule: str, figures: dict[str, Any], rechecked_on: date | None = None) -> RuleStatus:
+    def of(
+        cls,
+        rule: str,
+        figures: dict[str, Any],
+        rechecked_on: date | None = None,
+        held_on: date | None = None,
+    ) -> RuleStatus:
         """Build it from diagnose()'s figures for the rule."""
         return cls(
             rule,
@@ -327,7 +346,23 @@ class RuleStatus:
             int(figures["opportunities"]),
             int(figures["probes"]),
             rechecked_on,
+            held_on,
+            _checks(figures.get("checks")),
         )
+
+
+def _checks(checks: object) -> tuple[Check, ...]:
+    """Return diagnose()'s "checks" as Check days in the current time zone (untimed left out)."""
+    if not isinstance(checks, list):
+        return ()
+    zone = timezone.get_current_timezone()
+    out: list[Check] = []
+    for check in checks:
+        at = check.get("at") if isinstance(check, dict) else None
+        if isinstance(at, str):
+            day = datetime.fromisoformat(at).astimezone(zone).date()
+            out.append(Check(day, int(check["offers"]), int(check["taken"])))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -354,6 +389,9 @@ def attempt_records(rows: Iterable[Row]) -> list[dict[str, Any]]:
             "drew": row.drew,
             "source": PROBE if row.probe else "game",
             "round": row.warmup_id,
+            # The claim's time with its offset: a re-check a week after the resolving one
+            # can only be told from timed rounds ("held").
+            "at": row.created_at.isoformat(),
         }
         for row in rows
     ]
@@ -366,7 +404,7 @@ def turns_of(rows: Sequence[Row]) -> list[dict[str, Any]]:
 
 # Bump when diagnose() would give other figures for the same turns while RULES_VERSION and
 # the model's levels (in _MODEL_KEY) stay the same: cached statuses are then not reused.
-STATUS_CACHE_VERSION: Final = 2
+STATUS_CACHE_VERSION: Final = 3  # 3: turns carry "at" ("held")
 STATUS_CACHE_SECONDS: Final = 24 * 3600
 STATUS_CACHE_ALIAS: Final = "diagnosis"
 _MODEL_KEY: Final = blake2b(
@@ -384,6 +422,7 @@ _MODEL_KEY: Final = blake2b(
             diagnosis_model.HABIT_FLOOR,
             diagnosis_model.RESOLVED_MISS,
             diagnosis_model.RESOLVED_MIN_CLEAN,
+            diagnosis_model.HELD_MIN_DAYS,
             diagnosis_model.ALPHA_SHARES,
         )
     ).encode(),
@@ -426,6 +465,7 @@ def status_cache_key(rows: Sequence[Row], cut: int | None = None) -> str:
             row.drew,
             row.probe,
             row.warmup_id,
+            row.created_at,
         )
         for row in rows
     ]
@@ -435,15 +475,12 @@ def status_cache_key(rows: Sequence[Row], cut: int | None = None) -> str:
     return f"statuses:{_MODEL_KEY}:{student}:{len(rows)}:{latest}:{cut}:{digest}"
 
 
-def recheck_day(
-    turns: Sequence[dict[str, Any]], rows: Sequence[Row], figures: dict[str, Any]
-) -> date | None:
-    """Return the day of the warm-up answer that completed a rule's clean re-check, or None.
+def probe_day(turns: Sequence[dict[str, Any]], rows: Sequence[Row], index: object) -> date | None:
+    """Return the day of the warm-up answer at `index` in `turns` (None if not one).
 
-    diagnose() names it by its index in `turns` ("rechecked_at_turn"); every warm-up answer is
-    one probe turn, in the rows' order, so the n-th probe turn is the n-th warm-up row.
+    Every warm-up answer is one probe turn, in the rows' order, so the n-th probe turn is the
+    n-th warm-up row.
     """
-    index = figures.get("rechecked_at_turn")
     if not isinstance(index, int) or not 0 <= index < len(turns):
         return None
     if turns[index].get("source") != PROBE:
@@ -451,6 +488,28 @@ def recheck_day(
     nth = sum(1 for turn in turns[:index] if turn.get("source") == PROBE)
     probes = [row for row in rows if row.probe]
     return probes[nth].day if nth < len(probes) else None
+
+
+def recheck_day(
+    turns: Sequence[dict[str, Any]], rows: Sequence[Row], figures: dict[str, Any]
+) -> date | None:
+    """Return the day of the warm-up answer that completed a rule's clean re-check, or None.
+
+    diagnose() names it by its index in `turns` ("rechecked_at_turn").
+    """
+    return probe_day(turns, rows, figures.get("rechecked_at_turn"))
+
+
+def rule_status(
+    rule: str, turns: Sequence[dict[str, Any]], rows: Sequence[Row], figures: dict[str, Any]
+) -> RuleStatus:
+    """Return one rule's RuleStatus from diagnose()'s figures, with its days read from rows."""
+    return RuleStatus.of(
+        rule,
+        figures,
+        recheck_day(turns, rows, figures),
+        probe_day(turns, rows, figures.get("held_at_turn")),
+    )
 
 
 def statuses_of(rows: Sequence[Row]) -> dict[str, RuleStatus]:
@@ -461,10 +520,7 @@ def statuses_of(rows: Sequence[Row]) -> dict[str, RuleStatus]:
         return dict(cached)
     turns = turns_of(rows)
     result = diagnose(turns)
-    statuses = {
-        rule: RuleStatus.of(rule, result[rule], recheck_day(turns, rows, result[rule]))
-        for rule in RULE_IDS
-    }
+    statuses = {rule: rule_status(rule, turns, rows, result[rule]) for rule in RULE_IDS}
     cache.set(key, statuses, STATUS_CACHE_SECONDS)
     return statuses
 
@@ -490,10 +546,7 @@ def statuses_then_and_now(
         diagnosis.add(turn)
     result = diagnosis.result()
     turns = turns_of(rows)
-    now = {
-        rule: RuleStatus.of(rule, result[rule], recheck_day(turns, rows, result[rule]))
-        for rule in RULE_IDS
-    }
+    now = {rule: rule_status(rule, turns, rows, result[rule]) for rule in RULE_IDS}
     cache.set(key, (then, now), STATUS_CACHE_SECONDS)
     return then, now
 

@@ -80,6 +80,11 @@ def expected_text(evidence: RuleStatus) -> str:
     return "≈" + formats.number_format(evidence.expected, 1) if evidence.n else ""
 
 
+def status_css(status: str) -> str:
+    """Return a status's CSS classes ("held" is drawn as "resolved", and named apart)."""
+    return "st-resolved st-held" if status == "held" else f"st-{status}"
+
+
 def rule_cell(evidence: RuleStatus, lang: str) -> Cell:
     """Describe one student × misconception cell."""
     rule = RULES_BY_ID[evidence.rule]
@@ -94,9 +99,12 @@ def rule_cell(evidence: RuleStatus, lang: str) -> Cell:
         "n": evidence.n,
         "expected": formats.number_format(evidence.expected, 1),
     }
+    checked = words.check_words(evidence, lang)
+    if checked:
+        title = f"{title}. {checked}"
     shown = evidence.k or evidence.status != "none"
     return Cell(
-        css=f"st-{evidence.status}",
+        css=status_css(evidence.status),
         symbol=charts.status_symbol(evidence.status) if shown else "",
         text=f"{evidence.k}/{evidence.n}" if evidence.k else "",
         detail=expected_text(evidence) if evidence.k else "",
@@ -184,8 +192,12 @@ def legend(lang: str) -> dict[str, Any]:
     """Return the legends of both heatmaps and the texts behind them."""
     return {
         "statuses": [
-            {"css": f"st-{s}", "symbol": charts.status_symbol(s), "label": STATUS_LABELS[s][lang]}
-            for s in ("likely", "emerging", "resolved", "none", "not_possible")
+            {
+                "css": status_css(s),
+                "symbol": charts.status_symbol(s),
+                "label": STATUS_LABELS[s][lang],
+            }
+            for s in ("likely", "emerging", "resolved", "held", "none", "not_possible")
         ],
         "states": [
             {"css": f"sk-{s}", "symbol": str(i), "label": STATE_LABELS[s][lang]}
@@ -323,6 +335,12 @@ def _panel_rows(dash: ClassDashboard, lang: str) -> list[dict[str, Any]]:
                 "likely": panel.likely,
                 "emerging": panel.emerging,
                 "resolved": panel.resolved,
+                "held": panel.held,
+                # Each held or resolved pupil with the words of their re-checks.
+                "checked": [
+                    {"student": student, "words": words.check_words(status, lang)}
+                    for student, status in panel.checked
+                ],
                 "events": panel.events,
                 "examples": [
                     {"pair": f"{frac(r)} → {frac(p)}", "count": n} for r, p, n in panel.examples
@@ -482,6 +500,7 @@ def finding_rows(report: StudentReport, lang: str, findings: Any = None) -> list
                 "family": rule.family[lang],
                 "try_this": rule.try_this[lang],
                 "status": evidence.status,
+                "status_css": status_css(evidence.status),
                 "status_label": STATUS_LABELS[evidence.status][lang],
                 "symbol": charts.status_symbol(evidence.status),
                 "k": evidence.k,
@@ -489,6 +508,9 @@ def finding_rows(report: StudentReport, lang: str, findings: Any = None) -> list
                 "expected": formats.number_format(evidence.expected, 1) if evidence.n else "—",
                 "status_meaning": words.status_meanings().get(evidence.status, ""),
                 "rechecked_on": evidence.rechecked_on,
+                "held_on": evidence.held_on,
+                # What the re-checks saw, with their dates (the same words on every page).
+                "checks": words.check_words(evidence, lang),
                 "examples": [
                     {
                         "pair": f"{frac(ex.reference)} → {frac(ex.played)}",

@@ -51,6 +51,7 @@ from django.db.models import Count, Max, Q, QuerySet
 
 from lessons.diagnosis import RULES_VERSION
 from lessons.models import Attempt, MissedEquivalence, SessionMember, Student
+from lessons.reporting import loading
 from lessons.reporting.pdf_merge import merge_pdfs
 from lessons.reporting.pdf_render import html_to_pdf, nothing, warm_up
 
@@ -228,6 +229,9 @@ def report_versions(students: Sequence[Student], lang: str) -> list[str]:
                 missed[student.pk],
                 sessions[student.pk],
                 RULES_VERSION,
+                # The status model's version: a new reading of the same attempts ("held")
+                # prints a new PDF.
+                loading.STATUS_CACHE_VERSION,
                 lang,
             ]
         )

@@ -5,7 +5,8 @@ without the JSON fields); misconception statuses read the class's evidence windo
 lessons.diagnosis.diagnose() (loading.statuses_of), so the student page, the family report and
 the class dashboard always agree. A family report names a misconception only when it is
 "likely" (beyond chance at the stated error rate), and "fixed" only when diagnose() says
-"resolved" (a rule that was likely, then enough clean chances in a row).
+"resolved" (a rule that was likely, then a clean re-check in a later warm-up) or "held" (a
+second clean re-check a week later or more), each with words.check_words: the days and figures.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from lessons.diagnosis import (
     RULES_BY_ID,
     SKILL_IDS,
     SKILLS,
+    STATUS_HELD,
     STATUS_LIKELY,
     STATUS_NONE,
     STATUS_NOT_POSSIBLE,
@@ -232,7 +234,7 @@ def student_report(student: Student, *, lang: str, source: str = SOURCE_BOTH) ->
         claims=claims,
         findings=findings,
         focus=_focus(findings),
-        fixed=[f for f in findings if f.evidence.status == STATUS_RESOLVED],
+        fixed=[f for f in findings if f.evidence.status in (STATUS_RESOLVED, STATUS_HELD)],
         missed_count=len(missed),
         missed_recent=[(when, ref, list(cards)) for when, ref, cards in missed[:MISSED_SHOWN]],
         sessions=sessions,

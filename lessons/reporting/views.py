@@ -19,7 +19,7 @@ from lessons.diagnosis import (
     RULES_VERSION,
     SKILL_CUTOFFS_TEXT,
 )
-from lessons.diagnosis.model import UNTESTED_RULES
+from lessons.diagnosis.model import HABIT_FLOOR, HELD_MIN_DAYS, UNTESTED_RULES
 from lessons.models import Classroom, ClassSession, Student
 from lessons.reporting import exports, words
 from lessons.reporting.class_report import class_dashboard
@@ -222,5 +222,8 @@ def diagnosis(request: HttpRequest) -> HttpResponse:
                 for code, rule in REASONS.items()
             ],
             "skill_text": SKILL_CUTOFFS_TEXT[language],
+            "residual": words.residual_table(),
+            "held_days": HELD_MIN_DAYS,
+            "floor": words.percent(HABIT_FLOOR, 0),
         },
     )

@@ -8,19 +8,25 @@ model does. Texts go through Django's translations (French first, English second
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 
-from django.utils.formats import number_format
+from django.utils.formats import date_format, number_format
+from django.utils.text import capfirst
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games.engine.fractions import parse_fraction
 from lessons.diagnosis import (
     ALPHA_EMERGING,
     ALPHA_LIKELY,
     DEFAULT_DECK_VALUES,
+    HELD_MIN_DAYS,
     KAPPA_MIN_ANSWERS,
     RULE_IDS,
+    STATUS_HELD,
+    STATUS_LABELS,
+    STATUS_RESOLVED,
     deck_chance_rates,
     possible_rules,
 )
@@ -34,15 +40,19 @@ from lessons.diagnosis.model import (
     RESOLVED_MISS,
     UNTESTED_RULES,
 )
+from lessons.diagnosis.residual import residual_pass_rates
+from lessons.reporting.loading import Check, RuleStatus
 from lessons.reporting.reading import LOW_ACCURACY_BELOW, LOW_ACCURACY_MIN_CLAIMS, LowAccuracy
 
 __all__ = [
     "DeckFigures",
+    "check_words",
     "deck_figures",
     "low_accuracy_family",
     "low_accuracy_figures",
     "low_accuracy_meaning",
     "percent",
+    "residual_table",
     "status_meanings",
     "status_summary",
 ]
@@ -108,6 +118,14 @@ def status_meanings() -> dict[str, str]:
             "floor": percent(HABIT_FLOOR, 0),
             "sure": percent(1 - RESOLVED_MISS, 0),
         },
+        "held": _(
+            "Still resolved a week later: after the re-check that resolved it, another "
+            "warm-up at least %(days)d days later checked it again by the same standard and "
+            "the child still did not choose the trap card often enough for a habit of "
+            "%(floor)s or more. It says the habit did not come back at that rate; a weaker "
+            "habit may still be there, and a later re-check that fails makes it likely again."
+        )
+        % {"days": HELD_MIN_DAYS, "floor": percent(HABIT_FLOOR, 0)},
         "none": _(
             "Nothing to say: no more mistakes of this kind than luck alone would give. One card "
             "never decides anything."
@@ -127,10 +145,74 @@ def status_meanings() -> dict[str, str]:
     }
 
 
+def residual_table() -> list[dict[str, str]]:
+    """Return, per weaker habit still there, the chance one re-check and two re-checks pass.
+
+    The model's own figures (lessons.diagnosis.residual), for the "How we diagnose" page:
+    "resolved" certifies a habit below HABIT_FLOOR, not a habit gone.
+    """
+    return [
+        {"rate": percent(rate, 0), "one": percent(one, 1), "two": percent(two, 1)}
+        for rate, (one, two) in residual_pass_rates().items()
+    ]
+
+
 def status_summary() -> str:
     """Return the statuses in one short paragraph (under the dashboards' grids)."""
     meanings = status_meanings()
-    return " ".join(meanings[key] for key in ("likely", "emerging", "resolved"))
+    return " ".join(meanings[key] for key in ("likely", "emerging", "resolved", "held"))
+
+
+def _day(day: date) -> str:
+    return date_format(day, "j F Y")
+
+
+def _check(check: Check) -> str:
+    """Say one passed re-check round: its day, the trap offered, how often it was taken."""
+    if check.taken == 0:
+        what = ngettext(
+            "the trap never taken in %(offers)d chance",
+            "the trap never taken in %(offers)d chances",
+            check.offers,
+        ) % {"offers": check.offers}
+    else:
+        what = ngettext(
+            "the trap taken %(taken)d time in %(offers)d chances",
+            "the trap taken %(taken)d times in %(offers)d chances",
+            check.taken,
+        ) % {"taken": check.taken, "offers": check.offers}
+    return _("on %(date)s, %(what)s") % {"date": _day(check.day), "what": what}
+
+
+def check_words(status: RuleStatus, lang: str | None = None) -> str:
+    """Say what the re-checks of a resolved or held rule saw, with their dates ("" otherwise).
+
+    The one reading every page gives (student page, report and its PDF, class dashboard):
+    the status, each passed round's day and figures, and what it does not show.
+    """
+    if status.status not in (STATUS_RESOLVED, STATUS_HELD):
+        return ""
+    labels = STATUS_LABELS[status.status]
+    label = capfirst(labels.get(lang or (get_language() or "fr")[:2], labels["en"]))
+    if not status.checks:
+        # Untimed evidence (older rows): only the day of the clean re-check is known.
+        if status.rechecked_on is None:
+            return str(label)
+        checked = _("we checked again on %(date)s") % {"date": _day(status.rechecked_on)}
+        return _("%(status)s: %(checks)s.") % {"status": label, "checks": checked}
+    rounds = _("; then ").join(_check(check) for check in status.checks)
+    checked = _("we checked again %(rounds)s") % {"rounds": rounds}
+    if status.status == STATUS_HELD:
+        after = _("A weaker habit may still be there.")
+    else:
+        after = _("A check at least %(days)d days after the first is still to come.") % {
+            "days": HELD_MIN_DAYS
+        }
+    return _("%(status)s: %(checks)s. %(after)s") % {
+        "status": label,
+        "checks": checked,
+        "after": after,
+    }
 
 
 def low_accuracy_meaning() -> str:

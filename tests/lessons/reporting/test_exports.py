@@ -88,7 +88,7 @@ def test_the_machine_csv_keeps_its_columns_and_adds_the_turn_at_the_end(class_a)
     assert not data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode())))
     assert tuple(rows[0][: len(STABLE_PREFIX)]) == STABLE_PREFIX
-    assert rows[0][-5:] == ["turn", "reason", "drew", "source", "warmup_round"]
+    assert rows[0][-6:] == ["turn", "reason", "drew", "source", "warmup_round", "at"]
     assert tuple(rows[0]) == ATTEMPT_HEADER
     first = dict(zip(rows[0], rows[1], strict=True))
     assert (first["turn"], first["reason"], first["drew"]) == ("0", "added_same", "1")

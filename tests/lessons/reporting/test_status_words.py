@@ -18,6 +18,7 @@ from lessons.diagnosis.model import (
     FALSE_LIKELY_GOAL,
     FALSE_LIKELY_TURNS,
     HABIT_FLOOR,
+    HELD_MIN_DAYS,
     LIKELY_MIN_REFERENCES,
     RESOLVED_MIN_CLEAN,
     RESOLVED_MISS,
@@ -51,6 +52,8 @@ def _expected() -> dict[str, list[str]]:
             _share(HABIT_FLOOR, 0),
             _share(1 - RESOLVED_MISS, RESOLVED_DIGITS),
         ],
+        # "held": the week, and the floor a habit that came back would show.
+        "held": [str(HELD_MIN_DAYS), _share(HABIT_FLOOR, 0)],
         "none": [],
         "not_possible": [],
         "untested": [],
@@ -71,7 +74,9 @@ def test_every_figure_of_every_status_text_is_the_models(language: str) -> None:
         assert sorted(found) == sorted(expected[status]), (status, text)
     # The summary under the dashboards says the same figures.
     summary_figures = sorted(n.replace(",", ".") for n in NUMBER.findall(summary))
-    wanted = sorted(expected["likely"] + expected["emerging"] + expected["resolved"])
+    wanted = sorted(
+        expected["likely"] + expected["emerging"] + expected["resolved"] + expected["held"]
+    )
     assert summary_figures == wanted
 
 

@@ -120,6 +120,9 @@ def test_answers_become_diagnose_probe_turns_in_order(monkeypatch: Any) -> None:
     # The script ran out after three answers: the round is over.
     assert round_.finished_at is not None and round_.item is None and round_.answered == 3
     turns = turns_of(student_rows(ada.pk))
+    # Each answer carries its stored time with its offset (issue 31: "held" needs it).
+    stored = Attempt.objects.filter(student=ada).order_by("created_at", "id")
+    assert [turn.pop("at") for turn in turns] == [a.created_at.isoformat() for a in stored]
     assert turns == [
         {
             "turn": 1,
