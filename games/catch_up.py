@@ -105,7 +105,10 @@ def frames_since(*, table_id: int, seat: int | None, since: int, lang: str) -> C
         upto=table.state_id,
     )
     game = Game.from_dict(table.state)
-    frames.append(state_frame(game, seat, table.state_id, info))
+    # In the asker's language, like every state frame a page gets: without it `to_play` is
+    # missing and the page's "You can play" goes blank (issue 30 §1.3).
+    with translation.override(lang):
+        frames.append(state_frame(game, seat, table.state_id, info, lang=lang))
     return CatchUp(frames, table.state_id, table, game)
 
 

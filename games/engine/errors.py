@@ -50,8 +50,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Unknown colour: choose r, j, v or b.",
     ),
     "bad_denominator": (
-        "Dénominateur impossible : choisis 2, 3, 6, 12, 24 ou 48 (pour +2, Joker ou +4).",
-        "Impossible denominator: choose 2, 3, 6, 12, 24 or 48 (for +2, Joker or +4).",
+        "Dénominateur impossible : choisis {denominators} (pour +2, Joker ou +4).",
+        "Impossible denominator: choose {denominators} (for +2, Joker or +4).",
     ),
     "bad_target": (
         "Choisis un autre joueur encore en jeu.",

@@ -10,13 +10,13 @@ from .aim import trap_cards
 from .cards import (
     COLOURS,
     DEN,
-    DENOMINATORS,
     FRACTION,
     KIND,
     MATCHING,
     RULESETS,
     SYMBOL,
     cards_for,
+    deck_denominators,
 )
 from .errors import IllegalAction
 from .legal import Legal
@@ -72,20 +72,39 @@ def _action_kind(action: object) -> str:
     return str(kind)
 
 
-def _named_parameters(a: Action) -> tuple[Any, Any, Any]:
-    """Return a play's named colour, denominator and claim, or raise the first that is wrong."""
+def _named_parameters(a: Action, denominators: tuple[int, ...]) -> tuple[Any, Any, Any]:
+    """Return a play's named colour, denominator and claim, or raise the first that is wrong.
+
+    ``denominators`` are those the deck in use has (cards.deck_denominators): naming another
+    would leave no card to play.
+    """
     colour = a.get("colour")
     if colour is not None and (type(colour) is not str or colour not in _COLOUR_SET):
         raise IllegalAction("bad_colour", {"colour": colour})
     named = a.get("denominator")
-    if named is not None and (type(named) is not int or named not in DENOMINATORS):
-        raise IllegalAction("bad_denominator", {"denominator": named})
+    if named is not None and (type(named) is not int or named not in denominators):
+        raise IllegalAction(
+            "bad_denominator",
+            {"denominator": named, "denominators": list(denominators)},
+            denominators=_list_words(denominators),
+        )
     claim = a.get("claim")
     if claim is not None and claim not in _CLAIMS:
         raise _bad_action(
             "« claim » vaut equal ou denominator", "'claim' must be equal or denominator"
         )
     return colour, named, claim
+
+
+def _list_words(numbers: tuple[int, ...]) -> tuple[str, str]:
+    """Return "2, 3 ou 6" and "2, 3 or 6" (an empty list: "aucun" / "none")."""
+    if not numbers:
+        return "aucun", "none"
+    words = [str(n) for n in numbers]
+    head = ", ".join(words[:-1])
+    if not head:
+        return words[0], words[0]
+    return f"{head} ou {words[-1]}", f"{head} or {words[-1]}"
 
 
 class Game(Legal):
@@ -434,9 +453,9 @@ class Game(Legal):
 
     def _parameters(self, seat: int, a: Action, kind: str, sym: str, hand: list[str]) -> _Params:
         """Check a play's colour, denominator, claim, target and function."""
-        colour, named, claim = _named_parameters(a)
-        effect = kind
         opts = self.opts
+        colour, named, claim = _named_parameters(a, deck_denominators(self.ruleset, opts))
+        effect = kind
         if kind == "fq":
             effect = a.get("function")  # type: ignore[assignment]
             allowed = opts["family_quick_functions"]
