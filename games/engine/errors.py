@@ -21,6 +21,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{played} n’a pas le dénominateur {denominator}.",
         "{played} does not have the denominator {denominator}.",
     ),
+    "already_refused": (
+        "Tu as déjà essayé {card} à ce tour\u202f: choisis une autre carte ou une autre règle,"
+        " ou pioche.",
+        "You already tried {card} this turn: choose another card or another rule, or draw.",
+    ),
     "plus4_not_allowed": (
         "Le +4 ne se joue que si tu n’as pas d’autre solution.",
         "The +4 may only be played when you have no other choice.",
