@@ -9,13 +9,15 @@ HOST ?= 127.0.0.1
 # Debian packages the test suite needs: chromium for the browser tests, gettext for
 # translations, redis and postgresql for the scale-out tests, pango and a font for the PDF
 # reports (WeasyPrint), nginx and openssl for the deploy guide's test (docs/deploy.md), squid
-# as a school's filtering proxy (tests/e2e/network).
+# as a school's filtering proxy (tests/e2e/network), nodejs for the JavaScript linter (ESLint 9
+# needs node >= 18.18: Debian 12 has 18.19). Debian packages npm apart from nodejs; a node from
+# elsewhere (NodeSource) brings its own npm, which Debian's npm package would conflict with.
 DEB_TEST_PACKAGES := chromium gettext redis-server postgresql libpango-1.0-0 libpangoft2-1.0-0 \
-	fonts-dejavu-core nginx openssl squid
+	fonts-dejavu-core nginx openssl squid nodejs $(shell command -v npm >/dev/null 2>&1 || echo npm)
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
 .PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean \
-	cas-venv
+	cas-venv jslint
 
 # The tests' own CAS server (tests/support/cas): django-cas-server in a virtual environment of
 # its own, with the Django it supports, never mixed with the app's (python-cas is the client).
@@ -41,6 +43,12 @@ $(CAS_VENV)/.installed: Makefile
 
 cas-venv: $(CAS_VENV)/.installed
 
+# The JavaScript linter (eslint.config.js), at the versions package-lock.json pins: installed
+# again whenever the lock file changes (the stamp in node_modules).
+node_modules/.installed: package-lock.json | system-deps
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 install: $(VENV)/.installed-run
 
 install-dev: $(VENV)/.installed-dev
@@ -65,7 +73,8 @@ system-deps:
 	  DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
 
-test: install-dev system-deps translations cas-venv
+test: install-dev system-deps node_modules/.installed translations cas-venv
+	npx --no-install eslint static/js
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
@@ -83,5 +92,8 @@ imports: install-dev
 typecheck: install-dev
 	$(VENV)/bin/mypy
 
+jslint: node_modules/.installed
+	npx --no-install eslint static/js
+
 clean:
-	rm -rf $(VENV) $(CAS_VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(CAS_VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache

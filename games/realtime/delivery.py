@@ -73,7 +73,7 @@ TICK = 0.1
 # layer fell further and further behind (its answers came later and later, one every few
 # probes: docs/performance.md), which is slow, not silent. A loss that ends sooner is found as
 # soon as delivery resumes (a probe missing); meanwhile a page that hears nothing for 15 s while
-# others play asks for the state itself (static/js/play.js).
+# others play asks for the state itself (static/js/play/link.js).
 SILENT_PROBES = 60
 # After the layer is back, the sockets still behind the database are brought up to date.
 CATCH_UP_DELAY = 1.0

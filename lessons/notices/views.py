@@ -1,4 +1,5 @@
-"""The privacy notice and the accessibility statement: public pages, no sign-in."""
+"""The privacy notice, its companions for pupils and for the school's data protection officer,
+and the accessibility statement: public pages, no sign-in."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from lessons.classrooms.login_limit import FAILURE_WINDOW_SECONDS
 from lessons.models import ENT_SEEN_RETENTION_DAYS
 from lessons.notices.retention import retention_in_force
 
@@ -14,15 +16,42 @@ from lessons.notices.retention import retention_in_force
 SECONDS_PER_DAY = 24 * 60 * 60
 
 
-@require_safe
-def privacy(request: HttpRequest) -> HttpResponse:
-    """Show what is stored about pupils and teachers, why, who sees it and for how long."""
-    context = {
+def _periods() -> dict[str, object]:
+    """Return the periods this server applies, read from its settings and the school's policy.
+
+    Every data-protection page reads the same figures, so the record of processing a school's
+    officer signs says what this server really does.
+    """
+    return {
         "retention": retention_in_force(),
         "session_days": settings.SESSION_COOKIE_AGE // SECONDS_PER_DAY,
         "ent_seen_days": ENT_SEEN_RETENTION_DAYS,
+        "failure_minutes": FAILURE_WINDOW_SECONDS // 60,
     }
-    return render(request, "notices/privacy.html", context)
+
+
+@require_safe
+def privacy(request: HttpRequest) -> HttpResponse:
+    """Show what is stored about pupils and teachers, why, who sees it and for how long."""
+    return render(request, "notices/privacy.html", _periods())
+
+
+@require_safe
+def privacy_pupils(request: HttpRequest) -> HttpResponse:
+    """Tell a pupil, in a child's words, what unoclass knows about them and who sees it."""
+    return render(request, "notices/privacy_pupils.html", _periods())
+
+
+@require_safe
+def processing_record(request: HttpRequest) -> HttpResponse:
+    """Show the record of processing (GDPR article 30) and the processor clause for a host."""
+    return render(request, "notices/processing_record.html", _periods())
+
+
+@require_safe
+def data_flow(request: HttpRequest) -> HttpResponse:
+    """Show on one page what is stored, where, for how long and who sees it."""
+    return render(request, "notices/data_flow.html", _periods())
 
 
 @require_safe

@@ -62,7 +62,7 @@ def test_the_play_page_offers_only_the_decks_denominators(class_a: Any, level: s
 
 
 def test_the_play_script_reads_the_list_from_the_page() -> None:
-    script = (ROOT / "static" / "js" / "play.js").read_text(encoding="utf-8")
+    script = (ROOT / "static" / "js" / "play" / "page.js").read_text(encoding="utf-8")
     assert 'getElementById("play-denominators")' in script
 
 

@@ -147,7 +147,7 @@ def test_the_scanner_finds_every_kind_of_external_load_and_allows_plain_links() 
     <a href="https://www.cnil.fr/fr/plaintes">www.cnil.fr</a>
     <link rel="stylesheet" href="/static/css/app.css">
     <img src="data:image/png;base64,AAAA" alt="">
-    <script src="http://testserver/static/js/play.js"></script>
+    <script src="http://testserver/static/js/play/main.js"></script>
     <script>const ws = new WebSocket(`${scheme}//${location.host}/ws/`);</script>
     <script>const scheme = secure ? "wss://" : "ws://"; go(`${scheme}${location.host}/`);</script>
     <div style="background: url(/static/img/logo.svg)"></div>

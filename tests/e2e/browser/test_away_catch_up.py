@@ -24,7 +24,7 @@ from tests.support.waiting import wait_until
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 AWAY_MOVES = 100
-MAX_LOG = 60  # the play page keeps the last 60 lines (static/js/play.js)
+MAX_LOG = 60  # the play page keeps the last 60 lines (static/js/play/log.js)
 # Note every sentence put in the page's live region from now on (it keeps only the last 5).
 WATCH_ANNOUNCER = """() => {
   window.heard = [];

@@ -242,7 +242,7 @@ def _delayed_page(context: Any, held: list[Any]) -> Page:
         frames = held[-1]
         upstream.on_message(lambda message: frames.append(message))
 
-    page.route("**/js/play.js", slow_script)
+    page.route("**/js/play/main.js", slow_script)
     page.route_web_socket(re.compile(r"/ws/table/\d+/$"), hold)
     return page
 

@@ -276,13 +276,13 @@ http {{
         assert status == 200, body
         assert json.loads(body)["status"] == "ok"
         # nginx serves the collected static files itself.
-        static = https_get(https_port, ca, "/static/js/play.js")
+        static = https_get(https_port, ca, "/static/js/play/render.js")
         assert static[0] == 200, (root.path / "logs/nginx-error.log").read_text()[-2000:]
         assert "Content-Encoding" not in static[1]
         # Compressed for a browser that accepts it, through a school's proxy too (Via): the
         # .gz collectstatic wrote, the same file once unpacked (docs/performance.md).
         through_proxy = {"Accept-Encoding": "gzip", "Via": "1.1 proxy.school (squid/5.7)"}
-        packed = https_get(https_port, ca, "/static/js/play.js", through_proxy, raw=True)
+        packed = https_get(https_port, ca, "/static/js/play/render.js", through_proxy, raw=True)
         assert packed[1].get("Content-Encoding") == "gzip", packed[1]
         assert packed[1].get("Vary") == "Accept-Encoding"
         assert gzip.decompress(packed[2]).decode() == static[2]

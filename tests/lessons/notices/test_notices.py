@@ -23,8 +23,13 @@ from tests.support.responses import page_text
 # (url name, a sentence in English, the same sentence in French)
 NOTICES = [
     ("privacy", "Who is responsible", "Qui est responsable"),
+    ("privacy_pupils", "What unoclass knows about you", "Ce qu’unoclass sait de toi"),
+    ("processing_record", "Clause for a host", "Clause pour un hébergeur"),
+    ("data_flow", "What travels", "Ce qui circule"),
     ("accessibility", "Known limits", "Limites connues"),
 ]
+# The pages for pupils and for the school's data protection officer.
+COMPANIONS = ["privacy_pupils", "processing_record", "data_flow"]
 
 
 def _get(url: str, language: str, user: User | None = None) -> str:
@@ -48,7 +53,7 @@ def test_notice_is_public_and_in_both_languages(name: str, english: str, french:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name", ["privacy", "accessibility"])
+@pytest.mark.parametrize("name", [name for name, _, _ in NOTICES])
 def test_notice_refuses_post_and_answers_head(name: str) -> None:
     client = Client()
     assert client.post(reverse(name), {"anything": "x"}).status_code == 405
@@ -80,6 +85,69 @@ def test_privacy_notice_states_the_retention_once_one_is_in_force() -> None:
 def test_privacy_notice_gives_the_session_length_from_the_settings(settings) -> None:  # type: ignore[no-untyped-def]
     settings.SESSION_COOKIE_AGE = 3 * 24 * 60 * 60
     assert "A sign-in session lasts at most 3 days" in _get(reverse("privacy"), "en")
+
+
+@pytest.mark.django_db
+def test_privacy_notice_links_the_pages_for_pupils_and_for_the_data_protection_officer() -> None:
+    for language in ("fr", "en"):
+        text = _get(reverse("privacy"), language)
+        for name in COMPANIONS:
+            assert f'href="{reverse(name)}"' in text, (language, name)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("months", "english", "french"),
+    [
+        (1, "erased 1 month later", "effacé 1 mois plus tard"),
+        (7, "erased 7 months later", "effacé 7 mois plus tard"),
+    ],
+)
+def test_pupils_notice_says_the_retention_in_force_in_a_childs_words(
+    months: int, english: str, french: str
+) -> None:
+    with mock.patch(
+        "lessons.notices.views.retention_in_force", return_value=Retention(months=months)
+    ):
+        assert english in _get(reverse("privacy_pupils"), "en")
+        assert french in _get(reverse("privacy_pupils"), "fr")
+
+
+@pytest.mark.django_db
+def test_pupils_notice_says_when_the_games_are_kept_without_the_name() -> None:
+    kept = Retention(months=3, keep_pseudonymised=True)
+    with mock.patch("lessons.notices.views.retention_in_force", return_value=kept):
+        assert "keep the games without your name" in _get(reverse("privacy_pupils"), "en")
+    with mock.patch("lessons.notices.views.retention_in_force", return_value=Retention(3)):
+        assert "without your name" not in _get(reverse("privacy_pupils"), "en")
+
+
+@pytest.mark.django_db
+def test_record_and_data_flow_give_this_servers_own_periods(settings) -> None:  # type: ignore[no-untyped-def]
+    # The officer signs what the server applies: the figures follow the settings and policy.
+    settings.SESSION_COOKIE_AGE = 3 * 24 * 60 * 60
+    with mock.patch("lessons.notices.views.retention_in_force", return_value=Retention(5)):
+        record = _get(reverse("processing_record"), "en")
+        flow = _get(reverse("data_flow"), "en")
+        record_fr = _get(reverse("processing_record"), "fr")
+    assert "erased automatically 5 months after their class is archived" in record
+    assert "A sign-in session: 3 days at most." in record
+    assert "Failed sign-in counts: 15 minutes." in record
+    assert "30 days after their last ENT sign-in" in record and "30 days after" in flow
+    assert "5 months after the class is archived" in flow and "3 days at most" in flow
+    assert "effacées automatiquement 5 mois après l’archivage" in record_fr
+    with mock.patch("lessons.notices.views.retention_in_force", return_value=None):
+        assert "this server erases nothing automatically" in _get(
+            reverse("processing_record"), "en"
+        )
+        assert "until the school has them deleted" in _get(reverse("data_flow"), "en")
+
+
+@pytest.mark.django_db
+def test_record_lists_no_data_the_product_does_not_take() -> None:
+    # The import of a school's file (ONDE, SIECLE) must never add these: the record says so.
+    text = _get(reverse("processing_record"), "en")
+    assert "No e-mail address, no date of birth, no photo, no INE" in text
 
 
 @pytest.mark.django_db

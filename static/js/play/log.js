@@ -1,0 +1,48 @@
+// The move log (the last MAX_LOG lines), the screen readers' live region and the error box.
+
+import { $, SEAT } from "./page.js";
+import { game } from "./state.js";
+
+const MAX_LOG = 60;
+
+/** Log one live event; its sentence is also read through the live region. */
+export function showEvent(event, text, stateId, silent = false) {
+  if (event.type === "uno" && event.seat === SEAT) game.unoSaidAt = stateId;
+  if (text) logLine(text, event.type, silent);
+}
+
+export function logLine(text, kind, silent = false) {
+  const log = $("play-log");
+  const item = document.createElement("li");
+  item.textContent = text;
+  if (kind) item.dataset.kind = kind;
+  log.append(item);
+  while (log.children.length > MAX_LOG) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+  if (!silent) announce(text);
+}
+
+/** Say a sentence through the ARIA live region (screen readers read it once). */
+export function announce(text) {
+  const announcer = $("play-announcer");
+  const line = document.createElement("p");
+  line.textContent = text;
+  announcer.append(line);
+  while (announcer.children.length > 5) announcer.firstElementChild.remove();
+}
+
+export function showError(frame) {
+  const box = $("play-error");
+  if (!box) return;
+  $("play-error-message").textContent = frame.message || "";
+  const explanation = (frame.details && frame.details.explanation) || "";
+  $("play-error-explanation").textContent = explanation === frame.message ? "" : explanation;
+  $("play-error-explanation").hidden = !$("play-error-explanation").textContent;
+  box.dataset.code = frame.code || "";
+  box.hidden = false;
+}
+
+export function clearError() {
+  const box = $("play-error");
+  if (box) box.hidden = true;
+}

@@ -1,0 +1,275 @@
+// Drawing a state: the banner, the pile, the players, the actions, the hand, the teacher's
+// buttons. Who the game waits on and what may be played come from the server (docs/engine.md).
+
+import { $, IN_SESSION, S, SEAT, countText, fmt, plural, root } from "./page.js";
+import { game, playerName, stopped, winnerName } from "./state.js";
+import { cardFace, cardName } from "./cards.js";
+import { announce } from "./log.js";
+import { closeChooser, playCard } from "./chooser.js";
+
+/** Hide every action and disable the cards: the game is over for this page. */
+export function lockHand() {
+  for (const button of document.querySelectorAll(".play-actions button")) button.hidden = true;
+  for (const button of document.querySelectorAll("#play-hand button")) button.disabled = true;
+  $("play-hint").hidden = true;
+  closeChooser();
+}
+
+export function render() {
+  if (root.dataset.closed) return; // the socket was closed for good: the page says why
+  const view = game.view;
+  root.dataset.stateId = String(game.stateId);
+  root.dataset.turn = view.turn === null ? "" : String(view.turn);
+  root.dataset.gameOver = view.game_over ? "1" : "0";
+  root.dataset.status = (game.table && game.table.status) || "";
+  // Who the game waits on is the engine's answer (docs/engine.md): never worked out here.
+  // A stopped game waits on nobody, whatever its last position says.
+  const acting = stopped() ? null : view.acting;
+  root.dataset.acting = acting === null ? "" : String(acting);
+  if (SEAT !== null && acting === SEAT && game.lastActing !== SEAT && !view.round_over) {
+    announce(view.turn === null ? S.you_answer : S.your_turn);
+  }
+  game.lastActing = acting;
+  renderBanner(view);
+  renderPile(view);
+  renderPlayers(view);
+  if (SEAT !== null) {
+    renderActions(view);
+    renderHand(view);
+    renderTakeBack();
+    if (stopped()) lockHand();
+  } else {
+    renderTeacher();
+  }
+}
+
+function renderBanner(view) {
+  const banner = $("play-banner");
+  let text = "";
+  if (view.game_over && view.winner !== null) {
+    text = fmt(S.game_over, { name: winnerName(view.winner) });
+  } else if (view.round_over && view.round_winner !== null) {
+    text = fmt(S.round_over, { name: winnerName(view.round_winner) });
+  } else if (stopped()) {
+    text = IN_SESSION ? S.session_ended : S.stopped;
+  } else if (game.table && game.table.status === "paused") {
+    text = S.paused;
+  }
+  if (game.ended && view.game_over) text = `${text} ${S.session_over}`.trim();
+  banner.textContent = text;
+  banner.hidden = !text;
+  // After the game: the next game of the class session, the way back to the class (or to
+  // another practice game). A stopped game, or an ended session, has no next one.
+  $("play-after").hidden = !view.game_over && !stopped();
+  const next = $("play-next-game");
+  if (next) next.hidden = !view.game_over || game.ended;
+
+  const turn = $("play-turn");
+  const acting = stopped() ? null : view.acting;
+  let turnText = "";
+  if (!view.round_over && acting !== null) {
+    const answering = view.turn === null;
+    if (acting === SEAT) turnText = answering ? S.you_answer : S.your_turn;
+    else turnText = answering ? fmt(S.answer_of, { name: playerName(acting) }) : fmt(S.turn_of, { name: playerName(acting) });
+  }
+  turn.textContent = turnText;
+  turn.classList.toggle("play-turn--mine", acting === SEAT && SEAT !== null);
+}
+
+function renderPile(view) {
+  const top = $("play-top");
+  top.replaceChildren();
+  if (view.top) {
+    const card = cardFace(view.top, document.createElement("div"));
+    card.classList.add("card--big");
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", fmt(S.top_card, { card: cardName(view.top) }));
+    top.append(card);
+  }
+  // What may go on the pile, in words the server built from the engine's facts (to_play).
+  const list = $("play-to-play");
+  const parts = stopped() ? [] : game.toPlay || [];
+  list.replaceChildren(
+    ...(parts.length ? parts : ["–"]).map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }),
+  );
+  $("play-direction").textContent = view.direction === 1 ? S.clockwise : S.anticlockwise;
+  $("play-pile-size").textContent = countText(view.draw_pile_size);
+  renderTimer();
+}
+
+export function renderTimer() {
+  const deadline = game.table && game.table.deadline;
+  $("play-timer-row").hidden = !deadline;
+  if (!deadline) return;
+  const left = Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
+  // Without a turn timer, a deadline is the wait for a player who has not come to the table.
+  const settings = game.table.settings || {};
+  const acting = game.view ? game.view.acting : null;
+  const arrival = !settings.turn_timer && acting !== null && acting !== SEAT;
+  $("play-timer").textContent = arrival
+    ? fmt(S.arrival, { name: playerName(acting), count: left })
+    : fmt(S.seconds, { count: left });
+}
+
+function renderPlayers(view) {
+  const list = $("play-players");
+  list.replaceChildren();
+  const players = (game.table && game.table.players) || [];
+  const acting = stopped() ? null : view.acting;
+  for (let seat = 0; seat < view.players; seat += 1) {
+    const info = players.find((p) => p.seat === seat) || { name: `#${seat + 1}` };
+    const item = document.createElement("li");
+    item.className = "player";
+    item.dataset.seat = String(seat);
+    if (seat === acting) item.classList.add("player--acting");
+    if (seat === SEAT) item.classList.add("player--me");
+    const name = document.createElement("span");
+    name.className = "player__name";
+    name.textContent = seat === SEAT ? `${info.name} (${S.you})` : info.name;
+    const count = document.createElement("span");
+    count.className = "player__count";
+    count.textContent = countText(view.hand_sizes[seat]);
+    item.append(name, count);
+    const badges = [];
+    if (seat === acting) badges.push([view.turn === null ? S.answering : S.playing, "turn"]);
+    if (view.uno_window === seat) badges.push([S.uno_uncalled, "uncalled"]);
+    else if (view.hand_sizes[seat] === 1) badges.push([S.uno, "uno"]);
+    if (info.bot) badges.push([S.bot, "bot"]);
+    if (info.takeover) badges.push([S.takeover, "bot"]);
+    if (view.scores && (view.scores[seat] || view.round > 1)) {
+      const score = view.scores[seat];
+      badges.push([plural(score, S.points_one, S.points, { score }), "score"]);
+    }
+    for (const [text, kind] of badges) {
+      const badge = document.createElement("span");
+      badge.className = `badge player__badge player__badge--${kind}`;
+      badge.textContent = text;
+      item.append(badge);
+    }
+    list.append(item);
+  }
+}
+
+function show(id, visible, label) {
+  const button = $(id);
+  button.hidden = !visible;
+  if (label !== undefined) button.textContent = label;
+}
+
+function renderActions(view) {
+  const hand = view.hand;
+  const myTurn = view.turn === SEAT && !view.round_over;
+  const awaiting = view.awaiting;
+  const answering = view.turn === null && view.acting === SEAT; // a +2/+4 awaits this seat
+  const holdingTwo = hand.length === 2 && (myTurn || answering) && game.unoSaidAt !== game.stateId;
+  show("act-draw", myTurn && view.drawn === null);
+  show("act-pass", myTurn && view.drawn !== null);
+  show("act-uno", holdingTwo || view.uno_window === SEAT);
+  const catchable = view.uno_window !== null && view.uno_window !== SEAT;
+  show("act-catch", catchable, catchable ? fmt(S.catch, { name: playerName(view.uno_window) }) : undefined);
+  show("act-challenge", Boolean(answering && awaiting.kind === "challenge"));
+  const total = awaiting && awaiting.total;
+  show("act-accept", Boolean(answering), total ? plural(total, S.take_one, S.take, { count: total }) : S.accept);
+  const quickos = awaiting && awaiting.kind === "quickos" && hand.includes("quickos");
+  show("act-quickos", Boolean(quickos));
+  show("act-next", view.round_over && !view.game_over);
+
+  let hint = "";
+  if (myTurn && view.drawn) hint = fmt(S.hint_drawn, { card: cardName(view.drawn) });
+  else if (answering && awaiting.kind === "stack") hint = S.hint_stack;
+  else if (answering && awaiting.kind === "challenge") hint = S.hint_challenge;
+  else if (quickos) hint = S.hint_quickos;
+  $("play-hint").textContent = hint;
+  $("play-hint").hidden = !hint;
+  // A button that just disappeared had the focus: give it to the first visible action or card.
+  if (document.activeElement && document.activeElement.hidden) focusSomewhere();
+}
+
+/** Put the focus on the first card of the hand (its heading when there is none). */
+export function focusHand() {
+  const card = document.querySelector("#play-hand button:not([disabled])");
+  const target = card || $("hand-title");
+  target.scrollIntoView({ block: "nearest" });
+  target.focus();
+}
+
+function focusSomewhere() {
+  const target =
+    document.querySelector(".play-actions button:not([hidden])") ||
+    document.querySelector("#play-hand button");
+  if (target) target.focus();
+}
+
+function renderHand(view) {
+  const playable = game.playable;
+  const key = `${view.hand.join("|")}#${playable ? [...playable].join("|") : ""}#${view.drawn}`;
+  $("hand-count").textContent = `(${countText(view.hand.length)})`;
+  if (key === game.handKey) return;
+  game.handKey = key;
+  const list = $("play-hand");
+  const focused = list.contains(document.activeElement) ? document.activeElement : null;
+  const focusIndex = focused ? Number(focused.dataset.index) : -1;
+  list.replaceChildren();
+  view.hand.forEach((code, index) => {
+    const item = document.createElement("li");
+    const button = cardFace(code, document.createElement("button"));
+    button.type = "button";
+    button.dataset.index = String(index);
+    let label = cardName(code);
+    if (playable && playable.has(code)) {
+      button.classList.add("card--playable");
+      label += `, ${S.playable}`;
+      const flag = document.createElement("span");
+      flag.className = "card__playable";
+      flag.setAttribute("aria-hidden", "true");
+      flag.textContent = `✓ ${S.playable}`;
+      button.append(flag);
+    }
+    if (view.drawn === code) button.classList.add("card--drawn");
+    button.setAttribute("aria-label", label);
+    button.addEventListener("click", () => playCard(code, button));
+    item.append(button);
+    list.append(item);
+  });
+  if (!view.hand.length) {
+    const empty = document.createElement("li");
+    empty.className = "hand__empty";
+    empty.textContent = S.hand_empty;
+    list.append(empty);
+  }
+  if (focusIndex >= 0) {
+    const buttons = list.querySelectorAll("button");
+    const next = buttons[Math.min(focusIndex, buttons.length - 1)];
+    if (next) next.focus();
+    else focusSomewhere();
+  }
+}
+
+/** Offer "take my seat back" while a robot plays this seat (after turns left to the timer). */
+function renderTakeBack() {
+  const form = $("play-takeback");
+  const me = ((game.table && game.table.players) || []).find((p) => p.seat === SEAT);
+  if (form) form.hidden = !(me && me.takeover && game.table.status === "playing");
+}
+
+function renderTeacher() {
+  const status = game.table && game.table.status;
+  const pauseInput = document.querySelector("[data-pause-input]");
+  const pauseButton = document.querySelector("[data-pause-button]");
+  if (pauseInput && status) {
+    pauseInput.value = status === "paused" ? "off" : "on";
+    pauseButton.textContent = status === "paused" ? S.resume : S.pause;
+    pauseButton.hidden = status === "finished";
+  }
+  for (const player of (game.table && game.table.players) || []) {
+    const input = document.querySelector(`[data-bot-input="${player.seat}"]`);
+    const button = document.querySelector(`[data-bot-button="${player.seat}"]`);
+    if (!input || !button) continue;
+    input.value = player.takeover ? "off" : "on";
+    button.textContent = fmt(player.takeover ? S.give_back : S.let_bot, { name: player.name });
+  }
+}
