@@ -25,6 +25,7 @@ from games.errors import TableError
 from games.models import Table, TableEvent
 from games.players import table_info
 from games.protocol import event_frames, state_frame
+from games.refusals import table_game
 
 # At most this many states back are replayed (a hostile or very old "since" reads no more
 # rows than this); the `state` that ends the catch-up is whole however far back it starts.
@@ -104,8 +105,11 @@ def frames_since(*, table_id: int, seat: int | None, since: int, lang: str) -> C
         after=max(since, table.state_id - MAX_STATES),
         upto=table.state_id,
     )
-    game = Game.from_dict(table.state)
-    frames.append(state_frame(game, seat, table.state_id, info))
+    game = table_game(table)  # with the cards refused this turn (games.refusals)
+    # In the asker's language, like every state frame a page gets: without it `to_play` is
+    # missing and the page's "You can play" goes blank (issue 30 §1.3).
+    with translation.override(lang):
+        frames.append(state_frame(game, seat, table.state_id, info, lang=lang))
     return CatchUp(frames, table.state_id, table, game)
 
 

@@ -55,6 +55,11 @@ class Table(models.Model):
     # given action (the attempt log's turns). Null on a table that did not keep it from its
     # first move: readers then ask the events. Never sent to players.
     last_moves = models.JSONField(_("each seat's last action"), null=True, blank=True)
+    # The fraction cards refused to the turn seat at one state, without a wrong-attempt
+    # penalty ({"state_id": N, "seat": s, "cards": {card: rules ruled out}}): a refusal changes
+    # no state, so the engine's own `refused` (games.engine.game) is kept here until the table
+    # moves on (valid only while state_id is N). Never sent to other seats.
+    refused = models.JSONField(_("cards refused this turn"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "id"]

@@ -46,6 +46,15 @@ def state_frame(
     frame.update(view=view, table=info)
     if lang in LANGS:
         frame["to_play"] = to_play_parts(view, lang)
+    if seat is not None and view.get("ruleset") == "fractions":
+        # The seat's own facts (never another's: they would tell its cards). `refused`: the
+        # cards refused to it this turn, each with the rules ruled out (games.refusals).
+        # `denominator_cards`: its +2, Joker and +4 that may be played now, each naming a
+        # denominator: the page opens the chooser for these only, so a +2 that cannot go on
+        # the pile is refused at once, with no question first. Special cards only: a
+        # fraction's fit is the child's to find.
+        frame["refused"] = game.refused_cards(seat)
+        frame["denominator_cards"] = _denominator_cards(game, seat, view["hand"])
     # Classic UNO may highlight playable cards (a table setting); Uno Fractions never does:
     # there the student chooses and the server judges.
     if (
@@ -57,6 +66,16 @@ def state_frame(
             {a["card"] for a in game.legal_actions(seat) if a.get("type") == "play"}
         )
     return frame
+
+
+_NAMING_CARDS = frozenset({"joker", "+04", "+02r", "+02j", "+02v", "+02b"})
+
+
+def _denominator_cards(game: Game, seat: int, hand: list[str]) -> list[str]:
+    """Return the seat's cards that may be played now naming a denominator, sorted."""
+    if _NAMING_CARDS.isdisjoint(hand):
+        return []  # most states: no legal_actions to list
+    return sorted({a["card"] for a in game.legal_actions(seat) if a.get("denominator") is not None})
 
 
 def event_items(

@@ -26,6 +26,7 @@ from games.engine.fractions import is_fraction_card
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
 from games.players import robot_name, table_info
+from games.refusals import refusal_record, table_game
 
 Actor = TableEvent.Actor
 
@@ -178,9 +179,17 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
         try:
             events = move.game.apply(seat.index, action)
         except IllegalAction as exc:
+            # A card refused this turn, tried again without a new claim, is `already_refused`:
+            # not a judgement, so nothing is stored (issue 30 §1.8).
             if not (move.judged and exc.code in JUDGED_ERROR_CODES):
                 raise _refusal(exc) from exc
-            store.store(writes=listener.judged_play(move.judged_play(refused=exc)))
+            writes = listener.judged_play(move.judged_play(refused=exc))
+            if move.game.note_refusal(seat.index, exc):
+                # Kept beside the state (which replays from the stored actions alone).
+                table.refused = refusal_record(table, move.game, seat.index)
+                store.store(table=table, fields=["refused"], writes=writes)
+            else:
+                store.store(writes=writes)
             refused = _refusal(exc)
         else:
             writes = listener.judged_play(move.judged_play(events=events)) if move.judged else []
@@ -209,7 +218,7 @@ class _Move:
     ) -> _Move:
         """Read what the listener is told from the locked table, before the engine acts."""
         table = locked.table
-        game = Game.from_dict(table.state)
+        game = table_game(table)  # with the cards refused this turn
         fractions = table.ruleset == "fractions"
         return cls(
             locked=locked,

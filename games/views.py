@@ -15,12 +15,13 @@ from django.views.decorators.http import require_POST
 
 from games import hooks
 from games.consumers import post_table_frame
-from games.engine import Game, card_name
-from games.engine.cards import DENOMINATORS, deck_for
+from games.engine import card_name
+from games.engine.cards import deck_denominators, deck_for
 from games.errors import TableError
 from games.forms import DECK_CHOICES, DEFAULT_DECK, PracticeForm
 from games.players import robot_name, table_info
 from games.protocol import state_frame
+from games.refusals import table_game
 from games.selectors import TableAccess, table_access
 from games.services import (
     TIMER_TURNS_BEFORE_BOT,
@@ -93,7 +94,7 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
     # The page shows this state at once (the socket's first state then changes nothing): what
     # the seat may see, as the socket would send it. Nothing moves when the socket answers.
     first_state = state_frame(
-        Game.from_dict(table.state), access.seat, table.state_id, table_info(table=table), lang=lang
+        table_game(table), access.seat, table.state_id, table_info(table=table), lang=lang
     )
     card_names = {
         code: card_name(code, lang)
@@ -108,9 +109,11 @@ def play(request: HttpRequest, table_id: int) -> HttpResponse:
             "watching": access.seat is None,
             "card_names": card_names,
             "first_state": first_state,
-            # The denominators a wild card may name: the engine's list, so the page never keeps
-            # a copy of its own.
-            "denominators": list(DENOMINATORS),
+            # The denominators a wild card may name: the engine's list for this table's deck
+            # (the sheet's list cut to the deck level), so the page never keeps a copy of its own.
+            "denominators": list(
+                deck_denominators(access.table.ruleset, access.table.options or {})
+            ),
             "timer_turns": TIMER_TURNS_BEFORE_BOT,
             # The deck level in words, for the page's help (Uno Fractions only).
             "deck_label": dict(DECK_CHOICES).get(

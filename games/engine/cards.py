@@ -103,6 +103,28 @@ FRACTION_DECKS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+# The denominators a +2, Joker or +4 may name in each fraction deck level: the sheet's list
+# (DENOMINATORS) cut to the denominators the level's fraction cards have, read from its cards,
+# so a named denominator always has cards (a "twelfths" deck never asks for 24ths).
+FRACTION_LEVEL_DENOMINATORS: Final[dict[str, tuple[int, ...]]] = {
+    level: tuple(
+        d for d in DENOMINATORS if any("/" in c and int(c[:-1].split("/")[1]) == d for c in deck)
+    )
+    for level, deck in FRACTION_DECKS.items()
+}
+
+
+def deck_denominators(ruleset: str, options: Mapping[str, Any]) -> tuple[int, ...]:
+    """Return the denominators a wild card may name in the deck in use (none outside fractions).
+
+    The one list the engine checks a named denominator against, legal_actions spells out and
+    the play page offers.
+    """
+    if ruleset != "fractions":
+        return ()
+    return FRACTION_LEVEL_DENOMINATORS[options.get("deck", DEFAULT_FRACTION_DECK)]
+
+
 def deck_for(ruleset: str, options: Mapping[str, Any]) -> tuple[str, ...]:
     """Return every card (each copy) of the deck a game of ``ruleset`` with ``options`` uses."""
     if ruleset == "fractions":

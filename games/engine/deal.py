@@ -30,6 +30,7 @@ class Dealing(Rules):
         self.direction, self.awaiting, self.drawn = 1, None, None
         self.uno_flag = self.uno_win = self.last_player = -1
         self.dead_passes = 0
+        self.refused = {}
         self.round_over, self.round_winner = False, None
         self.colour, self.ref, self.den = None, None, 0
         s = _check_setup(setup, full, n) if setup is not None else {}

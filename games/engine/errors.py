@@ -21,6 +21,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{played} n’a pas le dénominateur {denominator}.",
         "{played} does not have the denominator {denominator}.",
     ),
+    "already_refused": (
+        "Tu as déjà essayé {card} à ce tour\u202f: choisis une autre carte ou une autre règle,"
+        " ou pioche.",
+        "You already tried {card} this turn: choose another card or another rule, or draw.",
+    ),
     "plus4_not_allowed": (
         "Le +4 ne se joue que si tu n’as pas d’autre solution.",
         "The +4 may only be played when you have no other choice.",
@@ -50,8 +55,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Unknown colour: choose r, j, v or b.",
     ),
     "bad_denominator": (
-        "Dénominateur impossible : choisis 2, 3, 6, 12, 24 ou 48 (pour +2, Joker ou +4).",
-        "Impossible denominator: choose 2, 3, 6, 12, 24 or 48 (for +2, Joker or +4).",
+        "Dénominateur impossible : choisis {denominators} (pour +2, Joker ou +4).",
+        "Impossible denominator: choose {denominators} (for +2, Joker or +4).",
     ),
     "bad_target": (
         "Choisis un autre joueur encore en jeu.",

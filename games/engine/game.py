@@ -10,13 +10,13 @@ from .aim import trap_cards
 from .cards import (
     COLOURS,
     DEN,
-    DENOMINATORS,
     FRACTION,
     KIND,
     MATCHING,
     RULESETS,
     SYMBOL,
     cards_for,
+    deck_denominators,
 )
 from .errors import IllegalAction
 from .legal import Legal
@@ -37,6 +37,14 @@ _ACTION_KEYS = {
     "next_round": frozenset({"type"}),
 }
 _CLAIMS = (None, "equal", "denominator")
+# The rules a play claims (no claim: either rule is enough, so a refusal rules out both).
+_RULES_OF_CLAIM: dict[str | None, frozenset[str]] = {
+    None: frozenset({"equal", "denominator"}),
+    "equal": frozenset({"equal"}),
+    "denominator": frozenset({"denominator"}),
+}
+# The refusals that judge a fraction play (the others are slips: not your turn, ...).
+_JUDGED_FRACTION_CODES = frozenset({"not_equivalent", "wrong_denominator", "no_match"})
 
 
 class _Params(NamedTuple):
@@ -72,20 +80,39 @@ def _action_kind(action: object) -> str:
     return str(kind)
 
 
-def _named_parameters(a: Action) -> tuple[Any, Any, Any]:
-    """Return a play's named colour, denominator and claim, or raise the first that is wrong."""
+def _named_parameters(a: Action, denominators: tuple[int, ...]) -> tuple[Any, Any, Any]:
+    """Return a play's named colour, denominator and claim, or raise the first that is wrong.
+
+    ``denominators`` are those the deck in use has (cards.deck_denominators): naming another
+    would leave no card to play.
+    """
     colour = a.get("colour")
     if colour is not None and (type(colour) is not str or colour not in _COLOUR_SET):
         raise IllegalAction("bad_colour", {"colour": colour})
     named = a.get("denominator")
-    if named is not None and (type(named) is not int or named not in DENOMINATORS):
-        raise IllegalAction("bad_denominator", {"denominator": named})
+    if named is not None and (type(named) is not int or named not in denominators):
+        raise IllegalAction(
+            "bad_denominator",
+            {"denominator": named, "denominators": list(denominators)},
+            denominators=_list_words(denominators),
+        )
     claim = a.get("claim")
     if claim is not None and claim not in _CLAIMS:
         raise _bad_action(
             "« claim » vaut equal ou denominator", "'claim' must be equal or denominator"
         )
     return colour, named, claim
+
+
+def _list_words(numbers: tuple[int, ...]) -> tuple[str, str]:
+    """Return "2, 3 ou 6" and "2, 3 or 6" (an empty list: "aucun" / "none")."""
+    if not numbers:
+        return "aucun", "none"
+    words = [str(n) for n in numbers]
+    head = ", ".join(words[:-1])
+    if not head:
+        return words[0], words[0]
+    return f"{head} ou {words[-1]}", f"{head} or {words[-1]}"
 
 
 class Game(Legal):
@@ -200,7 +227,15 @@ class Game(Legal):
 
         The one exception: in fractions with ``wrong_attempt_penalty``, a wrong fraction
         returns a ``wrong_attempt`` event and the penalty draw instead of raising.
+        Any applied action but such a wrong attempt forgets the turn's refused cards.
         """
+        events = self._apply(seat, action)
+        if self.refused and not (events and events[0]["type"] == "wrong_attempt"):
+            self.refused = {}
+        return events
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """Check and apply an action (``apply`` without the refused cards' bookkeeping)."""
         self._check_seat(seat)
         kind = _action_kind(action)
         if self.over:
@@ -249,6 +284,8 @@ class Game(Legal):
         rule: str | None = None
         if not stack and not jump:
             if kind == "frac":
+                if self.refused:
+                    self._check_not_refused(card, params.claim)
                 try:
                     rule = self._judge_fraction(card, params.claim)
                 except IllegalAction as err:
@@ -434,9 +471,9 @@ class Game(Legal):
 
     def _parameters(self, seat: int, a: Action, kind: str, sym: str, hand: list[str]) -> _Params:
         """Check a play's colour, denominator, claim, target and function."""
-        colour, named, claim = _named_parameters(a)
-        effect = kind
         opts = self.opts
+        colour, named, claim = _named_parameters(a, deck_denominators(self.ruleset, opts))
+        effect = kind
         if kind == "fq":
             effect = a.get("function")  # type: ignore[assignment]
             allowed = opts["family_quick_functions"]
@@ -526,8 +563,75 @@ class Game(Legal):
             self.hands[self._nxt(s)] = old[s]
         events.append({"type": "rotated", "direction": self.direction})
 
+    # ------------------------------------------------------------------ refused cards
+
+    def _check_not_refused(self, card: str, claim: str | None) -> None:
+        """Raise ``already_refused`` when every rule ``claim`` asks for was refused to ``card``.
+
+        The diagnosis needs one judgement per card, claim and turn: the same try again says
+        nothing new (a script retried one card 1,471 times, issue 30 §1.8). A new claim (the
+        other rule chosen) is judged: it may be right, and it is the child's own new reason.
+        Without a claim both rules are asked for.
+        """
+        ruled_out = self.refused.get(card)
+        if ruled_out is not None and _RULES_OF_CLAIM[claim] <= set(ruled_out):
+            raise IllegalAction(
+                "already_refused",
+                {"card": card, "claim": claim, "rules": list(ruled_out)},
+                card=card,
+            )
+
+    def note_refusal(self, seat: int, err: IllegalAction) -> bool:
+        """Keep a judged fraction refusal of the turn seat (``apply`` raised ``err``).
+
+        For the caller that stores the refusals of a table without a wrong-attempt penalty
+        (nothing else of the game changes then); return whether ``err`` was one to keep.
+        """
+        details = err.details
+        card = details.get("card")
+        if (
+            self.ruleset != "fractions"
+            or seat != self.turn
+            or err.code not in _JUDGED_FRACTION_CODES
+            or not isinstance(card, str)
+            or KIND.get(card) != "frac"
+        ):
+            return False
+        self._keep_refusal(card, details.get("claim"))
+        return True
+
+    def _keep_refusal(self, card: str, claim: object) -> None:
+        """Add the rules a refused claim ruled out to the card's refused rules."""
+        rules = _RULES_OF_CLAIM.get(claim if isinstance(claim, str) else None, frozenset())
+        self.refused[card] = sorted(set(self.refused.get(card, ())) | rules)
+
+    def keep_refused(self, seat: int, cards: object) -> None:
+        """Add refusals the caller kept (``note_refusal``) for ``seat``, if it is the turn seat.
+
+        ``cards`` is {card: rules}, as ``refused_cards`` gives it; entries that are not a
+        fraction card of the deck with known rules are ignored (stored data, never trusted).
+        """
+        if seat != self.turn or not isinstance(cards, dict):
+            return
+        deck = cards_for(self.ruleset, self.opts)
+        for card, rules in cards.items():
+            if card in deck and KIND[card] == "frac" and isinstance(rules, list):
+                known = {r for r in rules if r in _RULES_OF_CLAIM[None]}
+                if known:
+                    self.refused[card] = sorted(set(self.refused.get(card, ())) | known)
+
+    def refused_cards(self, seat: int | None) -> dict[str, list[str]]:
+        """Return the cards refused to ``seat`` this turn with the rules ruled out ({} if none).
+
+        Only the turn seat has any, and only it is told: another seat would learn its cards.
+        """
+        if seat is None or seat != self.turn or not self.refused:
+            return {}
+        return {card: list(rules) for card, rules in self.refused.items()}
+
     def _wrong_attempt(self, seat: int, card: str, err: IllegalAction, n: int) -> list[Event]:
         """Apply the fractions wrong-attempt penalty: the card stays, the turn stays."""
+        self._keep_refusal(card, err.details.get("claim"))
         self.uno_flag = self.uno_win = -1
         events: list[Event] = [
             {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import COLOUR, COLOURS, DENOMINATORS, KIND, MATCHING, SYMBOL
+from .cards import COLOUR, COLOURS, KIND, MATCHING, SYMBOL, deck_denominators
 from .errors import IllegalAction
 from .scoring import Scoring
 from .state import Action
@@ -130,7 +130,10 @@ class Legal(Scoring):
         if self.ruleset == "fractions":
             acts.append({"type": "play", "card": card})
             if kind in ("+2", "wild", "+4"):
-                acts.extend({"type": "play", "card": card, "denominator": d} for d in DENOMINATORS)
+                acts.extend(
+                    {"type": "play", "card": card, "denominator": d}
+                    for d in deck_denominators(self.ruleset, self.opts)
+                )
             return
         if kind == "wild" or kind == "+4":
             acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)

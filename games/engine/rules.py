@@ -131,6 +131,9 @@ class Rules(State):
             "claim": claim,
             "rule": rule,
             "other_rule_ok": other,
+            # The card the child sees on the pile: a +2, Joker, +4 or Inversion hides what the
+            # refusal is about (the messages then say it).
+            "top": self.discard[-1],
         }
         raise IllegalAction(code, details, messages=_fraction_messages(details))
 
@@ -139,9 +142,48 @@ class Rules(State):
 _REF: dict[str, tuple[int, int]] = {f: (NUM[c], DEN[c]) for c, f in FRACTION.items()}
 
 
+# A special card on the pile, as a sentence starts with it ("Le Joker demande...").
+_TOP_FR = {"wild": "le Joker", "+4": "le +4", "+2": "le +2", "rev": "l’Inversion"}
+_TOP_EN = {"wild": "the Joker", "+4": "the +4", "+2": "the +2", "rev": "the Reverse"}
+
+
 def _fraction_messages(d: dict[str, Any]) -> dict[str, str]:
-    """Explain a refused fraction in French and English."""
+    """Explain a refused fraction in French and English.
+
+    Under a special card the child does not see the fraction the play is judged against: the
+    message says first what the pile asks for (the fraction kept, or the denominator named).
+    """
     played, ref, den, rule = d["played"], d["reference"], d["denominator"], d["rule"]
+    top_kind = KIND.get(str(d.get("top")), "frac")
+    if top_kind in _TOP_FR and rule == "denominator" and ref is None:
+        top_fr, top_en = _TOP_FR[top_kind], _TOP_EN[top_kind]
+        if top_kind == "rev":  # an Inversion names nothing: it keeps what was asked before it
+            fr = f"Le dénominateur demandé est toujours {den}\u202f: {played} ne l’a pas."
+            en = f"The denominator asked for is still {den}: {played} does not have it."
+        else:
+            fr = f"{_upper_first(top_fr)} demande le dénominateur {den}\u202f: {played} ne l’a pas."
+            en = (
+                f"{_upper_first(top_en)} asks for the denominator {den}: {played} does not have it."
+            )
+        return {"fr": fr, "en": en}
+    messages = _plain_fraction_messages(played, ref, den, rule, d["other_rule_ok"])
+    if top_kind in _TOP_FR and ref is not None:
+        top_fr, top_en = _TOP_FR[top_kind], _TOP_EN[top_kind]
+        messages = {
+            "fr": f"Sous {top_fr}, la fraction à suivre est {ref}. {messages['fr']}",
+            "en": f"Under {top_en}, the fraction to follow is {ref}. {messages['en']}",
+        }
+    return messages
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _plain_fraction_messages(
+    played: str, ref: str | None, den: int | None, rule: str, other_rule_ok: bool
+) -> dict[str, str]:
+    """Explain a refused fraction in French and English, the pile's facts named."""
     if rule == "equal":
         if ref is None:
             fr = f"Il n’y a pas de fraction de référence : le dénominateur demandé est {den}."
@@ -149,13 +191,13 @@ def _fraction_messages(d: dict[str, Any]) -> dict[str, str]:
         else:
             fr = f"{played} n’est pas égale à {ref}."
             en = f"{played} is not equal to {ref}."
-        if d["other_rule_ok"]:
+        if other_rule_ok:
             fr += f" Elle a bien le dénominateur {den} : annonce « {_FR_RULE['denominator']} »."
             en += f" It does have the denominator {den}: claim '{_EN_RULE['denominator']}'."
     elif rule == "denominator":
         fr = f"{played} n’a pas le dénominateur {den}."
         en = f"{played} does not have the denominator {den}."
-        if d["other_rule_ok"]:
+        if other_rule_ok:
             fr += f" Elle est bien égale à {ref} : annonce « {_FR_RULE['equal']} »."
             en += f" It is equal to {ref}: claim '{_EN_RULE['equal']}'."
     else:

@@ -54,6 +54,7 @@ class State:
         "uno_win",
         "last_player",
         "dead_passes",
+        "refused",
         "round",
         "round_over",
         "round_winner",
@@ -89,6 +90,11 @@ class State:
     # Turns in a row that found nothing to draw and ended in a pass, since a card last moved
     # (played or drawn). At n_active the round is blocked and ends (scoring.py).
     dead_passes: int
+    # Fractions: the fraction cards refused to the turn seat since the last applied action
+    # other than a penalised wrong attempt, each with the rules ruled out ("equal",
+    # "denominator"): trying one again under a ruled-out rule is refused unjudged
+    # (``already_refused``). Stored only when not empty (older states round-trip unchanged).
+    refused: dict[str, list[str]]
     round: int
     round_over: bool
     round_winner: int | list[int] | None
@@ -138,7 +144,7 @@ class State:
             "scores": list(self.scores),
             "team_scores": list(self.team_scores) if self.team_scores is not None else None,
             "out": [s for s, o in enumerate(self.out) if o],
-        }
+        } | ({"refused": {c: list(r) for c, r in self.refused.items()}} if self.refused else {})
 
     def _load(self, stored: dict[str, Any]) -> None:
         """Fill the fields from a to_dict() result; raise ``bad_state`` when it is not one."""
@@ -169,6 +175,8 @@ class State:
             self.uno_win = int(d["uno_open"])
             self.last_player = int(d["last_player"])
             self.dead_passes = int(d["dead_passes"])
+            refused = d.get("refused") or {}
+            self.refused = {str(c): [str(r) for r in rules] for c, rules in refused.items()}
             self.round = int(d["round"])
             self.round_over = bool(d["round_over"])
             self.round_winner = _copy_winner(d["round_winner"])

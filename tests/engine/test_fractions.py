@@ -78,6 +78,7 @@ def test_claim_denominator_on_equal_fraction_is_judged_wrong() -> None:
         "claim": "denominator",
         "rule": "denominator",
         "other_rule_ok": True,
+        "top": "1/3r",
     }
 
 

@@ -40,8 +40,10 @@ def _writes(count: int) -> int:
 
 
 PLAY = 1 + _writes(4)  # lock (with seats and their students); attempt, open turn, table, event
-WRONG_PLAY = 1 + _writes(2)  # lock; attempt, open turn (a new turn)
-WRONG_AGAIN = 1 + _writes(1)  # lock; attempt (tried again in the same turn: nothing kept changed)
+# lock; attempt, open turn (a new turn), the table's refused cards (games.refusals)
+WRONG_PLAY = 1 + _writes(3)
+WRONG_AGAIN = 1 + _writes(2)  # lock; attempt, refused cards (another card in the same turn)
+REPEAT = 1  # lock: a card refused this turn, the same claim again, writes nothing (§1.8)
 DRAW = 1 + _writes(2)  # lock; table, event
 # A draw with an equal card in hand, in a turn of refused tries: the missed equivalence and
 # the turn's `drew` are two more writes.
@@ -99,6 +101,7 @@ def test_a_play_and_wrong_fraction_attempts(class_a, django_assert_num_queries) 
     act(table, anais, _equal("2/6r"))  # on 4/12 (her first: looked up)
     _wrong(table, basile, "1/6b", count(WRONG_PLAY))  # on 2/6: a new turn
     _wrong(table, basile, "10/12v", count(WRONG_AGAIN))  # the same turn
+    _wrong(table, basile, "10/12v", count(REPEAT))  # the same card and claim: not judged again
     table.refresh_from_db()
     assert table.moves == 2 and table.events.get(seq=1).action["card"] == "4/12j"
     session_id = SessionTable.objects.get(table=table).session_id

@@ -1,5 +1,6 @@
-"""The denominators a wild card may name have one source, the engine's DENOMINATORS: the play page
-carries that list to its script, and no other module writes the list again."""
+"""The denominators a wild card may name have one source, the engine's list for the table's deck
+(games.engine.cards.deck_denominators: the sheet's DENOMINATORS cut to the deck level): the play
+page carries that list to its script, and no other module writes the sheet's list again."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import driver
-from games.engine.cards import DENOMINATORS
+from games.engine.cards import DENOMINATORS, FRACTION_DECK_LEVELS
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,15 +30,35 @@ def _slow_bots(settings):  # type: ignore[no-untyped-def]
     driver.cancel_all()
 
 
-@pytest.mark.django_db
-def test_the_play_page_carries_the_engines_denominators(class_a: Any) -> None:
-    table = make_table([class_a.student.user, None], setup=FRACTIONS_SETUP)
+# What each deck level's chooser offers (issue 30 §1.2): only the denominators its cards have.
+LEVEL_CHOICES = {
+    "sixths": [2, 3, 6],
+    "twelfths": [2, 3, 6, 12],
+    "improper": [2, 3, 6, 12],
+    "full": list(DENOMINATORS),
+}
+
+
+def _page_denominators(user: Any, table: Any) -> Any:
     client = Client()
-    client.force_login(class_a.student.user)
+    client.force_login(user)
     page = client.get(reverse("games:play", args=[table.pk])).content.decode()
     found = re.search(r'id="play-denominators"[^>]*>(.*?)</script>', page, re.S)
     assert found is not None
-    assert json.loads(found.group(1)) == list(DENOMINATORS)
+    return json.loads(found.group(1))
+
+
+@pytest.mark.django_db
+def test_the_play_page_carries_the_engines_denominators(class_a: Any) -> None:
+    table = make_table([class_a.student.user, None], setup=FRACTIONS_SETUP)
+    assert _page_denominators(class_a.student.user, table) == list(DENOMINATORS)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("level", FRACTION_DECK_LEVELS)
+def test_the_play_page_offers_only_the_decks_denominators(class_a: Any, level: str) -> None:
+    table = make_table([class_a.student.user, None], options={"deck": level})
+    assert _page_denominators(class_a.student.user, table) == LEVEL_CHOICES[level]
 
 
 def test_the_play_script_reads_the_list_from_the_page() -> None:

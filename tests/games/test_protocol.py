@@ -68,7 +68,10 @@ def test_a_state_after_a_change_carries_its_events_each_as_the_seat_may_see_it()
     ]
     info = {"players": [{"seat": 0, "name": "Léa"}, {"seat": 1, "name": "Hugo"}]}
     frame = state_frame(game, 0, 5, info, event_items(events, 0, info, "fr"))
-    assert list(frame) == ["type", "state_id", "events", "view", "table"]
+    assert list(frame) == [
+        *("type", "state_id", "events", "view", "table"),
+        *("refused", "denominator_cards"),  # a Uno Fractions seat's own facts (issue 30)
+    ]
     drew, turn = frame["events"]
     assert drew["event"] == {"type": "drew", "seat": 1, "count": 1}
     assert "Hugo" in drew["text"] and "3/6" not in drew["text"]

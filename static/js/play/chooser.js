@@ -89,7 +89,12 @@ export async function playCard(code, button) {
       if (card.kind === "frac") {
         const claim = await fractionClaim(card, view);
         if (claim) action.claim = claim;
-      } else if (card.kind === "+2" || card.kind === "wild" || card.kind === "+4") {
+      } else if (
+        (card.kind === "+2" || card.kind === "wild" || card.kind === "+4") &&
+        !(game.denominatorCards && !game.denominatorCards.has(code))
+      ) {
+        // Only for a card the server says may be played now (`denominator_cards`): a +2 that
+        // cannot go on the pile is sent as it is, and refused at once, without a question.
         const options = DENOMINATORS.map((d) => ({ label: String(d), value: d }));
         options.push({ label: S.no_denominator, value: null });
         const denominator = await choose(S.choose_denominator, options);

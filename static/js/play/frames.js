@@ -18,6 +18,10 @@ export function showState(frame) {
   game.table = frame.table;
   game.playable = Array.isArray(frame.playable) ? new Set(frame.playable) : null;
   game.toPlay = Array.isArray(frame.to_play) ? frame.to_play : null;
+  game.refused = frame.refused && typeof frame.refused === "object" ? frame.refused : {};
+  game.denominatorCards = Array.isArray(frame.denominator_cards)
+    ? new Set(frame.denominator_cards)
+    : null;
   render();
 }
 

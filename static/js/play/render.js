@@ -206,7 +206,9 @@ function focusSomewhere() {
 
 function renderHand(view) {
   const playable = game.playable;
-  const key = `${view.hand.join("|")}#${playable ? [...playable].join("|") : ""}#${view.drawn}`;
+  const refused = game.refused || {};
+  const tried = Object.keys(refused).join("|");
+  const key = `${view.hand.join("|")}#${playable ? [...playable].join("|") : ""}#${view.drawn}#${tried}`;
   $("hand-count").textContent = `(${countText(view.hand.length)})`;
   if (key === game.handKey) return;
   game.handKey = key;
@@ -227,6 +229,16 @@ function renderHand(view) {
       flag.className = "card__playable";
       flag.setAttribute("aria-hidden", "true");
       flag.textContent = `✓ ${S.playable}`;
+      button.append(flag);
+    }
+    if (Object.hasOwn(refused, code)) {
+      // Refused this turn (the server's `refused`): the same try again would be refused.
+      button.classList.add("card--tried");
+      label += `, ${S.tried}`;
+      const flag = document.createElement("span");
+      flag.className = "card__tried";
+      flag.setAttribute("aria-hidden", "true");
+      flag.textContent = S.tried;
       button.append(flag);
     }
     if (view.drawn === code) button.classList.add("card--drawn");

@@ -9,6 +9,8 @@ export const game = {
   view: null,
   table: null,
   playable: null,
+  refused: {}, // this seat's cards refused this turn, {code: rules ruled out} (the server's)
+  denominatorCards: null, // this seat's +2/Joker/+4 that may be played now (a Set), or null
   unoSaidAt: -1, // state_id at which this seat said UNO (the view does not carry it)
   handKey: "",
   lastActing: null,
