@@ -88,7 +88,7 @@ async def test_a_pupils_socket_refuses_another_origin(
     path, cookie = await _pupil_table(class_a)
     with override_settings(ALLOWED_HOSTS=["testserver"], **overrides):
         comm = _socket(path, cookie, origin, host, extra)
-        connected, _code = await comm.connect()
+        connected, _code = await comm.connect(timeout=10)
     assert not connected
 
 
@@ -110,7 +110,7 @@ async def test_a_pupils_socket_opens_from_the_site_or_a_trusted_origin(
     path, cookie = await _pupil_table(class_a)
     with override_settings(ALLOWED_HOSTS=["testserver"], **overrides):
         comm = _socket(path, cookie, origin, host, extra)
-        connected, _code = await comm.connect()
+        connected, _code = await comm.connect(timeout=10)
         assert connected
         state = await receive_until(comm, "state", 5)
         await comm.disconnect()
@@ -145,7 +145,7 @@ async def test_a_stream_without_origin_opens_and_a_socket_without_one_does_not(
     comm = WebsocketCommunicator(
         application, path, headers=[(b"host", b"testserver"), (b"cookie", cookie or b"")]
     )
-    connected, _code = await comm.connect()
+    connected, _code = await comm.connect(timeout=10)
     assert not connected
 
 
@@ -159,7 +159,7 @@ async def test_every_other_link_refuses_another_scheme_or_port(
     else:
         path = "/ws/network-check/"
     cookie = await cookie_for(class_a.teacher)
-    connected, _code = await _socket(path, cookie, origin, b"testserver", []).connect()
+    connected, _code = await _socket(path, cookie, origin, b"testserver", []).connect(timeout=10)
     assert not connected
     stream_path, _frames = fallback_paths(path)
     found = await stream(stream_path, cookie, [(b"origin", origin)])
@@ -182,7 +182,7 @@ async def test_the_links_and_the_posts_agree_on_every_origin(
     _stream, frames_path = fallback_paths(path)
     with override_settings(ALLOWED_HOSTS=["testserver"], **overrides):
         comm = _socket(path, cookie, origin, host, extra)
-        connected, _code = await comm.connect()
+        connected, _code = await comm.connect(timeout=10)
         if connected:
             await comm.disconnect()
         answer = await post_frame(
