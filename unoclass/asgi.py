@@ -13,13 +13,11 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import (  # noqa: E402
-    AllowedHostsOriginValidator,
-    WebsocketDenier,
-)
+from channels.security.websocket import WebsocketDenier  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
+from games.realtime.origins import SameOriginValidator  # noqa: E402
 from games.routing import http_urlpatterns as games_streams  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from lessons.routing import http_urlpatterns as lessons_streams  # noqa: E402
@@ -52,7 +50,8 @@ def build_application(
             "http": URLRouter([*streams, django_route]),  # type: ignore[list-item]
             "websocket": WebsocketDenier()
             if refuse_websockets
-            else AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websockets))),
+            # The Origin's scheme, host and port, as for a POST (games/realtime/origins.py).
+            else SameOriginValidator(AuthMiddlewareStack(URLRouter(websockets))),
         }
     )
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from channels.db import aclose_old_connections
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import jsontext
+from games.realtime import delivery
 from games.realtime.link import (
     CLOSE_NO_ACCESS,
     CLOSE_SIGNED_OUT,
@@ -23,7 +26,7 @@ from games.realtime.link import (
 )
 
 if TYPE_CHECKING:
-    from asgiref.typing import WebSocketConnectEvent
+    from asgiref.typing import WebSocketConnectEvent, WebSocketDisconnectEvent
 
 __all__ = [
     "CLOSE_NO_ACCESS",
@@ -53,6 +56,19 @@ class RealtimeConsumer(RealtimeLink, AsyncWebsocketConsumer):
         # Channels joins `groups` (the user's) before `connect` and leaves them on disconnect.
         self.start_link()
         await super().websocket_connect(message)
+
+    async def websocket_disconnect(self, message: WebSocketDisconnectEvent) -> None:
+        """Leave the groups, then `disconnect`, as Channels does; a layer fault is no error.
+
+        The socket is gone either way: while Redis is away, Channels' own group_discard raised
+        out of the consumer (a traceback for every page closed during the outage).
+        """
+        for group in getattr(self, "groups", []):
+            with delivery.quiet_layer_errors():
+                await self.channel_layer.group_discard(group, self.channel_name)
+        await self.disconnect(message["code"])
+        await aclose_old_connections()
+        raise StopConsumer
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Check the frame, then hand it to `receive_frame`."""

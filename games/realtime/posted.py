@@ -26,6 +26,7 @@ from django.http import HttpRequest, HttpResponse
 
 from games import jsontext
 from games.errors import TableError
+from games.realtime.addresses import address_group
 from games.realtime.frames import TokenBucket
 from games.realtime.link import (
     CLOSE_NO_ACCESS,
@@ -38,7 +39,9 @@ from games.realtime.link import (
 from games.realtime.signin import socket_user
 
 # One token bucket per (sign-in, link path) in this process, the socket's own limits: the
-# POSTs of one page share it as the frames of one socket do. The oldest are forgotten beyond.
+# POSTs of one page share it as the frames of one socket do. A visitor without a session (the
+# network check's echoes) counts by address, an IPv6 one by its /64: one per process let one
+# visitor's flood refuse everyone's check. The oldest are forgotten beyond.
 MAX_BUCKETS = 10_000
 _buckets: OrderedDict[tuple[str, str], TokenBucket] = OrderedDict()
 STATUS = {CLOSE_SIGNED_OUT: 401, CLOSE_NO_ACCESS: 403}
@@ -62,9 +65,16 @@ def request_scope(request: HttpRequest, user: Any, kwargs: dict[str, Any]) -> di
     }
 
 
+def _client(request: HttpRequest) -> str:
+    """Return the client's address group (REMOTE_ADDR is the client's: unoclass.proxy)."""
+    return address_group(str(request.META.get("REMOTE_ADDR") or ""))
+
+
 def bucket_for(request: HttpRequest, burst: int, per_second: float) -> TokenBucket:
-    """Return the token bucket of this sign-in and path (a new full one the first time)."""
-    key = (request.session.session_key or "", request.path)
+    """Return the token bucket of this sign-in (or address) and path (new and full at first)."""
+    session_key = request.session.session_key
+    who = f"session:{session_key}" if session_key else f"address:{_client(request)}"
+    key = (who, request.path)
     found = _buckets.get(key)
     if found is None:
         found = _buckets[key] = TokenBucket(burst, per_second)

@@ -21,15 +21,14 @@ from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlparse
 
 from channels.exceptions import StopConsumer
 from channels.generic.http import AsyncHttpConsumer
-from channels.security.websocket import AllowedHostsOriginValidator
 
 from games import jsontext
 from games.realtime import delivery
 from games.realtime.link import CLOSE_TRY_AGAIN, RealtimeLink
+from games.realtime.origins import origin_allowed
 
 if TYPE_CHECKING:
     from asgiref.typing import HTTPDisconnectEvent, HTTPRequestEvent
@@ -46,23 +45,6 @@ HEADERS = [
     (b"x-accel-buffering", b"no"),
     (b"x-content-type-options", b"nosniff"),
 ]
-
-
-def origin_allowed(scope: dict[str, Any]) -> bool:
-    """Tell whether the request's Origin (if any) is one of ALLOWED_HOSTS, as for the socket.
-
-    A browser sends no Origin with a same-origin GET (an EventSource on its own site), so a
-    missing Origin is allowed; another site's is not.
-    """
-    origins = [value for name, value in scope.get("headers", []) if name == b"origin"]
-    if not origins:
-        return True
-    try:
-        parsed = urlparse(origins[0].decode("latin-1"))
-    except ValueError:
-        return False
-    validator = AllowedHostsOriginValidator(None)  # type: ignore[arg-type]  # only its check
-    return bool(validator.validate_origin(parsed))
 
 
 def header(scope: dict[str, Any], name: bytes) -> str | None:
@@ -101,7 +83,8 @@ class StreamConsumer(RealtimeLink, AsyncHttpConsumer):
         if self.scope["method"] != "GET":
             await self.send_response(405, b"", headers=[(b"allow", b"GET")])
             raise StopConsumer
-        if not origin_allowed(self.scope):
+        # A browser sends no Origin with a same-origin GET (an EventSource on its own site).
+        if not origin_allowed(self.scope, missing_ok=True):
             await self.send_response(403, b"")
             raise StopConsumer
         self.start_link()

@@ -19,7 +19,6 @@ its rows back into each student's turns, offline.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import hmac
 import json
@@ -35,6 +34,7 @@ from django.http import StreamingHttpResponse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from lessons.csv_writer import csv_lines
 from lessons.diagnosis import (
     HELD_MIN_DAYS,
     REASON_LABELS,
@@ -183,28 +183,27 @@ def flavour_for(name: str, classroom: Classroom) -> Flavour:
     raise ValueError(f"unknown export flavour {name!r}")
 
 
-class _Echo:
-    """A file-like object whose write() returns the line, for streaming CSV."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
 def csv_response(
     lines: Iterable[list[object]], filename: str, flavour: Flavour | None = None
 ) -> StreamingHttpResponse:
-    """Stream rows as a UTF-8 CSV download (the first line is the header)."""
-    flavour = flavour or Flavour(MACHINE)
-    writer = csv.writer(_Echo(), delimiter=flavour.delimiter)
+    """Stream rows as a UTF-8 CSV download (the first line is the header).
 
-    def rows() -> Iterator[str]:
-        if flavour.bom:
-            yield "\ufeff"
+    Written by lessons.csv_writer, as every CSV: a name or a word that a spreadsheet would run
+    as a formula comes out as text.
+    """
+    flavour = flavour or Flavour(MACHINE)
+
+    def cells() -> Iterator[list[object]]:
         for index, line in enumerate(lines):
             if index == 0 and flavour.lang is not None:
                 with translation.override(flavour.lang):
                     line = [header_label(str(column)) for column in line]
-            yield writer.writerow([flavour.cell(value) for value in line])
+            yield [flavour.cell(value) for value in line]
+
+    def rows() -> Iterator[str]:
+        if flavour.bom:
+            yield "\ufeff"
+        yield from csv_lines(cells(), delimiter=flavour.delimiter)
 
     response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

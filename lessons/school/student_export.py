@@ -18,9 +18,8 @@ any spreadsheet opens it.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -30,6 +29,7 @@ from django.db.models import Q
 
 from games.engine import events_for
 from games.models import Seat, Table, TableEvent
+from lessons.csv_writer import csv_text
 from lessons.exported_columns import columns
 from lessons.models import (
     Attempt,
@@ -75,8 +75,6 @@ NOT_THE_PUPILS: dict[str, str] = {
     "lessons.EntIdentity.linked_by": "the teacher who linked an ENT account",
     "lessons.EntLinkEvent.by": "the teacher who linked or unlinked an ENT account",
 }
-# Cells a spreadsheet would run as a formula.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _value(value: Any) -> Any:
@@ -170,27 +168,29 @@ def student_json(*, student: Student) -> str:
     )
 
 
-def csv_cell(value: Any) -> str:
-    """Return a value as CSV text a spreadsheet shows as it is (never runs as a formula)."""
-    text = "" if value is None else value
-    if not isinstance(text, str):
-        text = json.dumps(text, ensure_ascii=False, cls=DjangoJSONEncoder)
-    # A leading quote keeps a spreadsheet from running a name such as "=1+1" as a formula.
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+def value_text(value: Any) -> str:
+    """Return a value as the pupil's CSV writes it: text as it is, anything else as JSON."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    return json.dumps(value, ensure_ascii=False, cls=DjangoJSONEncoder)
 
 
 def student_csv(*, student: Student) -> str:
-    """Return the student's data as a long CSV: section, row, field, value."""
+    """Return the student's data as a long CSV: section, row, field, value.
+
+    Written by lessons.csv_writer (a name such as "=1+1" comes out as text, never a formula).
+    """
     data = student_data(student=student)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["section", "row", "field", "value"])
-    for field, value in data["profile"].items():
-        writer.writerow(["profile", 1, field, csv_cell(value)])
-    for section, rows in data.items():
-        if section == "profile":
-            continue
-        for number, row in enumerate(rows, start=1):
-            for field, value in row.items():
-                writer.writerow([section, number, field, csv_cell(value)])
-    return out.getvalue()
+
+    def rows() -> Iterator[list[object]]:
+        yield ["section", "row", "field", "value"]
+        for field, value in data["profile"].items():
+            yield ["profile", 1, field, value_text(value)]
+        for section, section_rows in data.items():
+            if section == "profile":
+                continue
+            for number, row in enumerate(section_rows, start=1):
+                for field, value in row.items():
+                    yield [section, number, field, value_text(value)]
+
+    return csv_text(rows())

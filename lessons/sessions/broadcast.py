@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from games.realtime import delivery
+
+SESSION_UPDATE = {"type": "session.update"}
 
 
 def session_group(session_id: int) -> str:
@@ -12,8 +13,12 @@ def session_group(session_id: int) -> str:
 
 
 def session_changed(session_id: int) -> None:
-    """Ask every overview socket of the session to refresh (call after commit)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    async_to_sync(layer.group_send)(session_group(session_id), {"type": "session.update"})
+    """Ask every overview link of the session to refresh (call after commit).
+
+    The same path as a table's broadcast (games.realtime.delivery): in daphne it is handed to
+    the event loop and never waited on, and it never raises. A blocking send here raised after
+    a move had committed when Redis was away (the mover's socket got no state); a failed
+    publish now keeps the group, which is sent a repair nudge once the layer is back (the
+    overview refreshes on it).
+    """
+    delivery.publish_from_thread(session_group(session_id), dict(SESSION_UPDATE))

@@ -162,6 +162,17 @@ class OverviewLink(RealtimeLink):
             self.seat_wanted = True  # its players get a new game
         self._refresh_soon()
 
+    async def table_notice(self, message: dict[str, Any]) -> None:
+        """A table's activity ended (the session's end tells every table): refresh soon.
+
+        The notice itself is for the table's own pages; the overview shows the session's end.
+        """
+        self._refresh_soon()
+
+    async def table_repair(self, message: dict[str, Any]) -> None:
+        """The layer may have lost a table's moves (games.realtime.delivery): refresh soon."""
+        self._refresh_soon()
+
     def _refresh_soon(self) -> None:
         if self.pending:
             return

@@ -124,15 +124,21 @@ async def cookie_for(user: Any) -> bytes | None:
     return await database_sync_to_async(session_cookie)(user)
 
 
-def _headers(cookie: bytes | None, extra: list[tuple[bytes, bytes]] | None) -> list[Any]:
-    headers = [(b"host", b"testserver")]
+def _headers(
+    cookie: bytes | None, extra: list[tuple[bytes, bytes]] | None, host: bytes = b"testserver"
+) -> list[Any]:
+    headers = [(b"host", host)]
     if cookie is not None:
         headers.append((b"cookie", cookie))
     return headers + (extra or [])
 
 
 async def stream(
-    path: str, cookie: bytes | None, headers: list[tuple[bytes, bytes]] | None = None
+    path: str,
+    cookie: bytes | None,
+    headers: list[tuple[bytes, bytes]] | None = None,
+    *,
+    host: bytes = b"testserver",
 ) -> Stream:
     """Open an event stream at `path` with the Cookie header (None: anonymous)."""
     scope = {
@@ -144,7 +150,7 @@ async def stream(
         "query_string": path.partition("?")[2].encode(),
         "root_path": "",
         "scheme": "http",
-        "headers": _headers(cookie, headers),
+        "headers": _headers(cookie, headers, host),
         "client": ("127.0.0.1", 50000),
         "server": ("testserver", 80),
     }
@@ -174,14 +180,16 @@ async def post_frame(
     raw: bytes | None = None,
     csrf: bool = True,
     origin: bytes = b"http://testserver",
+    host: bytes = b"testserver",
+    extra: list[tuple[bytes, bytes]] | None = None,
 ) -> Answer:
     """POST one frame (JSON, or `raw` bytes) at `path` as the page does; return the answer."""
     body = raw if raw is not None else json.dumps(frame).encode()
     cookies = (cookie + b"; " if cookie else b"") + b"csrftoken=" + CSRF.encode()
-    extra = [(b"content-type", b"application/json"), (b"origin", origin)]
+    sent = [(b"content-type", b"application/json"), (b"origin", origin), *(extra or [])]
     if csrf:
-        extra.append((b"x-csrftoken", CSRF.encode()))
-    headers = [(b"host", b"testserver"), (b"cookie", cookies), *extra]
+        sent.append((b"x-csrftoken", CSRF.encode()))
+    headers = [(b"host", host), (b"cookie", cookies), *sent]
     comm = HttpCommunicator(application, "POST", path, body=body, headers=headers)
     response = await comm.get_response(timeout=5)
     await comm.wait(timeout=5)  # Django's handler has ended (its disconnect listener too)

@@ -20,8 +20,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(90)]
 
 
 async def _hello(ws: str, compression: str | None) -> tuple[str | None, dict[str, object]]:
+    # The page's own origin: scheme, host and port (games/realtime/origins.py).
+    origin = ws.replace("ws", "http", 1)
     async with websockets.connect(
-        f"{ws}/ws/network-check/", origin="http://127.0.0.1", compression=compression
+        f"{ws}/ws/network-check/",
+        origin=origin,
+        compression=compression,  # type: ignore[arg-type]
     ) as sock:
         extensions = sock.response.headers.get("Sec-WebSocket-Extensions")
         await sock.send(json.dumps({"type": "echo", "n": 5}))

@@ -53,7 +53,8 @@ class CheckLink(RealtimeLink):
     """The check's logic: hello, beats, echoes, then the end; anyone may open it."""
 
     max_frame_bytes = 256
-    # Anonymous POSTs of one process share one bucket (no session): room for a few checks.
+    # Anonymous POSTs count per address (an IPv6 /64) in each process (games.realtime.posted):
+    # a school's checks share its address's bucket, room for a few at once.
     rate_burst = 30
     rate_per_second = 15.0
 

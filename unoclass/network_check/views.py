@@ -11,6 +11,7 @@ from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
+from games.realtime.addresses import address_group
 from unoclass.network_check.capacity import (
     ECHOES,
     PAGE_LOADS_PER_ADDRESS,
@@ -41,7 +42,8 @@ def _address_parts(request: HttpRequest) -> dict[str, str | int]:
 @require_safe
 def page(request: HttpRequest) -> HttpResponse:
     """Show the check; it runs in the browser. Refuse an address that loads it too often."""
-    address = request.META.get("REMOTE_ADDR", "")
+    # Counted per address, an IPv6 one per /64 (its devices pick any address in it).
+    address = address_group(str(request.META.get("REMOTE_ADDR") or ""))
     if not counted_within(f"network-check:page:{address}", PAGE_LOADS_PER_ADDRESS, WINDOW_SECONDS):
         return render(request, "network_check/too_many.html", status=429)
     parts = _address_parts(request)

@@ -131,6 +131,34 @@ def first_stream_event(port: int, ca: Path, path: str, headers: dict[str, str]) 
         connection.close()
 
 
+def wss_first_frame(
+    port: int, ca: Path, path: str, origin: str, cookie: str
+) -> dict[str, Any] | int:
+    """Open a socket through nginx with this Origin; return its first frame, or the refusal's
+    HTTP status (the handshake answered without 101)."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    context = ssl.create_default_context(cafile=str(ca))
+    raw = socket.create_connection(("127.0.0.1", port), timeout=20)
+    try:
+        with connect(
+            f"wss://{HOST}:{port}{path}",
+            sock=raw,
+            ssl=context,
+            server_hostname=HOST,
+            origin=origin,  # type: ignore[arg-type]
+            additional_headers={"Cookie": cookie},
+            proxy=None,
+            open_timeout=20,
+        ) as sock:
+            return json.loads(sock.recv(timeout=20))  # type: ignore[no-any-return]
+    except InvalidStatus as refused:
+        return int(refused.response.status_code)
+    finally:
+        raw.close()
+
+
 def _accepts(sock_path: Path) -> bool:
     with socket.socket(socket.AF_UNIX) as sock:
         try:
@@ -309,9 +337,18 @@ http {{
         assert https_get(https_port, ca, f"/join/{code}/", fresh)[0] == 403
         # The fallback's event stream passes the guide's stream location at once: its first
         # event, the seat's state, arrives while the response is still open.
-        student = {"Cookie": f"sessionid={world['students'][0]['session']}"}
+        seat = f"sessionid={world['students'][0]['session']}"
+        student = {"Cookie": seat}
         first = first_stream_event(https_port, ca, f"/tables/{world['table']}/stream/", student)
         assert first["type"] == "state" and first["view"]["seat"] == 0
+        # The socket's Origin behind nginx's TLS: the site's own (https, this host and port)
+        # opens the pupil's seat; another scheme or port is refused at the handshake, as a
+        # POST's is (issue 32 §7: the host alone let http://host or https://host:9443 in).
+        table_path = f"/ws/table/{world['table']}/"
+        own = wss_first_frame(https_port, ca, table_path, f"https://{HOST}:{https_port}", seat)
+        assert isinstance(own, dict) and own["type"] == "state" and own["view"]["seat"] == 0
+        for other in (f"http://{HOST}:{https_port}", f"https://{HOST}:9443", f"https://{HOST}"):
+            assert wss_first_frame(https_port, ca, table_path, other, seat) == 403, other
         for index in (1, 2):
             text = (root.path / f"logs/daphne-{index}.log").read_text(errors="replace")
             assert "Traceback" not in text, text[-3000:]

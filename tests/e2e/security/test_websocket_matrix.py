@@ -172,19 +172,26 @@ async def test_actor_opens_only_what_they_may(
     assert class_b.student.student.display_name not in text
 
 
+# Another site, and this host with another scheme or port (issue 32 §7: the host alone was
+# compared): every route refuses them as a POST does (tests/e2e/security/test_origins.py).
+FOREIGN_ORIGINS = [b"https://evil.example", b"https://testserver", b"http://testserver:9443"]
+
+
+@pytest.mark.parametrize("origin", FOREIGN_ORIGINS, ids=bytes.decode)
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.pattern)
-async def test_a_foreign_origin_is_refused(route: SocketRoute, class_a):  # type: ignore[no-untyped-def]
+async def test_a_foreign_origin_is_refused(route: SocketRoute, origin: bytes, class_a):  # type: ignore[no-untyped-def]
     path = await database_sync_to_async(route.path)(class_a)
     cookie = await cookie_for(class_a.teacher)
-    comm = _communicator(path, cookie, origin=b"https://evil.example")
-    connected, _code = await comm.connect()
+    comm = _communicator(path, cookie, origin=origin)
+    connected, _code = await comm.connect(timeout=10)
     assert not connected
 
 
+@pytest.mark.parametrize("origin", FOREIGN_ORIGINS, ids=bytes.decode)
 @pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.pattern)
-async def test_a_foreign_origin_gets_no_stream(route: SocketRoute, class_a):  # type: ignore[no-untyped-def]
+async def test_a_foreign_origin_gets_no_stream(route: SocketRoute, origin: bytes, class_a):  # type: ignore[no-untyped-def]
     path = await database_sync_to_async(route.path)(class_a)
     stream_path, _frames = fallback_paths(path)
     cookie = await cookie_for(class_a.teacher)
-    found = await stream(stream_path, cookie, [(b"origin", b"https://evil.example")])
+    found = await stream(stream_path, cookie, [(b"origin", origin)])
     assert found.status == 403
