@@ -9,18 +9,16 @@ starts one new year's class.
 
 from __future__ import annotations
 
-from functools import partial
-
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.realtime.signout import tell_signed_out
 from lessons.classrooms.name_rule import classroom_lock
 from lessons.classrooms.services import (
     StudentWithPin,
     classroom_create,
+    pupils_sign_out,
     roster_add_names,
 )
 from lessons.ent.links import links_carry
@@ -54,18 +52,8 @@ def classroom_archive(*, classroom: Classroom, by: User) -> Classroom:
 
 
 def _pupils_sign_out(classroom: Classroom) -> None:
-    """End every sign-in of the class's pupils and close their sockets once committed.
-
-    A pupil's account has no usable password; a new unusable one changes the account's session
-    hash, so every session it signed in with stops signing it in (Django checks the hash on
-    each request, the sockets with each action). Nobody can sign in to an archived class again.
-    """
-    users = list(User.objects.filter(student__classroom=classroom, role=User.Role.STUDENT))
-    for user in users:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    for user in users:
-        transaction.on_commit(partial(tell_signed_out, user.pk, None))
+    """End every sign-in of the class's pupils; nobody can sign in to an archived class again."""
+    pupils_sign_out(User.objects.filter(student__classroom=classroom, role=User.Role.STUDENT))
 
 
 def classroom_new_year(

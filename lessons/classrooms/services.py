@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
@@ -18,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from games.realtime.signout import tell_signed_out
 from lessons.classrooms.name_rule import (
     TOO_LONG,
     UNPRINTABLE,
@@ -225,13 +228,31 @@ def roster_add_names(*, classroom: Classroom, names: list[str]) -> list[StudentW
     return created
 
 
+def pupils_sign_out(users: Iterable[User]) -> None:
+    """End every sign-in of these pupils' accounts and close their links once committed.
+
+    A pupil's account has no usable password; a new unusable one changes the account's session
+    hash, so every session it signed in with stops signing it in (Django checks the hash on
+    each request, the sockets and streams with each action), and the links open now close.
+    """
+    for user in users:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+        transaction.on_commit(partial(tell_signed_out, user.pk, None))
+
+
 def student_reset_pin(*, student: Student) -> str:
-    """Give a student a new PIN, clear their lock, and return the PIN."""
+    """Give a student a new PIN, clear their lock, end their sign-ins, and return the PIN.
+
+    A new PIN is how a teacher takes a sign-in back (a classmate saw the card): every device
+    signed in with the old one, by PIN or ENT, signs in again.
+    """
     pin = pin_generate()
     student.pin_hash = pin_hash(pin)
     student.failed_attempts = 0
     student.locked_until = None
     student.save(update_fields=["pin_hash", "failed_attempts", "locked_until"])
+    pupils_sign_out([student.user])
     return pin
 
 
@@ -239,7 +260,11 @@ def classroom_reset_all_pins(*, classroom: Classroom) -> list[StudentWithPin]:
     """Give every student of a classroom a new PIN (for a fresh set of login cards)."""
     with transaction.atomic():
         present = classroom.students.filter(pseudonymised_at__isnull=True)
-        students = list(present.select_for_update().order_by("display_name", "id"))
+        students = list(
+            present.select_related("user")
+            .select_for_update(of=("self",))
+            .order_by("display_name", "id")
+        )
         return [StudentWithPin(student=s, pin=student_reset_pin(student=s)) for s in students]
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from lessons.classrooms.co_teachers import co_teacher_remove
+from lessons.classrooms.services import student_reset_pin
 from lessons.classrooms.school_year import classroom_archive
 from lessons.classrooms.student_changes import student_move, student_remove
 from lessons.ent.tickets import single_sign_out
@@ -92,6 +93,13 @@ def _ent_signed_out(a: Any, b: Any, co_teacher: User) -> Made:
     return Made(any(ended))
 
 
+def _new_pin(a: Any, b: Any, co_teacher: User) -> Made:
+    # The teacher gives the pupil a new PIN: every sign-in of that account ends (the ENT one of
+    # the ENT-linked pupil, the same account, too).
+    student_reset_pin(student=_pupil(a))
+    return Made(True)
+
+
 STATES: dict[str, Callable[[Any, Any, User], Made]] = {
     "moved": _moved,
     "archived": _archived,
@@ -99,6 +107,7 @@ STATES: dict[str, Callable[[Any, Any, User], Made]] = {
     "erased": _erased,
     "co_teacher_removed": _co_teacher_removed,
     "ent_signed_out": _ent_signed_out,
+    "new_pin": _new_pin,
 }
 
 # Rows whose outcome in a state is not the rule's: (state, row id, actor) -> outcome.
@@ -168,6 +177,10 @@ def expected_in_state(
         # even student_a, the ENT-linked pupil's own account signed in with its class code
         # (single sign-out ends the session its ticket opened, not every session of the user).
         return route.expect["anonymous"] if actor in ENT_TICKETS else base
+    if state == "new_pin":
+        # The pupil's account (student_a, and ent_pupil: the same account) is signed out;
+        # nobody else changes.
+        return route.expect["anonymous"] if actor in {"student_a", "ent_pupil"} else base
     if actor == "ent_pupil" and route.expect[actor] == route.expect["student_a"]:
         # The link follows the pupil's account: moved, archived, pseudonymised or erased (the
         # link erased with it), the ENT-linked pupil gets what student_a gets.

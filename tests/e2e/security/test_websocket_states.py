@@ -40,7 +40,8 @@ def expected_socket(state: str, route: SocketRoute, actor: str) -> Any:
     if state == "ent_signed_out" and actor in ENT_TICKETS:
         return CLOSE_SIGNED_OUT  # the ENT ended the session its ticket opened
     # The ENT-linked pupil is student_a's account: every other state acts on it alike.
-    if actor in {"student_a", "ent_pupil"} and state in {"archived", "pseudonymised", "erased"}:
+    gone = {"archived", "pseudonymised", "erased", "new_pin"}
+    if actor in {"student_a", "ent_pupil"} and state in gone:
         return CLOSE_SIGNED_OUT  # their sign-in ended with the change
     # A moved pupil keeps their seat at a table that is no class session's (the game is theirs).
     return base
