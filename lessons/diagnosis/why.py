@@ -5,10 +5,13 @@ rules a reason names (REASON_FOR_RULE: M1, M2, M3) whose trap the item offered. 
 **informs** when, besides, one of those rules is still undecided in the round (probe.py: the
 rules the round goes on offering). The warm-up asks:
 
-- after an answer whose reason informs (while the round has asked fewer than ASK_CAP times);
-- after another answer now and then (chance COVER_RATE, seeded), so that the question alone
-  does not say "wrong": never after a right answer when the answer before was a right one
-  asked (never twice in a row for a right answer), and within the same ASK_CAP.
+- after an answer whose reason informs (at most ASK_CAP times a round);
+- after another answer now and then (chance COVER_RATE, seeded, at most COVER_CAP times a
+  round), so that the question alone does not say "wrong": never after a right answer when
+  the answer before was a right one asked (never twice in a row for a right answer).
+
+The two caps are apart: a question asked for cover never takes the place of one that informs
+(sharing one cap lost the last reasons of a 30% habit's round: bench/diagnosis.py).
 
 Nothing else: a right answer's reason never weighs, and a reason on a decided rule changes
 nothing. An answer without a question is judged and stored like any other (its reason is none).
@@ -25,10 +28,12 @@ from .probe import WarmUp, _current_round, _Round, _undecided
 from .reasons import REASON_FOR_RULE
 from .stream import Turn, chance_rates_of, read_turn
 
-# At most this many questions in a round (a third of probe.ROUND_CAP's 24 items): "a few".
+# At most this many questions that inform in a round (a third of probe.ROUND_CAP's 24 items).
 ASK_CAP: Final = 8
-# The chance of a question after a right answer (the one before not a right answer asked).
+# The chance of a question after an answer whose reason does not inform, and at most how many
+# such questions a round asks: with the above, "a few times a round".
 COVER_RATE: Final = 0.25
+COVER_CAP: Final = 3
 
 
 def reason_informs(warm_up: WarmUp, turn: Turn) -> bool:
@@ -59,8 +64,8 @@ class Why:
 
     def __init__(self, warm_up: WarmUp) -> None:
         self.warm_up = warm_up
-        # Per round: each answer's (asked, right), in order.
-        self.history: dict[str | int | None, list[tuple[bool, bool]]] = {}
+        # Per round: each answer's (asked, right, informs), in order.
+        self.history: dict[str | int | None, list[tuple[bool, bool, bool]]] = {}
 
     def asks(self, turn: Turn) -> bool:
         """Decide (and remember) whether the question follows this answer of its round."""
@@ -68,14 +73,17 @@ class Why:
             return False
         done = self.history.setdefault(turn.round, [])
         right = turn.first.correct
-        asked = False
-        if sum(1 for was_asked, _ in done if was_asked) < ASK_CAP:
-            if reason_informs(self.warm_up, turn):
-                asked = True
-            elif not (right and done and done[-1] == (True, True)):
-                draw = random.Random(f"warm-up-why:{self.warm_up.seed}:{turn.round}:{len(done)}")
-                asked = draw.random() < COVER_RATE
-        done.append((asked, right))
+        informs = reason_informs(self.warm_up, turn)
+        if informs:
+            asked = sum(1 for was_asked, _, inf in done if was_asked and inf) < ASK_CAP
+        elif right and done and done[-1][:2] == (True, True):
+            asked = False  # never twice in a row for a right answer
+        elif sum(1 for was_asked, _, inf in done if was_asked and not inf) >= COVER_CAP:
+            asked = False
+        else:
+            draw = random.Random(f"warm-up-why:{self.warm_up.seed}:{turn.round}:{len(done)}")
+            asked = draw.random() < COVER_RATE
+        done.append((asked, right, informs))
         return asked
 
 
@@ -106,4 +114,4 @@ def reason_asked(turns: object, *, level: str = "full", seed: int = 0, round_id:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-__all__ = ["ASK_CAP", "COVER_RATE", "Why", "reason_asked", "reason_informs"]
+__all__ = ["ASK_CAP", "COVER_CAP", "COVER_RATE", "Why", "reason_asked", "reason_informs"]

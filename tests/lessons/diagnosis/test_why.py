@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from lessons.diagnosis.probe import ROUND_CAP, WarmUp
 from lessons.diagnosis.stream import read_turn
 from lessons.diagnosis.warmup_calibration import Pupil, answer
-from lessons.diagnosis.why import ASK_CAP, Why, reason_asked, reason_informs
+from lessons.diagnosis.why import ASK_CAP, COVER_CAP, Why, reason_asked, reason_informs
 
 PUPILS = {
     "competent": Pupil(wrong=0.05, reasons=True),
@@ -54,7 +54,8 @@ def test_never_twice_in_a_row_after_a_right_answer_and_at_most_the_cap(kind: str
         _turns, decisions = _round(PUPILS[kind], seed)
         asked = [(a, right) for a, right, _ in decisions]
         assert all(not (asked[i] == asked[i + 1] == (True, True)) for i in range(len(asked) - 1))
-        assert sum(a for a, _ in asked) <= ASK_CAP
+        assert sum(a for a, _, informs in decisions if informs) <= ASK_CAP
+        assert sum(a for a, _, informs in decisions if not informs) <= COVER_CAP
 
 
 def test_a_competent_pupil_is_asked_a_few_times_not_after_every_item() -> None:
@@ -73,9 +74,9 @@ def test_every_informing_answer_is_asked_until_the_cap(kind: str) -> None:
         _turns, decisions = _round(PUPILS[kind], seed)
         total = 0
         for asked, _right, informs in decisions:
-            if informs and total < ASK_CAP:
-                assert asked
-            total += asked
+            if informs:
+                assert asked == (total < ASK_CAP)
+                total += asked
 
 
 def test_a_reason_informs_only_on_a_wrong_answer_offering_an_undecided_named_rule() -> None:
