@@ -40,6 +40,13 @@ MAX_STEPS = 60
 DEADLINE_SECONDS = 240
 
 
+FITS = """() => [...document.querySelectorAll('.warmup__card, #warmup-top')].every((card) => {
+  const box = card.getBoundingClientRect();
+  const value = card.querySelector('.card__value').getBoundingClientRect();
+  return value.left >= box.left - 0.5 && value.right <= box.right + 0.5;
+})"""
+
+
 def _value(text: str) -> Fraction:
     num, den = text.strip().split("/")
     return Fraction(int(num), int(den))
@@ -84,6 +91,8 @@ def _answer_round(page: Page, folder: Path) -> tuple[int, int]:
             values = [_value(v) for v in cards.locator(".card__value").all_inner_texts()]
             equal = [i for i, v in enumerate(values) if v == top]
             wrong = [i for i, v in enumerate(values) if v != top]
+            # Every value fits its card on the phone ("17/24" was cut at both ends).
+            assert page.evaluate(FITS), values
             # The first answer is wrong (the end then shows an example), the others right.
             index = wrong[0] if answered == 0 and wrong else (equal or wrong)[0]
             if answered == 0:
