@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from lessons.models import Attempt, WarmupRound
 from lessons.sessions import services as sessions
+from lessons.warmup import services
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
 from tests.lessons.sessions.helpers import class_of, join_all, start
 from tests.lessons.warmup.helpers import ITEMS, scripted
@@ -444,3 +445,19 @@ def test_the_key_hints_are_marked_for_keyboards_only(monkeypatch: Any) -> None:
     page = _page(client, round_)
     assert re.search(r'class="reason__help keys-hint"[^>]*>Press the number', page)
     assert 'aria-describedby="warmup-reason-help"' not in page
+
+
+def test_a_re_check_waiting_during_a_class_game_is_not_a_second_big_button(
+    monkeypatch: Any,
+) -> None:
+    scripted(monkeypatch, ask=False)
+    teacher = make_teacher()
+    classroom, (ada,) = class_of(teacher, 1)
+    (recheck,) = services.warmup_recheck(teacher=teacher, classroom=classroom, students=[ada.pk])
+    session = start(teacher, classroom, warmup=True)
+    join_all(session, [ada])
+    home = page_text(_client(ada, "fr").get(reverse("home")))
+    assert _big_buttons(home) == ["Échauffement"]
+    assert reverse("warmup_page", args=[recheck.pk]) in home  # still listed, quietly
+    session_round = WarmupRound.objects.get(student=ada, session=session)
+    assert f'href="{reverse("warmup_page", args=[session_round.pk])}"' in home
