@@ -169,7 +169,10 @@ class WarmUp:
 
     def add(self, data: object) -> None:
         """Check one turn dict (ValueError if bad) and add it to the evidence."""
-        turn = read_turn(data, self.diagnosis.deck, len(self.turns))
+        self.add_turn(read_turn(data, self.diagnosis.deck, len(self.turns)))
+
+    def add_turn(self, turn: Turn) -> None:
+        """Add one checked turn (stream.read_turn's) to the evidence."""
         self.diagnosis.add_turn(turn)
         self.turns.append(turn)
 

@@ -1,9 +1,11 @@
 """The student's own reason for a wrong "equal" claim, and the rule each reason points to.
 
 After a refused "equal" claim the play page may ask "Why did you think they were equal?" with
-these answers (Eedi's diagnostic answers, inside the game). The page must show them in a fresh
-random order each time: the status model reads a child who clicks without reading as choosing
-each answer with chance 1 / len(REASONS).
+these answers (Eedi's diagnostic answers, inside the game), in a fresh random order each time:
+the status model reads a child who clicks without reading as choosing each answer with chance
+1 / len(REASONS). The warm-up keeps one order per child instead (lessons.warmup: a child finds
+their answer where it was); a child who always taps the same place then gives one reason
+every time, which the model does not read as evidence (model.py, reasons_weigh).
 """
 
 from __future__ import annotations

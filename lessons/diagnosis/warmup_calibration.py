@@ -10,10 +10,12 @@ Students:
   right card (no other slip);
 - **competent**: random with `wrong` = 0.05.
 
-With reasons on, a reason follows every answer (the warm-up asks after each one): the habit's
-own with chance calibration.HONEST_REASONS when the habit chose the card, else a random one.
-Only wrong answers' reasons are read. A **re-check** is a second round (another round id) for
-the same student: the habit gone (a competent student) or still there.
+With reasons on, a reason follows each answer the warm-up asks about (lessons.diagnosis.why:
+where it informs, now and then besides): the habit's own with chance
+calibration.HONEST_REASONS when the habit chose the card, else a random one. Only wrong
+answers' reasons are read; an answer not asked about carries none. A **re-check** is a
+second round (another round id) for the same student: the habit gone (a competent student)
+or still there.
 A warm-up may be followed by game turns (calibration._turn: real game situations).
 
 **Timed courses** ("held", issue 31): the same pupil answers several rounds, each stamped with
@@ -41,6 +43,8 @@ from .evidence import STATUS_HELD, STATUS_LIKELY, STATUS_RESOLVED
 from .model import HELD_MIN_GAP
 from .probe import WarmUp
 from .reasons import REASON_FOR_RULE, REASONS
+from .stream import read_turn
+from .why import Why
 
 _REASON_CODES: tuple[str, ...] = tuple(REASONS)
 
@@ -64,6 +68,7 @@ class RoundOutcome:
     likely_at: dict[str, int] = field(default_factory=dict)
     final: dict[str, str] = field(default_factory=dict)
     resolved: bool = False  # the habit's rule resolved at the end (re-checks)
+    asked: int = 0  # answers followed by "why?" (lessons.diagnosis.why)
 
 
 def _value(card: str) -> Fraction:
@@ -126,11 +131,18 @@ def play_round(
     warm_up.round_id = round_id  # type: ignore[assignment]
     outcome = RoundOutcome()
     diagnosis = warm_up.diagnosis
+    why = Why(warm_up)
     while (item := warm_up.next_item()) is not None:
-        turn = answer(rng, pupil, item, len(warm_up.turns), round_id)
+        data = answer(rng, pupil, item, len(warm_up.turns), round_id)
         if start is not None:
-            turn["at"] = (start + timedelta(seconds=ITEM_SECONDS * outcome.items)).isoformat()
-        warm_up.add(turn)
+            data["at"] = (start + timedelta(seconds=ITEM_SECONDS * outcome.items)).isoformat()
+        turn = read_turn(data, diagnosis.deck, len(warm_up.turns))
+        if why.asks(turn):
+            outcome.asked += 1
+        else:
+            data["attempts"][0]["reason"] = None  # type: ignore[index]
+            turn = read_turn(data, diagnosis.deck, len(warm_up.turns))
+        warm_up.add_turn(turn)
         for rule in diagnosis.tested:
             if diagnosis.tracks[rule].likely_at is not None and rule not in outcome.likely_at:
                 outcome.likely_at[rule] = outcome.items

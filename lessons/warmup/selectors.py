@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from games.engine.explain import worked_example
@@ -25,19 +25,18 @@ def round_for_student(*, student: Student, warmup_id: int) -> WarmupRound | None
 
 
 def open_rounds_for_student(*, student: Student | None) -> QuerySet[WarmupRound]:
-    """Return the student's rounds still to answer outside a class session (not past due)."""
+    """Return the student's rounds still to answer: first the one of a class session still
+    going (the home's one big button, "Warm-up"), then those sent outside a session (not past
+    due)."""
     if student is None:
         return WarmupRound.objects.none()
     today = timezone.localdate()
+    outside = Q(session__isnull=True, assignment__isnull=True)
+    in_session = Q(session__isnull=False) & ~Q(session__status=ClassSession.Status.ENDED)
     return (
-        WarmupRound.objects.filter(
-            student=student,
-            session__isnull=True,
-            assignment__isnull=True,
-            finished_at__isnull=True,
-        )
+        WarmupRound.objects.filter(outside | in_session, student=student, finished_at__isnull=True)
         .exclude(due_on__lt=today)
-        .order_by("due_on", "id")
+        .order_by(F("session_id").desc(nulls_last=True), "due_on", "id")
     )
 
 
@@ -46,15 +45,24 @@ def session_round(*, session: ClassSession, student: Student) -> WarmupRound | N
     return WarmupRound.objects.filter(session=session, student=student).first()
 
 
-def cards(values: list[str]) -> list[dict[str, Any]]:
-    """Return the cards of an item as the page draws them: value, marking, colour, key."""
+def cards(values: list[str], *, marked: bool = False) -> list[dict[str, Any]]:
+    """Return the cards of an item as the page draws them: value, marking, colour, key.
+
+    `marked`: show the UNO Braille marking ("4/6r") under the value, as at an accessible table
+    (the play page's rule); elsewhere a child reads it as part of the card, so it stays empty.
+    """
     shown = []
     for index, value in enumerate(values):
         colour = COLOURS[index % len(COLOURS)]
-        shown.append(
-            {"value": value, "colour": colour, "mark": f"{value}{colour}", "key": index + 1}
-        )
+        mark = f"{value}{colour}" if marked else ""
+        shown.append({"value": value, "colour": colour, "mark": mark, "key": index + 1})
     return shown
+
+
+def accessible(round_: WarmupRound) -> bool:
+    """Tell whether the round belongs to an accessible session (its cards show the markings)."""
+    session = round_.session
+    return session is not None and bool((session.play_settings or {}).get("accessible"))
 
 
 def example_for(round_: WarmupRound, lang: str) -> dict[str, Any] | None:
@@ -81,7 +89,9 @@ def page_state(round_: WarmupRound) -> dict[str, Any]:
             "step": "item",
             "number": round_.answered + 1,
             "top": cards([str(item["reference"])])[0] | {"colour": "none", "mark": ""},
-            "options": cards([str(option) for option in item["options"]]),
+            "options": cards(
+                [str(option) for option in item["options"]], marked=accessible(round_)
+            ),
         }
     return {"step": "start"}
 
@@ -101,6 +111,7 @@ def session_progress(*, session: ClassSession) -> dict[int, WarmupRound]:
 
 
 __all__ = [
+    "accessible",
     "cards",
     "example_for",
     "open_rounds_for_student",

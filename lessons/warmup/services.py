@@ -1,15 +1,19 @@
-"""Warm-up rounds: open one, answer its items one by one, give a reason after each, stop it.
+"""Warm-up rounds: open one, answer its items one by one, a reason where it informs, stop it.
 
 A round asks "Which card is equal to it?" about designed items (lessons.diagnosis.probe_next
 chooses each from the student's turns so far). Nothing on the page says right or wrong until
-the end: after every answer, right or wrong, the same reason prompt follows ("why did you
-choose this card?"), so the prompt itself gives nothing away. The next item is chosen once the
-prompt is answered or skipped; the round ends when probe_next has nothing more to ask.
+the end. "Why did you choose this card?" follows an answer only where the model says its
+reason informs (lessons.diagnosis.why: a wrong answer on a rule still undecided), and now and
+then besides, never twice in a row after a right answer: a few times a round, not after every
+item. Its answers keep one order for a student (seeded by the student), on every item and
+after a reload. The next item is chosen once the question is answered or skipped, or at once
+when none is asked; the round ends when probe_next has nothing more to ask.
 
 Every answer is stored (lessons.attempts.probes) in the transaction that checks it, before the
-page shows anything else. Every function takes keyword-only arguments and raises
-ValidationError with a translated message when the input is refused; nothing changes then.
-A student acts only on their own rounds (another's round is refused like a missing one).
+page shows anything else, asked "why?" or not (then its reason is none, as when skipped).
+Every function takes keyword-only arguments and raises ValidationError with a translated
+message when the input is refused; nothing changes then. A student acts only on their own
+rounds (another's round is refused like a missing one).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from lessons.attempts.probes import probe_attempt_create, probe_attempt_set_reas
 from lessons.classrooms.selectors import teacher_teaches
 from lessons.diagnosis import REASONS
 from lessons.diagnosis.decks import DECK_LEVELS, DEFAULT_DECK_LEVEL
+from lessons.diagnosis.why import reason_asked
 from lessons.models import (
     Attempt,
     Classroom,
@@ -78,12 +83,15 @@ def _student_turns(student: Student) -> list[dict[str, Any]]:
     return turns_of(student_rows(student.pk, since=window.start))
 
 
-def _advance(round_: WarmupRound, now: Any) -> None:
-    """Put the next item on the round, or end it (probe_next has nothing more to ask)."""
+def _advance(round_: WarmupRound, now: Any, turns: list[dict[str, Any]] | None = None) -> None:
+    """Put the next item on the round, or end it (probe_next has nothing more to ask).
+
+    `turns`: the student's turns when the caller has just read them (else read here).
+    """
     item = None
     if round_.answered < MAX_ITEMS:
         item = next_item(
-            _student_turns(round_.student),
+            _student_turns(round_.student) if turns is None else turns,
             level=round_.level,
             seed=round_.seed,
             round_id=round_.pk,
@@ -230,10 +238,12 @@ def warmup_answer(
     choice: object,
     response_ms: int | None = None,
 ) -> Attempt:
-    """Store the student's answer to the item on their screen; the reason prompt comes next.
+    """Store the student's answer to the item on their screen; then ask why, or go on.
 
-    `item_number` is the item the page showed (1 for the first): an answer sent twice, or from
-    an old page, is refused and changes nothing.
+    The question follows where lessons.diagnosis.why says so (round.asking is then the answer);
+    otherwise the next item (or the end) comes at once. `item_number` is the item the page
+    showed (1 for the first): an answer sent twice, or from an old page, is refused and
+    changes nothing.
     """
     with transaction.atomic():
         round_ = _own_round(student, warmup_id)
@@ -259,21 +269,35 @@ def warmup_answer(
             response_ms=response_ms,
         )
         round_.answered += 1
-        round_.asking = attempt
-        round_.save(update_fields=["answered", "asking"])
+        turns = _student_turns(student)
+        if _asks_why(round_, turns):
+            round_.asking = attempt
+        else:
+            _advance(round_, timezone.now(), turns)
+        round_.save(update_fields=["answered", "asking", "item", "finished_at"])
         _changed(round_)
         return attempt
 
 
-def reason_choices(round_: WarmupRound) -> list[str]:
-    """Return the prompt's answers for the round's question, in its own random order.
+def _asks_why(round_: WarmupRound, turns: list[dict[str, Any]]) -> bool:
+    """Tell whether "why?" follows the answer just stored (the last of `turns`)."""
+    last = turns[-1] if turns else None
+    if last is None or last.get("source") != "probe" or last.get("round") != round_.pk:
+        return False  # not in the evidence window (never in practice): nothing it would inform
+    return reason_asked(turns, level=round_.level, seed=round_.seed, round_id=round_.pk)
 
-    Seeded by the round and the answer: the same question always shows the same order, and
-    each question a fresh one (the model reads a child clicking at random as choosing each
-    reason by chance).
+
+def reason_choices(round_: WarmupRound) -> list[str]:
+    """Return the prompt's answers in the student's own order (seeded by the student).
+
+    The same order on every item, in every round and after a reload: a child finds their
+    answer where it was. One order per child, not one for the class, so the first answer
+    shown is not the same reason for everyone; a child who always taps the same place gives
+    the same reason every time, which the model does not read as evidence (model.py:
+    reasons_weigh).
     """
     codes = list(PROMPT_CODES)
-    random.Random(f"warmup_reason:{round_.seed}:{round_.asking_id}").shuffle(codes)
+    random.Random(f"warmup_reason:{round_.student_id}").shuffle(codes)
     return codes
 
 

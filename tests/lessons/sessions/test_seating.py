@@ -175,7 +175,7 @@ def test_students_of_a_finished_game_get_a_new_game_together(class_a):  # type: 
 def test_a_latecomer_answering_the_warm_up_is_dealt_only_once_done(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    scripted(monkeypatch)
+    scripted(monkeypatch, ask=True)  # "why?" after every answer: each is answered below
     teacher = make_teacher()
     classroom, (ada, bob, cleo) = class_of(teacher, 3)
     session = start(teacher, classroom, warmup=True)

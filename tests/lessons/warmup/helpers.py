@@ -3,7 +3,8 @@
 The services' tests check storage, order and refusals, not which item probe_next picks, so
 they replace lessons.diagnosis.probe_next by a script that gives ITEMS in turn: the n-th item
 once the student's turns (as loaded from the database) hold n - 1 warm-up answers. A stored
-answer that did not reach the turns would therefore repeat an item.
+answer that did not reach the turns would therefore repeat an item. `ask` fixes whether "why?"
+follows every answer (True) or none (False); None keeps lessons.diagnosis.why's rule.
 """
 
 from __future__ import annotations
@@ -41,8 +42,15 @@ class Script:
         return dict(self.items[answered]) if answered < len(self.items) else None
 
 
-def scripted(monkeypatch: pytest.MonkeyPatch, items: list[dict[str, Any]] = ITEMS) -> Script:
-    """Replace probe_next for the warm-up by a script of `items`."""
+def scripted(
+    monkeypatch: pytest.MonkeyPatch,
+    items: list[dict[str, Any]] = ITEMS,
+    *,
+    ask: bool | None = None,
+) -> Script:
+    """Replace probe_next for the warm-up by a script of `items` (and the "why?" rule: `ask`)."""
     script = Script(items)
     monkeypatch.setattr("lessons.warmup.items.probe_next", script)
+    if ask is not None:
+        monkeypatch.setattr("lessons.warmup.services.reason_asked", lambda *a, **kw: ask)
     return script

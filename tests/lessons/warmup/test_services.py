@@ -14,6 +14,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from lessons.diagnosis.why import reason_asked
 from lessons.models import Attempt, WarmupRound
 from lessons.reporting.loading import student_rows, turns_of
 from lessons.sessions import services as sessions
@@ -97,8 +98,8 @@ def test_each_answer_is_stored_as_a_probe_attempt_then_asked_why(monkeypatch: An
     assert round_.asking_id is None and round_.item == ITEMS[1]
 
 
-def test_a_right_answer_is_asked_why_too_and_its_reason_never_weighs(monkeypatch: Any) -> None:
-    scripted(monkeypatch)
+def test_a_right_answer_asked_why_keeps_no_reason(monkeypatch: Any) -> None:
+    scripted(monkeypatch, ask=True)
     _session, (ada, _bob) = _joined()
     round_ = _round(ada)
     right = _answer(ada, round_, "3/6")
@@ -110,7 +111,7 @@ def test_a_right_answer_is_asked_why_too_and_its_reason_never_weighs(monkeypatch
 
 
 def test_answers_become_diagnose_probe_turns_in_order(monkeypatch: Any) -> None:
-    script = scripted(monkeypatch)
+    script = scripted(monkeypatch, ask=True)
     _session, (ada, _bob) = _joined()
     round_ = _round(ada)
     for choice, reason in (("2/3", "added_same"), ("4/12", None), ("5/6", "guessed")):
@@ -260,8 +261,10 @@ def test_students_answering_are_not_dealt_until_the_teacher_seats(monkeypatch: A
     round_ = _round(ada)
     for choice in ("3/6", "4/12", "8/12"):
         _answer(ada, round_, choice)
-        services.warmup_reason(student=ada, warmup_id=round_.pk, reason=None)
         round_.refresh_from_db()
+        if round_.asking_id is not None:
+            services.warmup_reason(student=ada, warmup_id=round_.pk, reason=None)
+            round_.refresh_from_db()
     assert round_.finished_at is not None and not round_.stopped
     assert sessions.session_seat_due(session=session, now=None) == []
     # The teacher seats: Bob's round stops where it was, and everyone is dealt.
@@ -368,3 +371,93 @@ def test_a_pupil_moved_to_another_class_takes_their_warm_ups(monkeypatch: Any) -
     assert set(Attempt.objects.filter(student=ada).values_list("classroom_id", flat=True)) == {
         other.pk
     }
+
+
+# "Why?" where it informs (issue 30 §1.4): the real rule, lessons.diagnosis.why.
+RIGHT = {"1/2": "3/6", "1/3": "4/12", "2/3": "8/12"}
+LONG = [ITEMS[i % len(ITEMS)] for i in range(12)]
+
+
+def _play(student: Any, round_: WarmupRound, picks: list[str]) -> list[bool]:
+    """Answer `picks` in turn, skipping each question; return whether each answer was asked."""
+    asked = []
+    for choice in picks:
+        _answer(student, round_, choice)
+        round_.refresh_from_db()
+        asked.append(round_.asking_id is not None)
+        if round_.asking_id is not None:
+            services.warmup_reason(student=student, warmup_id=round_.pk, reason=None)
+            round_.refresh_from_db()
+    return asked
+
+
+def test_right_answers_are_asked_why_a_few_times_never_twice_in_a_row(monkeypatch: Any) -> None:
+    scripted(monkeypatch, LONG)
+    _session, students = _joined(count=6)
+    patterns = []
+    for number, student in enumerate(students):
+        round_ = _round(student)
+        WarmupRound.objects.filter(pk=round_.pk).update(seed=1000 + number)
+        round_.refresh_from_db()
+        asked = _play(student, round_, [RIGHT[item["reference"]] for item in LONG])
+        patterns.append(asked)
+        assert not any(a and b for a, b in zip(asked, asked[1:], strict=False)), asked
+        assert sum(asked) < len(asked) / 2  # a few, not after every item
+        # Deterministic: the stored turns, read again, give the same questions.
+        turns = turns_of(student_rows(student.pk))
+        again = [
+            reason_asked(turns[: i + 1], level=round_.level, seed=round_.seed, round_id=round_.pk)
+            for i in range(len(turns))
+        ]
+        assert again == asked
+    assert any(any(asked) for asked in patterns)  # now and then after a right answer too
+
+
+def test_a_wrong_answer_on_an_undecided_rule_is_asked_why(monkeypatch: Any) -> None:
+    scripted(monkeypatch)
+    _session, (ada, _bob) = _joined()
+    round_ = _round(ada)
+    _answer(ada, round_, "2/3")  # M1's trap, M1 undecided: its reason informs
+    round_.refresh_from_db()
+    assert round_.asking_id is not None
+
+
+def test_an_answer_without_a_question_is_stored_judged_and_read(monkeypatch: Any) -> None:
+    scripted(monkeypatch, ask=False)
+    _session, (ada, _bob) = _joined()
+    round_ = _round(ada)
+    attempt = _answer(ada, round_, "2/3")
+    round_.refresh_from_db()
+    # No question: the next item at once, the answer judged and stored as evidence.
+    assert round_.asking_id is None and round_.item == ITEMS[1] and round_.answered == 1
+    assert attempt.outcome == Attempt.Outcome.WRONG and "M1" in attempt.tags
+    with pytest.raises(ValidationError) as error:
+        services.warmup_reason(student=ada, warmup_id=round_.pk, reason="guessed")
+    assert error.value.code == "no_question"
+    (turn,) = turns_of(student_rows(ada.pk))
+    assert turn["source"] == "probe" and turn["round"] == round_.pk
+    assert turn["attempts"][0]["played"] == "2/3" and turn["attempts"][0]["reason"] is None
+    for choice in ("4/12", "8/12"):
+        _answer(ada, round_, choice)
+        round_.refresh_from_db()
+    assert round_.finished_at is not None and round_.asking_id is None
+
+
+def test_the_answers_keep_one_order_for_a_pupil(monkeypatch: Any) -> None:
+    scripted(monkeypatch, LONG, ask=True)
+    _session, students = _joined(count=8)
+    orders = []
+    for student in students:
+        round_ = _round(student)
+        seen = []
+        for item in LONG[:4]:
+            _answer(student, round_, RIGHT[item["reference"]])
+            round_.refresh_from_db()
+            seen.append(services.reason_choices(round_))
+            services.warmup_reason(student=student, warmup_id=round_.pk, reason=None)
+            round_.refresh_from_db()
+        assert all(order == seen[0] for order in seen)  # the same on every item
+        assert sorted(seen[0]) == sorted(services.PROMPT_CODES)
+        orders.append(tuple(seen[0]))
+    # Per pupil, not one order for the class (8 pupils, 120 orders).
+    assert len(set(orders)) > 1

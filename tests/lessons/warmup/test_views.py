@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from lessons.models import Attempt, WarmupRound
 from lessons.sessions import services as sessions
+from lessons.warmup import services
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
 from tests.lessons.sessions.helpers import class_of, join_all, start
 from tests.lessons.warmup.helpers import ITEMS, scripted
@@ -68,9 +69,9 @@ def test_the_student_sees_the_top_card_four_cards_and_the_question(
     assert 'id="warmup-top"' in page and ">1/2<" in page
     buttons = re.findall(r'name="choice" value="([^"]+)"', page)
     assert buttons == ITEMS[0]["options"]
-    # Keys 1-4 and the Braille markings, as on the play page.
+    # Keys 1-4; no Braille marking ("2/3j") under the values outside an accessible table.
     assert all(f'data-key="{key}"' in page for key in range(1, 5))
-    assert "2/3j" in page
+    assert "2/3j" not in page and 'class="card__mark"' not in page
     assert not any(word in page for word in VERDICTS)
 
 
@@ -79,7 +80,7 @@ def test_the_student_sees_the_top_card_four_cards_and_the_question(
 def test_after_a_right_or_a_wrong_answer_the_same_question_follows(
     monkeypatch: Any, language: str, choice: str
 ) -> None:
-    scripted(monkeypatch)
+    scripted(monkeypatch, ask=True)
     _session_, (ada, _bob) = _session()
     round_ = WarmupRound.objects.get(student=ada)
     client = _client(ada, language)
@@ -336,3 +337,127 @@ def test_a_warm_up_before_friday_comes_before_the_assigned_games(monkeypatch: An
     assert f'action="{play}"' in done and "Jouer les parties d’entraînement" in done
     assert pupil.post(play)["Location"].startswith("/tables/")
     assert WarmupRound.objects.count() == 1
+
+
+# Issue 30 §1.4: the warm-up found from the home in one tap; markings; one order per pupil.
+WARM_UP = {"fr": "Échauffement", "en": "Warm-up"}
+
+
+def _big_buttons(page: str) -> list[str]:
+    main = page.split("<main", 1)[1]
+    return re.findall(r'<(?:a|button)[^>]*class="button button--big"[^>]*>([^<]*)<', main)
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_home_opens_the_class_warm_up_with_its_one_big_button(
+    monkeypatch: Any, language: str
+) -> None:
+    scripted(monkeypatch, ask=False)
+    _session_, (ada, _bob) = _session()
+    round_ = WarmupRound.objects.get(student=ada)
+    client = _client(ada, language)
+    home = page_text(client.get(reverse("home")))
+    assert _big_buttons(home) == [WARM_UP[language]]
+    link = re.search(r'<a class="button button--big" id="class-game-next" href="([^"]+)"', home)
+    assert link is not None and link.group(1) == reverse("warmup_page", args=[round_.pk])
+    assert "Attendre ma table" not in home and "Wait for my table" not in home
+    # Once the warm-up is over, the page says what is true again: the table is coming.
+    for number, item in enumerate(ITEMS, start=1):
+        client.post(
+            reverse("warmup_answer", args=[round_.pk]),
+            {"item": number, "choice": item["options"][0]},
+        )
+    round_.refresh_from_db()
+    assert round_.finished_at is not None
+    home = page_text(client.get(reverse("home")))
+    wait = {"fr": "Attendre ma table", "en": "Wait for my table"}[language]
+    assert _big_buttons(home) == [wait]
+    assert reverse("warmup_page", args=[round_.pk]) not in home
+
+
+def test_before_joining_the_class_game_the_button_says_warm_up(monkeypatch: Any) -> None:
+    scripted(monkeypatch)
+    teacher = make_teacher()
+    classroom, (ada,) = class_of(teacher, 1)
+    session = start(teacher, classroom, warmup=True)
+    client = _client(ada, "fr")
+    home = page_text(client.get(reverse("home")))
+    assert _big_buttons(home) == ["Échauffement"]
+    response = client.post(reverse("session_join", args=[session.pk]))
+    assert client.get(response["Location"])["Location"] == reverse(
+        "warmup_page", args=[WarmupRound.objects.get(student=ada).pk]
+    )
+
+
+def test_a_session_without_warm_up_keeps_its_home_buttons(monkeypatch: Any) -> None:
+    scripted(monkeypatch)
+    teacher = make_teacher()
+    classroom, (ada,) = class_of(teacher, 1)
+    session = start(teacher, classroom)
+    client = _client(ada, "fr")
+    assert _big_buttons(page_text(client.get(reverse("home")))) == [
+        "Rejoindre la partie de la classe"
+    ]
+    join_all(session, [ada])
+    assert _big_buttons(page_text(client.get(reverse("home")))) == ["Attendre ma table"]
+
+
+def test_an_accessible_session_shows_the_braille_markings(monkeypatch: Any) -> None:
+    scripted(monkeypatch)
+    teacher = make_teacher()
+    classroom, (ada,) = class_of(teacher, 1)
+    session = start(teacher, classroom, warmup=True, accessible=True)
+    join_all(session, [ada])
+    page = _page(_client(ada, "en"), WarmupRound.objects.get(student=ada))
+    assert '<span class="card__mark">2/3j</span>' in page
+    assert 'aria-label="Card 2: 2/3"' in page  # the accessible name says the value, as before
+
+
+def test_the_answers_keep_their_order_after_a_reload_and_on_the_next_item(
+    monkeypatch: Any,
+) -> None:
+    scripted(monkeypatch, ask=True)
+    _session_, (ada, _bob) = _session()
+    round_ = WarmupRound.objects.get(student=ada)
+    client = _client(ada, "en")
+    orders = []
+    for number, item in enumerate(ITEMS[:2], start=1):
+        client.post(
+            reverse("warmup_answer", args=[round_.pk]),
+            {"item": number, "choice": item["options"][0]},
+        )
+        for _reload in range(2):
+            page = _page(client, round_)
+            orders.append(re.findall(r'name="reason" value="([^"]+)"', page))
+        client.post(reverse("warmup_reason", args=[round_.pk]), {"reason": ""})
+    assert len(orders[0]) == 5 and all(order == orders[0] for order in orders)
+
+
+def test_the_key_hints_are_marked_for_keyboards_only(monkeypatch: Any) -> None:
+    scripted(monkeypatch, ask=True)
+    _session_, (ada, _bob) = _session()
+    round_ = WarmupRound.objects.get(student=ada)
+    client = _client(ada, "en")
+    page = _page(client, round_)
+    assert re.search(r'class="keys-hint"[^>]*>You can also press its number \(1 to 4\)', page)
+    assert re.search(r'id="warmup-help">Choose a card\.', page)  # what every device reads
+    client.post(reverse("warmup_answer", args=[round_.pk]), {"item": 1, "choice": "3/6"})
+    page = _page(client, round_)
+    assert re.search(r'class="reason__help keys-hint"[^>]*>Press the number', page)
+    assert 'aria-describedby="warmup-reason-help"' not in page
+
+
+def test_a_re_check_waiting_during_a_class_game_is_not_a_second_big_button(
+    monkeypatch: Any,
+) -> None:
+    scripted(monkeypatch, ask=False)
+    teacher = make_teacher()
+    classroom, (ada,) = class_of(teacher, 1)
+    (recheck,) = services.warmup_recheck(teacher=teacher, classroom=classroom, students=[ada.pk])
+    session = start(teacher, classroom, warmup=True)
+    join_all(session, [ada])
+    home = page_text(_client(ada, "fr").get(reverse("home")))
+    assert _big_buttons(home) == ["Échauffement"]
+    assert reverse("warmup_page", args=[recheck.pk]) in home  # still listed, quietly
+    session_round = WarmupRound.objects.get(student=ada, session=session)
+    assert f'href="{reverse("warmup_page", args=[session_round.pk])}"' in home
