@@ -160,16 +160,18 @@ export function send(frame) {
 // lost: held, said to be waiting, and sent when the link is back (or said not sent).
 let pendingAction = null;
 
+/** Send an action, or hold it while the link is away; return true when it was held. */
 export function act(action, stateId = game.stateId) {
   const frame = { type: "action", action, state_id: stateId };
   if (connection !== "link_lost" && send(frame)) {
     pendingAction = null;
     showPending(null);
     expectState(stateId + 1, ANSWER_MS);
-    return;
+    return false;
   }
   pendingAction = frame;
   showPending(S.pending);
+  return true;
 }
 
 /** Send the held action now that the link is back; say it went, or that it was not sent. */
@@ -194,6 +196,10 @@ function showPending(text) {
   const element = $("play-pending");
   if (!element) return;
   root.dataset.pending = text ? "1" : "";
+  // The card of the held move is marked (chooser.js) until it goes, is dropped or replaced.
+  for (const card of document.querySelectorAll("#play-hand [data-pending]")) {
+    delete card.dataset.pending;
+  }
   if (!text) {
     element.hidden = true;
     element.textContent = "";

@@ -56,6 +56,7 @@ def test_an_offline_page_says_connection_lost_and_holds_a_tap(
         expect(pending).to_be_visible()
         expect(pending).to_have_text(PENDING)
         expect(page.locator("#play")).to_have_attribute("data-pending", "1")
+        expect(page.locator(card_selector("4/12j"))).to_have_attribute("data-pending", "1")
         expect(page.locator("#play-announcer")).to_contain_text(PENDING)
         assert server.table_state(table)[1] == 0  # nothing reached the server
 
