@@ -42,6 +42,8 @@ from games.realtime.signin import socket_user, still_signed_in
 from games.selectors import table_access
 from games.services import JUDGED_ERROR_CODES, Outcome, next_step_for, table_act
 
+BAD_PING = _("A ping carries nothing but its type.")
+
 
 class TableSeat(RealtimeLink):
     """One player's (or a watching teacher's) live link on one table, any transport."""
@@ -136,8 +138,17 @@ class TableSeat(RealtimeLink):
             await self._since(content)
         elif kind == "reason":
             await self._reason(content)
+        elif kind == "ping":
+            await self._pong(content)
         else:
             await self.send_error(TableError("unknown_type", _("Unknown message type.")))
+
+    async def _pong(self, content: dict[str, Any]) -> None:
+        """Answer the page's heartbeat (docs/protocol.md): no query, nothing stored."""
+        if len(content) > 1:
+            await self.send_error(TableError("bad_ping", BAD_PING))
+            return
+        await self.send_frame({"type": "pong"})
 
     async def _send_missing(self) -> None:
         """Send what this link has not sent yet (events from the log), then the state."""

@@ -12,8 +12,8 @@ export const OPEN_TIMEOUT_MS = 5000;
 export const CUT_WINDOW_MS = 10000;
 
 /**
- * Open the page's link and keep it open; return `send`, `socket`, `stopped` and `kind`
- * ("socket" or "stream").
+ * Open the page's link and keep it open; return `send`, `ping` (the page's heartbeat: the
+ * server answers `pong`), `socket`, `stopped` and `kind` ("socket" or "stream").
  *
  * `socketPath()` and `streamPath()` give each try's address (they may ask "?since=N");
  * `framesPath` takes the POSTed frames. `onLink(kind)` is told the link in use (at once,
@@ -69,6 +69,7 @@ export function liveLink({ socketPath, streamPath, framesPath, onLink, ...callba
   start();
   return {
     send: (frame) => live.send(frame),
+    ping: () => live.ping(),
     socket: () => live.socket(),
     stopped: () => live.stopped(),
     kind: () => kind,

@@ -32,9 +32,9 @@ export function retryDelay(retries, maxDelay) {
  *   opened) and the next try is planned; `onStop(why)` with "signed_out" or "no_access" when
  *   retrying cannot help (no more tries).
  *
- * Returns `send(frame)` (false when no socket is open), `socket()` (the current one, for the
- * browser tests), `stopped()` and `abandon()` (close it for good: the page moves to the
- * stream, live-link.js).
+ * Returns `send(frame)` (false when no socket is open), `ping()` (sends `{"type": "ping"}`:
+ * the server answers `pong`), `socket()` (the current one, for the browser tests), `stopped()`
+ * and `abandon()` (close it for good: the page moves to the stream, live-link.js).
  */
 export function liveSocket({ path, onOpen, onFrame, onRetry, onStop, maxDelay }) {
   let socket = null;
@@ -71,13 +71,16 @@ export function liveSocket({ path, onOpen, onFrame, onRetry, onStop, maxDelay })
     });
   }
 
+  function send(frame) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(frame));
+    return true;
+  }
+
   connect();
   return {
-    send(frame) {
-      if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-      socket.send(JSON.stringify(frame));
-      return true;
-    },
+    send,
+    ping: () => send({ type: "ping" }),
     socket: () => socket,
     stopped: () => stopped,
     everOpened: () => everOpened,

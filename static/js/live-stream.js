@@ -10,6 +10,8 @@ const CLOSE_TRY_AGAIN = 1013;
 const RESEND_DELAYS_MS = [300, 1000, 2000];
 const RESEND_DEADLINE_MS = 15000;
 const STREAM_POLL_MS = 100;
+// A heartbeat POST (`ping`) that has no answer by then is given up: the next one follows.
+const PING_TIMEOUT_MS = 3000;
 
 /** Resolve after `ms` milliseconds. */
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,6 +43,10 @@ function csrfToken() {
  * the child to read), the state goes on. A resent `reason` answer the server had stored comes
  * back `reason_saved` (the same answer again is taken). A frame still unanswered is given to
  * `onLost(frame)`.
+ *
+ * `ping()` POSTs `{"type": "ping"}` on its own, beside the queue (never resent, never holding a
+ * move back, given up after PING_TIMEOUT_MS), unless a POST is in flight: its answer says the
+ * same. The answer's `pong` goes to `onFrame`, as a socket's would.
  */
 export function liveStream({
   path,
@@ -57,6 +63,8 @@ export function liveStream({
   let everOpened = false;
   let stopped = false;
   let queue = Promise.resolve();
+  let posting = 0; // the queue's POSTs not answered yet
+  let pinging = false;
 
   function stop(code) {
     if (stopped) return;
@@ -105,7 +113,7 @@ export function liveStream({
   }
 
   /** POST a frame once: `{ answer }`, or `{ retry }` (lost on the network) or `{}` (not ours). */
-  async function postOnce(frame) {
+  async function postOnce(frame, signal = undefined) {
     let response;
     try {
       response = await fetch(framesPath, {
@@ -113,6 +121,7 @@ export function liveStream({
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
         body: JSON.stringify(frame),
+        signal,
       });
     } catch {
       return { retry: true }; // cut in flight: maybe applied, maybe not
@@ -166,12 +175,40 @@ export function liveStream({
     }
   }
 
+  /** POST the heartbeat once, beside the queue; its answer's frames go to `onFrame`. */
+  async function ping() {
+    if (stopped || pinging || posting > 0) return false;
+    pinging = true;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), PING_TIMEOUT_MS);
+    try {
+      const { answer } = await postOnce({ type: "ping" }, abort.signal);
+      if (stopped || !answer || typeof answer !== "object") return false;
+      if (answer.close === SIGNED_OUT || answer.close === NO_ACCESS) {
+        stop(answer.close);
+        return false;
+      }
+      for (const item of answer.frames || []) onFrame(item);
+      return true;
+    } finally {
+      clearTimeout(timer);
+      pinging = false;
+    }
+  }
+
   connect();
   return {
     send(frame) {
       if (stopped) return false;
-      queue = queue.then(() => post(frame));
+      posting += 1;
+      queue = queue.then(() => post(frame)).finally(() => {
+        posting -= 1;
+      });
       return true;
+    },
+    ping() {
+      ping();
+      return !stopped;
     },
     socket: () => null,
     stream: () => source,

@@ -119,7 +119,8 @@ export async function playCard(code, button) {
     return;
   }
   if (button.isConnected) button.focus(); // the chooser is gone: keep the keyboard in the hand
-  act(action, stateId);
+  // A move held while the link is away: its card shows it waits (the page says why).
+  if (act(action, stateId) && button.isConnected) button.dataset.pending = "1";
 }
 
 export function onAction(kind) {

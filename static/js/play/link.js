@@ -5,7 +5,7 @@ import { reasonLost } from "../reason.js";
 import { liveLink } from "../live-link.js";
 import { $, S, SEAT, TABLE, root } from "./page.js";
 import { game, stopped } from "./state.js";
-import { showError } from "./log.js";
+import { announce, showError } from "./log.js";
 
 const MAX_RETRY_DELAY = 15000;
 // An update can be lost while the server's message bus restarts: after this long without a
@@ -15,6 +15,42 @@ let lastFrameAt = Date.now();
 // A "since" request waits for its state (the log's events come first): asked once at a time.
 let catchingUp = false;
 let live = null; // the table's link (liveLink), opened by main.js once the first state is shown
+
+// The page's own heartbeat (docs/protocol.md, "ping"): a `ping` every PING_MS while the link is
+// open, answered `pong`. Nothing heard for LOST_MS, with a ping unanswered for PONG_WAIT_MS (a
+// tab back from the background has had no time to ask), and the page says the connection is
+// lost: an offline phone must not say "Connected" with a stale turn (issue 30).
+const PING_MS = 2000;
+const LOST_MS = 3500;
+const PONG_WAIT_MS = 1500;
+const HEARTBEAT_TICK_MS = 250;
+let lastHeardAt = Date.now();
+let lastPingAt = -Infinity;
+let unansweredSince = null; // when the first ping since the last frame heard went
+let connection = "connecting";
+
+setInterval(() => {
+  if (live === null || (connection !== "connected" && connection !== "link_lost")) return;
+  const now = Date.now();
+  if (now - lastPingAt >= PING_MS) {
+    lastPingAt = now;
+    if (live.ping() && unansweredSince === null) unansweredSince = now;
+  }
+  const silent = now - lastHeardAt > LOST_MS && unansweredSince !== null;
+  if (connection === "connected" && silent && now - unansweredSince >= PONG_WAIT_MS) {
+    setConnection("link_lost");
+  }
+}, HEARTBEAT_TICK_MS);
+
+/** Note a frame from the server: the link is alive; a move held while it was lost goes. */
+function heard() {
+  lastHeardAt = Date.now();
+  unansweredSince = null;
+  if (connection === "link_lost") {
+    setConnection("connected");
+    sendPending();
+  }
+}
 
 setInterval(() => {
   const view = game.view;
@@ -66,10 +102,14 @@ export function openLink({ onFrame, onStop }) {
     framesPath: `/tables/${TABLE}/frames/`,
     onLink: setLink,
     onOpen: () => {
+      lastHeardAt = Date.now();
+      unansweredSince = null;
       setConnection("connected");
-      if (pendingAction) act(pendingAction.action, pendingAction.state_id);
+      sendPending();
     },
     onFrame: (frame) => {
+      heard();
+      if (frame.type === "pong") return; // the heartbeat's answer: nothing else to do
       lastFrameAt = Date.now();
       onFrame(frame);
     },
@@ -94,6 +134,7 @@ export function openLink({ onFrame, onStop }) {
     onStop: (why) => {
       // Signed out (maybe in another tab) or no longer seated: nothing here may act any more.
       setConnection(why);
+      showPending(null);
       root.dataset.closed = why;
       $("play-signed-out").hidden = why !== "signed_out";
       $("play-turn").textContent = "";
@@ -105,6 +146,7 @@ export function openLink({ onFrame, onStop }) {
 }
 
 export function setConnection(status) {
+  connection = status;
   const element = $("play-connection");
   element.dataset.status = status;
   element.textContent = S[status];
@@ -114,13 +156,58 @@ export function send(frame) {
   return live !== null && live.send(frame);
 }
 
-// An action made before the socket opened (the page shows its state at once): sent on open.
+// An action made before the link opened (the page shows its state at once), or while it is
+// lost: held, said to be waiting, and sent when the link is back (or said not sent).
 let pendingAction = null;
 
+/** Send an action, or hold it while the link is away; return true when it was held. */
 export function act(action, stateId = game.stateId) {
   const frame = { type: "action", action, state_id: stateId };
-  pendingAction = send(frame) ? null : frame;
-  if (!pendingAction) expectState(stateId + 1, ANSWER_MS);
+  if (connection !== "link_lost" && send(frame)) {
+    pendingAction = null;
+    showPending(null);
+    expectState(stateId + 1, ANSWER_MS);
+    return false;
+  }
+  pendingAction = frame;
+  showPending(S.pending);
+  return true;
+}
+
+/** Send the held action now that the link is back; say it went, or that it was not sent. */
+function sendPending() {
+  const frame = pendingAction;
+  if (!frame) return;
+  if (frame.state_id !== game.stateId) {
+    // The game moved on meanwhile (a robot's turn, another's move): the move was for a table
+    // that is no longer there. The server would refuse it; the page says so itself, in the
+    // error box (cleared by the next state).
+    pendingAction = null;
+    showPending(null);
+    showError({ code: "not_sent", message: S.pending_dropped });
+    return;
+  }
+  act(frame.action, frame.state_id);
+  if (!pendingAction) announce(S.pending_sent);
+}
+
+/** Show (and say once) that a move waits for the link; null hides the line. */
+function showPending(text) {
+  const element = $("play-pending");
+  if (!element) return;
+  root.dataset.pending = text ? "1" : "";
+  // The card of the held move is marked (chooser.js) until it goes, is dropped or replaced.
+  for (const card of document.querySelectorAll("#play-hand [data-pending]")) {
+    delete card.dataset.pending;
+  }
+  if (!text) {
+    element.hidden = true;
+    element.textContent = "";
+    return;
+  }
+  if (element.textContent !== text || element.hidden) announce(text);
+  element.textContent = text;
+  element.hidden = false;
 }
 
 // Delivery checks (docs/protocol.md, "Delivery through faults"): an action with no answer

@@ -46,6 +46,9 @@ def _open(
 
     def route(route: Route) -> None:
         frame = json.loads(route.request.post_data or "{}")
+        if frame.get("type") == "ping":
+            route.continue_()  # the page's heartbeat (docs/protocol.md, "ping"): not cut here
+            return
         posted.append(frame)
         cut(route, frame)
 
