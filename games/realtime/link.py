@@ -98,9 +98,8 @@ class RealtimeLink:
     async def user_signed_out(self, message: dict[str, Any]) -> None:
         """End with 4401 when this link's session signed out (or no longer signs in)."""
         key = getattr(self.scope.get("session"), "session_key", None)
-        if message.get("session_key") in (None, key) or not await in_thread(still_signed_in)(
-            self.scope
-        ):
+        ends_all = not message.get("check") and message.get("session_key") in (None, key)
+        if ends_all or not await in_thread(still_signed_in)(self.scope):
             await self.end(CLOSE_SIGNED_OUT)
 
     async def check_signed_in(self) -> bool:

@@ -36,7 +36,16 @@ def close_sockets_on_sign_out(sender: Any, request: Any, user: Any, **kwargs: An
 
 
 def tell_signed_out(user_id: int, session_key: str | None) -> None:
-    """Send the sign-out to every socket of the user (see RealtimeConsumer.user_signed_out)."""
-    # Redis away: the sign-out page must not fail; each socket's own session check
-    # (RealtimeConsumer.check_signed_in) closes it at its next action anyway.
+    """Send the sign-out to every link of the user (see RealtimeLink.user_signed_out).
+
+    `session_key` None ends every link of the user; a key ends that session's links only.
+    """
+    # Redis away: the sign-out page must not fail; each link's own session check
+    # (RealtimeLink.check_signed_in: with each action, and a stream's heartbeat) closes it.
     send_or_log(user_group(user_id), {"type": SIGNED_OUT_MESSAGE, "session_key": session_key})
+
+
+def tell_sign_ins_changed(user_id: int) -> None:
+    """Ask every link of the user to check its own session (a password change: the changing
+    device's session was renewed and stays; every other one no longer signs in)."""
+    send_or_log(user_group(user_id), {"type": SIGNED_OUT_MESSAGE, "check": True})

@@ -148,6 +148,10 @@ class StreamConsumer(RealtimeLink, AsyncHttpConsumer):
     async def _beat(self) -> None:
         while not self.ended:
             await asyncio.sleep(HEARTBEAT_SECONDS)
+            # A stream never acts, so its heartbeat asks whether its session still signs in
+            # (every SIGNIN_CHECK_SECONDS): a sign-out whose message was lost still ends it.
+            if not self.ended and self.groups and not await self.check_signed_in():
+                return
             if not self.ended:
                 try:
                     await self.send_body(b": ping\n\n", more_body=True)

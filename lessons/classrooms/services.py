@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from games.realtime.signout import tell_signed_out
+from games.realtime.signout import tell_sign_ins_changed, tell_signed_out
 from lessons.classrooms.name_rule import (
     TOO_LONG,
     UNPRINTABLE,
@@ -239,6 +239,16 @@ def pupils_sign_out(users: Iterable[User]) -> None:
         user.set_unusable_password()
         user.save(update_fields=["password"])
         transaction.on_commit(partial(tell_signed_out, user.pk, None))
+
+
+def other_sign_ins_end(*, user: User) -> None:
+    """After a password change, close the live links of the user's other sign-ins.
+
+    Their pages stop at once (the session hash they carry is stale); the sockets and streams
+    each check their own session once the change has committed, and the changing device's
+    (renewed) one stays.
+    """
+    transaction.on_commit(partial(tell_sign_ins_changed, user.pk))
 
 
 def student_reset_pin(*, student: Student) -> str:

@@ -190,6 +190,12 @@ class TeacherPasswordChangeView(auth_views.PasswordChangeView):
     template_name = "lessons/password_change.html"
     success_url = reverse_lazy("password_change_done")
 
+    def form_valid(self, form: Any) -> HttpResponse:
+        """Change the password; every other device's sign-in ends, its live links too."""
+        response = super().form_valid(form)  # keeps this device's session (a new hash)
+        services.other_sign_ins_end(user=form.user)
+        return response
+
 
 @method_decorator(teacher_required, name="dispatch")
 class TeacherPasswordChangeDoneView(auth_views.PasswordChangeDoneView):

@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.realtime.signout import tell_signed_out
 from lessons.models import Classroom, SchoolPolicy, TeacherInvitation, User
 from lessons.school.retention import school_policy_row
 
@@ -52,6 +53,10 @@ def teacher_set_active(*, admin: User, teacher: User, active: bool) -> User:
         raise ValidationError(SELF_DEACTIVATION, code="self")
     teacher.is_active = active
     teacher.save(update_fields=["is_active"])
+    if not active:
+        # Their pages stop at the next request; their open sockets and streams end now.
+        teacher_id = teacher.pk
+        transaction.on_commit(lambda: tell_signed_out(teacher_id, None))
     return teacher
 
 
