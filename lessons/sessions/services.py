@@ -340,7 +340,12 @@ def _new_table(
             seats=seats,
             kind=Table.Kind.LESSON,
             options=session.options | (extra_options or {}),
-            table_settings={**session.play_settings, "arrival_wait": _arrival_wait(session)},
+            # The game waits for its students to come (a robot for one who has left).
+            table_settings={
+                **session.play_settings,
+                "arrival_wait": _arrival_wait(session),
+                "gather": True,
+            },
             created_by=session.classroom.teacher,
         )
     except TableError as exc:  # options were checked at start: this is a bug, not input
