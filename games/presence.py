@@ -7,30 +7,55 @@ after the last one the player is absent, and the robot rules of games.services a
 the player's seats counts: a child still reading the last game's end screen is present for
 the next game's table too.
 
-Writes are throttled (WRITE_EVERY per seat and process): a page that sends a frame a second
-costs one UPDATE every ten seconds, never one per frame.
+An open link (a socket or a stream) also gives a sign of itself every PRESENT_FOR / 3, frames
+or not: a page that is open is there. Writes are throttled (WRITE_EVERY per seat and process):
+a page that sends a frame a second costs one UPDATE every ten seconds, never one per frame.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Max
 
+from games import store
 from games.models import Seat
 
-# How long a sign keeps a player present. Longer than any quiet spell of a page that is
-# open: a heartbeat `ping` comes every few seconds, and a page without it still sends a frame
-# at least every 15 s while others play (its quiet `sync`); 90 s also covers a child thinking
-# over their own turn without a tap. Short enough that a phone gone offline, or a page closed,
-# lets a robot take a seat that was never played within two minutes.
+# How long a sign keeps a player present. Three times the spell between an open link's own
+# signs (30 s), so one late or lost write never makes a child who is there absent; beyond a
+# page's quiet spells too (a child thinking over their turn sends nothing). Short enough that a
+# closed page, or a phone gone offline (its socket dropped), lets the robot rules apply within
+# a minute and a half.
 PRESENT_FOR = timedelta(seconds=90)
 # At most one write of a seat's last_seen in this long (per process): the throttle above.
 WRITE_EVERY = timedelta(seconds=10)
+# An open link (socket or stream) gives a sign of itself this many times per PRESENT_FOR,
+# whether its page sends frames or not: a page that is open is there (games.table_seat).
+REFRESHES_PER_PRESENCE = 3
 # The throttle remembers this many seats at most (the oldest are forgotten).
 MAX_REMEMBERED = 20_000
 
 _written: dict[tuple[int, int], datetime] = {}
+
+
+def present_for() -> timedelta:
+    """Return how long a sign keeps a player present (setting GAMES_PRESENT_FOR, seconds).
+
+    The setting exists for the browser tests, which cannot wait 90 s of real time.
+    """
+    seconds = getattr(settings, "GAMES_PRESENT_FOR", None)
+    return timedelta(seconds=float(seconds)) if seconds else PRESENT_FOR
+
+
+def write_every() -> timedelta:
+    """Return the write throttle: WRITE_EVERY, or less when PRESENT_FOR is set shorter."""
+    return min(WRITE_EVERY, present_for() / (REFRESHES_PER_PRESENCE + 1))
+
+
+def refresh_seconds() -> float:
+    """Return how often an open link gives a sign of itself (seconds)."""
+    return present_for().total_seconds() / REFRESHES_PER_PRESENCE
 
 
 def mark_seen(*, table_id: int, seat_index: int, now: datetime) -> bool:
@@ -50,19 +75,19 @@ def mark_seen(*, table_id: int, seat_index: int, now: datetime) -> bool:
     _written[key] = now
     if len(_written) > MAX_REMEMBERED:
         del _written[next(iter(_written))]
-    return before is None or now - before >= PRESENT_FOR
+    return before is None or now - before >= present_for()
 
 
 def write_due(*, table_id: int, seat_index: int, now: datetime) -> bool:
     """Tell whether a sign of this seat would be written now (no query: the throttle only)."""
     written = _written.get((table_id, seat_index))
-    return written is None or not timedelta(0) <= now - written < WRITE_EVERY
+    return written is None or not timedelta(0) <= now - written < write_every()
 
 
 def is_present(seat: Seat, now: datetime) -> bool:
     """Tell whether the seat's player has given a sign within PRESENT_FOR (on any seat)."""
     last = last_sign(seat, now)
-    return last is not None and now - last < PRESENT_FOR
+    return last is not None and now - last < present_for()
 
 
 def last_sign(seat: Seat, now: datetime) -> datetime | None:
@@ -73,10 +98,9 @@ def last_sign(seat: Seat, now: datetime) -> datetime | None:
     if seat.user_id is None:
         return None
     own = seat.last_seen
-    if own is not None and now - own < PRESENT_FOR:
+    if own is not None and now - own < present_for():
         return own
-    latest = Seat.objects.filter(user_id=seat.user_id).aggregate(latest=Max("last_seen"))
-    found: datetime | None = latest["latest"]
+    found: datetime | None = store.latest_sign(seat.user_id)
     return found if found is not None and (own is None or found > own) else own
 
 

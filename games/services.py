@@ -322,7 +322,7 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
             ) >= TIMER_TURNS_BEFORE_BOT and not presence.is_present(seat, now):
                 _give_to_robot(seat)  # absent: a present child keeps the seat whatever the timer
             return _commit(locked, game, [(seat_index, action, events, Actor.TIMER)], None)
-        at = robot_time(table, seat, presence.last_sign(seat, now), seat_index)
+        at = _robot_time_now(table, seat, seat_index, now)
         if at is None:
             return None
         # An awaited player who is present: looked at again when their signs may have stopped.
@@ -427,13 +427,20 @@ def robot_time(
         since = table.created_at if _gathering(table) else table.updated_at
         at = since + timedelta(seconds=wait)
     if last_sign is not None:
-        at = max(at, last_sign + presence.PRESENT_FOR)
+        at = max(at, last_sign + presence.present_for())
     return at
+
+
+def _robot_time_now(table: Table, seat: Seat, acting: int | None, now: datetime) -> datetime | None:
+    """Return robot_time with the player's last sign, read only for an awaited seat."""
+    if not table.play_settings.get("arrival_wait") or not _awaited(table, seat, acting):
+        return None
+    return robot_time(table, seat, presence.last_sign(seat, now), acting)
 
 
 def _arrival_overdue(table: Table, seat: Seat, acting: int | None, now: datetime) -> bool:
     """Tell whether the arrival wait of a seat whose player never came has run out."""
-    at = robot_time(table, seat, presence.last_sign(seat, now), acting)
+    at = _robot_time_now(table, seat, acting, now)
     return at is not None and at <= now
 
 
@@ -534,8 +541,7 @@ def next_step_for(
         times = [
             at
             for s in seats
-            if _not_come(table, s)
-            and (at := robot_time(table, s, presence.last_sign(s, now), acting)) is not None
+            if _not_come(table, s) and (at := _robot_time_now(table, s, acting, now)) is not None
         ]
         if any(_not_come(table, s) for s in seats):
             return _look_again(table, min(times), now) if times else None
@@ -547,7 +553,7 @@ def next_step_for(
     seat = next((s for s in seats if s.index == seat_index), None)
     if seat is not None and seat.is_automatic:
         return NextStep(table.pk, table.state_id, bot_delay())
-    if seat is not None and (at := robot_time(table, seat, presence.last_sign(seat, now), acting)):
+    if seat is not None and (at := _robot_time_now(table, seat, acting, now)):
         return _look_again(table, at, now)
     if table.deadline is not None and table.play_settings.get("turn_timer"):
         delay = max(0.0, (table.deadline - now).total_seconds())

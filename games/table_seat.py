@@ -67,6 +67,8 @@ class TableSeat(RealtimeLink):
     last_state_id: int
     # The layer watch's catch-up runs beside the socket's own messages: one at a time.
     turn: asyncio.Lock
+    # While the link is open, it tells games.presence that its player is there.
+    keeping_seen: asyncio.Task[None] | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -107,6 +109,7 @@ class TableSeat(RealtimeLink):
         delivery.attach(self)
         # Before the first state and its planned step: a player who comes may start the game.
         await self.seen()
+        self._keep_seen()
         try:
             since = self.since_asked()
             if since is not None:
@@ -125,7 +128,9 @@ class TableSeat(RealtimeLink):
         return since_query(self.scope.get("query_string", b""))
 
     async def leave(self) -> None:
-        """Leave the table's group; the seat stays the player's."""
+        """Leave the table's group; the seat stays the player's (no more signs from here)."""
+        if self.keeping_seen is not None:
+            self.keeping_seen.cancel()
         delivery.detach(self)
         if hasattr(self, "table_id"):
             with delivery.quiet_layer_errors():
@@ -154,6 +159,19 @@ class TableSeat(RealtimeLink):
             logger.warning("presence not recorded on table %s: %s", self.table_id, exc)
             return
         driver.schedule(step)
+
+    def _keep_seen(self) -> None:
+        """Give a sign of the seat's player while this link is open (socket or stream)."""
+        if self.seat is not None and self.keeping_seen is None:
+            self.keeping_seen = asyncio.get_running_loop().create_task(self._signs())
+
+    async def _signs(self) -> None:
+        while True:
+            await asyncio.sleep(presence.refresh_seconds())
+            try:
+                await self.seen()
+            except Exception:  # a failing write must not end the link's signs
+                logger.exception("presence refresh failed on table %s", self.table_id)
 
     async def receive_frame(self, content: dict[str, Any]) -> None:
         """Route a checked frame by its type; an unknown type gets an error frame."""

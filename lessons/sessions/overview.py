@@ -22,7 +22,7 @@ from django.utils import timezone, translation
 
 from games.engine import Game
 from games.models import Seat, Table
-from games.presence import PRESENT_FOR, last_signs
+from games.presence import last_signs, present_for
 from games.services import due_seat, robot_time
 from lessons.classrooms.names import name_key
 from lessons.diagnosis import RULE_IDS, RULES_BY_ID
@@ -201,7 +201,7 @@ def _table_row(
             seat.user_id is not None
             and not automatic
             and table.status != Table.Status.FINISHED
-            and (last is None or now - last >= PRESENT_FOR)
+            and (last is None or now - last >= present_for())
         )
         rows.append(
             SeatRow(
