@@ -468,9 +468,10 @@ def _end_gathering(table: Table, game: Game, seats: list[Seat], now: datetime) -
 def seat_came(*, table_id: int, seat_index: int, now: datetime | None = None) -> NextStep | None:
     """Let the table know that a seat's player came, or came back (games.presence.mark_seen).
 
-    The seat is theirs again if a robot played it; a gathering table whose last awaited
-    player this is starts its game; a stated arrival wait ends. Return the server's next
-    step on the table (the caller plans it), or None.
+    A gathering table whose last awaited player this is starts its game; a stated arrival
+    wait ends. A seat a robot plays stays the robot's until the student acts (or taps "Take
+    my seat back"): a page that opens says nothing of who sits before it (docs/engine.md).
+    Return the server's next step on the table (the caller plans it), or None.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -483,11 +484,6 @@ def seat_came(*, table_id: int, seat_index: int, now: datetime | None = None) ->
         if seat is None or seat.user_id is None or table.status == Table.Status.FINISHED:
             return None
         game = Game.from_dict(table.state)
-        changed = False
-        if seat.bot_takeover:
-            seat.bot_takeover = False
-            seat.save(update_fields=["bot_takeover"])
-            changed = True
         before = table.deadline
         if _gathering(table) and not any(_not_come(table, s) for s in locked.seats):
             _end_gathering(table, game, locked.seats, now)
@@ -495,7 +491,7 @@ def seat_came(*, table_id: int, seat_index: int, now: datetime | None = None) ->
             # Only an arrival wait ends here: a running turn timer is not restarted.
             _arm_timer(table, game, locked.seats, now)
             table.save(update_fields=["deadline"])
-        if changed or table.deadline != before:
+        if table.deadline != before:
             _broadcast_after_commit(locked)
         return next_step_for(table, game, locked.seats, now)
 

@@ -101,14 +101,16 @@ def test_a_child_gone_silent_for_present_for_is_absent_and_a_robot_plays(pair: A
     assert (event.seat, event.actor) == (1, TableEvent.Actor.BOT)
 
 
-def test_a_child_who_comes_back_gets_the_seat_back_at_once(pair: Any) -> None:
+def test_a_page_that_opens_does_not_take_a_robots_seat_back(pair: Any) -> None:
+    """Acting, or "Take my seat back", gives it back (docs/engine.md): a tablet left open
+    that reconnects says nothing of who sits before it."""
     start = timezone.now()
     table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings=WAIT)
     Table.objects.filter(pk=table.pk).update(deadline=start - timedelta(seconds=1))
     table_step(table_id=table.pk, state_id=0, now=start)  # never came: a robot plays
     assert _seat(table, 1).bot_takeover
     _sign(table, 1, start + timedelta(seconds=5))  # their page opens
-    assert not _seat(table, 1).bot_takeover  # no "take my seat back" to tap
+    assert _seat(table, 1).bot_takeover
 
 
 def test_signs_are_written_at_most_every_few_seconds(pair: Any) -> None:

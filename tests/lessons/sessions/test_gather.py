@@ -131,9 +131,6 @@ def test_a_student_who_left_gets_a_robot_after_the_stated_wait(class_a: Any) -> 
     assert seat.bot_takeover and seat.is_automatic
     table.refresh_from_db()
     assert table.play_settings["gather"] is False  # the game goes on without him
-    # He comes back later: his seat is his again, no button to tap.
-    _comes(table, bruno, created + WAIT + timedelta(seconds=30))
-    assert not _seat_of(table, bruno).bot_takeover
 
 
 def test_a_student_seen_lately_is_given_present_for_before_a_robot(class_a: Any) -> None:
