@@ -26,9 +26,9 @@ Seating policy (the teacher's page repeats it):
   theirs open, games.presence) never loses their seat, still reading the last game's end
   screen included. One who has left (no sign for PRESENT_FOR, 90 s) and has not come after
   ARRIVAL_WAIT_SECONDS has their seat played by a robot (the table's players see the wait
-  counted down; the teacher sees "absent·e", then "(robot)") until they come back: their page
-  opening gives it back. The same holds at the first table of the session, and for a seat the
-  game waits on whose student has never played there.
+  counted down; the teacher sees "absent·e", then "(robot)") until they come back and play
+  or take their seat back. The same holds at the first table of the session, and for a seat
+  the game waits on whose student has never played there.
 - Moving a student: to another table of the session that has a bot's seat (the student takes
   over that bot's hand at once), or back to the waiting list (seated with the next deal). The
   seat the student leaves is played by a bot; a table left with no student is finished. The
