@@ -293,11 +293,13 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
         seat_index = due_seat(public)
         if seat_index is None:
             return None
+        gathered = False  # the gathering ends in this step
         if _gathering(table):
             changed = _gather(locked, game, now)
-            if _gathering(table):  # still awaiting someone: nothing moves, look again later
-                if changed:
-                    _broadcast_after_commit(locked)
+            gathered = not _gathering(table)
+            if changed or gathered:  # seats, settings or the deadline changed: every page hears
+                _broadcast_after_commit(locked)
+            if not gathered:  # still awaiting someone: nothing moves, look again later
                 return Outcome(
                     table.pk, table.state_id, [], next_step_for(table, game, locked.seats, now)
                 )
@@ -323,10 +325,14 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
                 _give_to_robot(seat)  # absent: a present child keeps the seat whatever the timer
             return _commit(locked, game, [(seat_index, action, events, Actor.TIMER)], None)
         at = _robot_time_now(table, seat, seat_index, now)
-        if at is None:
-            return None
-        # An awaited player who is present: looked at again when their signs may have stopped.
-        return Outcome(table.pk, table.state_id, [], _look_again(table, at, now))
+        if at is not None:
+            # An awaited player who is present: looked at again when their signs may stop.
+            return Outcome(table.pk, table.state_id, [], _look_again(table, at, now))
+        if gathered:  # the game goes: its turn timer (if any) is planned from now
+            return Outcome(
+                table.pk, table.state_id, [], next_step_for(table, game, locked.seats, now)
+            )
+        return None
 
 
 # After this many turns in a row played by the turn timer, a robot plays the seat (with real
@@ -485,13 +491,14 @@ def seat_came(*, table_id: int, seat_index: int, now: datetime | None = None) ->
             return None
         game = Game.from_dict(table.state)
         before = table.deadline
-        if _gathering(table) and not any(_not_come(table, s) for s in locked.seats):
+        gathered = _gathering(table) and not any(_not_come(table, s) for s in locked.seats)
+        if gathered:
             _end_gathering(table, game, locked.seats, now)
         elif _gathering(table) or not table.play_settings.get("turn_timer"):
             # Only an arrival wait ends here: a running turn timer is not restarted.
             _arm_timer(table, game, locked.seats, now)
             table.save(update_fields=["deadline"])
-        if table.deadline != before:
+        if gathered or table.deadline != before:
             _broadcast_after_commit(locked)
         return next_step_for(table, game, locked.seats, now)
 

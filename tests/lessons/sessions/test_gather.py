@@ -168,3 +168,31 @@ def test_the_overview_says_away_only_of_a_student_who_is(class_a: Any) -> None:
     # Alice goes quiet for PRESENT_FOR (her page closed): now she is away too.
     later = session_overview(session=session, now=now + presence.PRESENT_FOR)
     assert all(seat.absent for seat in later.tables[0].seats)
+
+
+def test_a_turn_timer_starts_when_the_table_is_gathered(class_a: Any) -> None:
+    classroom, students = class_of(class_a.teacher, 2)
+    session = start(class_a.teacher, classroom, turn_timer=30)
+    join_all(session, students)
+    (seated,) = session_seat_due(session=session, now=at(LONE_WAIT_SECONDS))
+    table = seated.table
+    now = timezone.now()
+    _comes(table, students[0], now)
+    table.refresh_from_db()
+    assert table.play_settings["gather"] is True
+    assert table.deadline is None or table.deadline <= table.created_at + WAIT  # no turn timer
+    _comes(table, students[1], now + timedelta(seconds=5))  # everyone is here
+    table.refresh_from_db()
+    assert table.play_settings["gather"] is False
+    assert table.deadline == now + timedelta(seconds=35)  # the turn timer, from now on
+    # A table whose last student left is gathered by the server's step, its timer planned too.
+    session2, students2, seated2 = _first_table(class_a.teacher, 2)
+    del session2
+    table2 = seated2.table
+    later = table2.created_at + presence.PRESENT_FOR + timedelta(seconds=1)
+    _comes(table2, students2[0], table2.created_at)
+    _comes(table2, students2[0], later - timedelta(seconds=1))  # Alice's page is still open
+    _step(table2, later)
+    table2.refresh_from_db()
+    assert table2.play_settings["gather"] is False
+    assert Seat.objects.filter(table=table2, bot_takeover=True).count() == 1
