@@ -283,7 +283,6 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
         if table.state_id != state_id or table.status != Table.Status.PLAYING:
             return None
         game = Game.from_dict(table.state)
-        seats = {seat.index: seat for seat in locked.seats}
         public = game.view(None)
         if public.get("winner") is not None:
             return None
@@ -295,44 +294,56 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
             return None
         gathered = False  # the gathering ends in this step
         if _gathering(table):
-            changed = _gather(locked, game, now)
-            gathered = not _gathering(table)
-            if changed or gathered:  # seats, settings or the deadline changed: every page hears
-                _broadcast_after_commit(locked)
+            gathered = _step_gathering(locked, game, now)
             if not gathered:  # still awaiting someone: nothing moves, look again later
-                return Outcome(
-                    table.pk, table.state_id, [], next_step_for(table, game, locked.seats, now)
-                )
-        seat = seats[seat_index]
-        if not seat.is_automatic and _arrival_overdue(table, seat, seat_index, now):
-            _give_to_robot(seat)  # the player never came: a robot plays until they do
-        if seat.is_automatic:
-            rng = random.Random(table.seed * 1_000_003 + table.state_id)
-            step = play_bot_step(game, seat_index, seat.bot, rng, seat.bot_profile or None)
-            if step is None:
-                return None
-            # A wrong attempt that cost a penalty changed the game: it is stored too.
-            applied = [(seat_index, w.action, w.events, Actor.BOT) for w in step.wrong if w.events]
-            applied.append((seat_index, step.action, step.events, Actor.BOT))
-            return _commit(locked, game, applied, None)
-        timer = int(table.play_settings.get("turn_timer", 0) or 0)
-        if timer and table.deadline is not None and table.deadline <= now:
-            action = game.timeout_action(seat_index)
-            events = game.apply(seat_index, action)
-            if _timer_turns_in_a_row(
-                table, seat_index, action, events
-            ) >= TIMER_TURNS_BEFORE_BOT and not presence.is_present(seat, now):
-                _give_to_robot(seat)  # absent: a present child keeps the seat whatever the timer
-            return _commit(locked, game, [(seat_index, action, events, Actor.TIMER)], None)
-        at = _robot_time_now(table, seat, seat_index, now)
-        if at is not None:
-            # An awaited player who is present: looked at again when their signs may stop.
-            return Outcome(table.pk, table.state_id, [], _look_again(table, at, now))
-        if gathered:  # the game goes: its turn timer (if any) is planned from now
-            return Outcome(
-                table.pk, table.state_id, [], next_step_for(table, game, locked.seats, now)
-            )
-        return None
+                step = next_step_for(table, game, locked.seats, now)
+                return Outcome(table.pk, table.state_id, [], step)
+        return _step_seat(locked, game, seat_index, now, gathered)
+
+
+def _step_gathering(locked: store.LockedTable, game: Game, now: datetime) -> bool:
+    """Give robots to who has left a gathering table; tell whether the gathering is over."""
+    table = locked.table
+    changed = _gather(locked, game, now)
+    gathered = not _gathering(table)
+    if changed or gathered:  # seats, settings or the deadline changed: every page hears
+        _broadcast_after_commit(locked)
+    return gathered
+
+
+def _step_seat(
+    locked: store.LockedTable, game: Game, seat_index: int, now: datetime, gathered: bool
+) -> Outcome | None:
+    """Act for the due seat: a robot's move, the turn timer's, or a later look at an awaited
+    player (`gathered`: the table's gathering has just ended, its next step is planned)."""
+    table = locked.table
+    seat = next(s for s in locked.seats if s.index == seat_index)
+    if not seat.is_automatic and _arrival_overdue(table, seat, seat_index, now):
+        _give_to_robot(seat)  # the player never came: a robot plays until they do
+    if seat.is_automatic:
+        rng = random.Random(table.seed * 1_000_003 + table.state_id)
+        step = play_bot_step(game, seat_index, seat.bot, rng, seat.bot_profile or None)
+        if step is None:
+            return None
+        # A wrong attempt that cost a penalty changed the game: it is stored too.
+        applied = [(seat_index, w.action, w.events, Actor.BOT) for w in step.wrong if w.events]
+        applied.append((seat_index, step.action, step.events, Actor.BOT))
+        return _commit(locked, game, applied, None)
+    timer = int(table.play_settings.get("turn_timer", 0) or 0)
+    if timer and table.deadline is not None and table.deadline <= now:
+        action = game.timeout_action(seat_index)
+        events = game.apply(seat_index, action)
+        turns = _timer_turns_in_a_row(table, seat_index, action, events)
+        if turns >= TIMER_TURNS_BEFORE_BOT and not presence.is_present(seat, now):
+            _give_to_robot(seat)  # absent: a present child keeps the seat whatever the timer
+        return _commit(locked, game, [(seat_index, action, events, Actor.TIMER)], None)
+    at = _robot_time_now(table, seat, seat_index, now)
+    if at is not None:
+        # An awaited player who is present: looked at again when their signs may stop.
+        return Outcome(table.pk, table.state_id, [], _look_again(table, at, now))
+    if gathered:  # the game goes: its turn timer (if any) is planned from now
+        return Outcome(table.pk, table.state_id, [], next_step_for(table, game, locked.seats, now))
+    return None
 
 
 # After this many turns in a row played by the turn timer, a robot plays the seat (with real
@@ -540,14 +551,8 @@ def next_step_for(
         return None
     seats = list(table.seats.all()) if seats is None else seats
     acting = game.acting_seat()
-    if _gathering(table):
-        times = [
-            at
-            for s in seats
-            if _not_come(table, s) and (at := _robot_time_now(table, s, acting, now)) is not None
-        ]
-        if any(_not_come(table, s) for s in seats):
-            return _look_again(table, min(times), now) if times else None
+    if _gathering(table) and any(_not_come(table, s) for s in seats):
+        return _gathering_step(table, seats, acting, now)
     if public.get("round_over"):
         return NextStep(table.pk, table.state_id, round_pause())
     seat_index = due_seat(public)
@@ -562,6 +567,18 @@ def next_step_for(
         delay = max(0.0, (table.deadline - now).total_seconds())
         return NextStep(table.pk, table.state_id, delay)
     return None
+
+
+def _gathering_step(
+    table: Table, seats: list[Seat], acting: int | None, now: datetime
+) -> NextStep | None:
+    """Plan the look at a gathering table when a robot may take an awaited seat (or never)."""
+    times = [
+        at
+        for s in seats
+        if _not_come(table, s) and (at := _robot_time_now(table, s, acting, now)) is not None
+    ]
+    return _look_again(table, min(times), now) if times else None
 
 
 def _look_again(table: Table, at: datetime, now: datetime) -> NextStep:
