@@ -62,6 +62,11 @@ def table_place(table: Any) -> TablePlace | None:
     return None
 
 
+# Say where the player of a finished practice table asks for another game (a POST URL), for a
+# table another app owns (lessons: an assigned practice's way in); None: not this rule's.
+replay_rules: list[Callable[[Any], str | None]] = []
+
+
 # Give the extra engine options of a user's practice table (lessons: dealing aimed at the
 # student's likely, else emerging, misconception: "aim_pairs" and "aim_seat"). A rule returns
 # {} when it has nothing to add; the table's deck level is the form's, never a rule's.

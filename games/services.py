@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import listeners, store
+from games import listeners, presence, store
 from games.broadcast import broadcast_table_notice, broadcast_table_update
 from games.engine import Game, IllegalAction
 from games.engine.bots import play_bot_step
@@ -140,8 +140,12 @@ def _clean_settings(raw: dict[str, Any]) -> dict[str, Any]:
         # Percent of refused "equal" claims after which the student is asked why (lessons).
         "ask_reason": max(0, min(int(raw.get("ask_reason", 0) or 0), 100)),
         # Seconds a table without a turn timer waits for a player who has not come to it yet
-        # (never acted there) before a robot plays their seat; 0 = wait for ever.
+        # (never acted there) before a robot plays their seat; 0 = wait for ever. Never while
+        # the player is present (games.presence).
         "arrival_wait": max(0, min(int(raw.get("arrival_wait", 0) or 0), 600)),
+        # The game waits for every player to come to the table (a class session's next game):
+        # no robot nor timer moves before; cleared once nobody is awaited (see _gather).
+        "gather": bool(raw.get("gather", False)),
     }
 
 
@@ -288,7 +292,6 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
         if table.state_id != state_id or table.status != Table.Status.PLAYING:
             return None
         game = Game.from_dict(table.state)
-        seats = {seat.index: seat for seat in locked.seats}
         public = game.view(None)
         if public.get("winner") is not None:
             return None
@@ -298,25 +301,58 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
         seat_index = due_seat(public)
         if seat_index is None:
             return None
-        seat = seats[seat_index]
-        if not seat.is_automatic and _arrival_overdue(table, seat_index, now):
-            _give_to_robot(seat)  # the player never came: a robot plays until they do
-        if seat.is_automatic:
-            rng = random.Random(table.seed * 1_000_003 + table.state_id)
-            step = play_bot_step(game, seat_index, seat.bot, rng, seat.bot_profile or None)
-            if step is None:
-                return None
-            # A wrong attempt that cost a penalty changed the game: it is stored too.
-            applied = [(seat_index, w.action, w.events, Actor.BOT) for w in step.wrong if w.events]
-            applied.append((seat_index, step.action, step.events, Actor.BOT))
-            return _commit(locked, game, applied, None)
-        if table.deadline is not None and table.deadline <= now:
-            action = game.timeout_action(seat_index)
-            events = game.apply(seat_index, action)
-            if _timer_turns_in_a_row(table, seat_index, action, events) >= TIMER_TURNS_BEFORE_BOT:
-                _give_to_robot(seat)
-            return _commit(locked, game, [(seat_index, action, events, Actor.TIMER)], None)
-        return None
+        gathered = False  # the gathering ends in this step
+        if _gathering(table):
+            gathered = _step_gathering(locked, game, now)
+            if not gathered:  # still awaiting someone: nothing moves, look again later
+                step = next_step_for(table, game, locked.seats, now)
+                return Outcome(table.pk, table.state_id, [], step)
+        return _step_seat(locked, game, seat_index, now, gathered)
+
+
+def _step_gathering(locked: store.LockedTable, game: Game, now: datetime) -> bool:
+    """Give robots to who has left a gathering table; tell whether the gathering is over."""
+    table = locked.table
+    changed = _gather(locked, game, now)
+    gathered = not _gathering(table)
+    if changed or gathered:  # seats, settings or the deadline changed: every page hears
+        _broadcast_after_commit(locked)
+    return gathered
+
+
+def _step_seat(
+    locked: store.LockedTable, game: Game, seat_index: int, now: datetime, gathered: bool
+) -> Outcome | None:
+    """Act for the due seat: a robot's move, the turn timer's, or a later look at an awaited
+    player (`gathered`: the table's gathering has just ended, its next step is planned)."""
+    table = locked.table
+    seat = next(s for s in locked.seats if s.index == seat_index)
+    if not seat.is_automatic and _arrival_overdue(table, seat, seat_index, now):
+        _give_to_robot(seat)  # the player never came: a robot plays until they do
+    if seat.is_automatic:
+        rng = random.Random(table.seed * 1_000_003 + table.state_id)
+        step = play_bot_step(game, seat_index, seat.bot, rng, seat.bot_profile or None)
+        if step is None:
+            return None
+        # A wrong attempt that cost a penalty changed the game: it is stored too.
+        applied = [(seat_index, w.action, w.events, Actor.BOT) for w in step.wrong if w.events]
+        applied.append((seat_index, step.action, step.events, Actor.BOT))
+        return _commit(locked, game, applied, None)
+    timer = int(table.play_settings.get("turn_timer", 0) or 0)
+    if timer and table.deadline is not None and table.deadline <= now:
+        action = game.timeout_action(seat_index)
+        events = game.apply(seat_index, action)
+        turns = _timer_turns_in_a_row(table, seat_index, action, events)
+        if turns >= TIMER_TURNS_BEFORE_BOT and not presence.is_present(seat, now):
+            _give_to_robot(seat)  # absent: a present child keeps the seat whatever the timer
+        return _commit(locked, game, [(seat_index, action, events, Actor.TIMER)], None)
+    at = _robot_time_now(table, seat, seat_index, now)
+    if at is not None:
+        # An awaited player who is present: looked at again when their signs may stop.
+        return Outcome(table.pk, table.state_id, [], _look_again(table, at, now))
+    if gathered:  # the game goes: its turn timer (if any) is planned from now
+        return Outcome(table.pk, table.state_id, [], next_step_for(table, game, locked.seats, now))
+    return None
 
 
 # After this many turns in a row played by the turn timer, a robot plays the seat (with real
@@ -366,16 +402,125 @@ def _not_arrived(table: Table, seat_index: int) -> bool:
     return last_moves is not None and seat_index not in last_moves
 
 
-def _arrival_overdue(table: Table, seat_index: int, now: datetime) -> bool:
-    """Tell whether the arrival wait of a seat whose player never came has run out."""
-    settings = table.play_settings
+def _gathering(table: Table) -> bool:
+    """Tell whether the table's game still waits for its players to come (setting "gather")."""
+    return bool(table.play_settings.get("gather"))
+
+
+def _not_come(table: Table, seat: Seat) -> bool:
+    """Tell whether a player's seat has had no sign of its player at this table, nor a move."""
     return (
-        bool(settings.get("arrival_wait"))
-        and not settings.get("turn_timer")
-        and table.deadline is not None
-        and table.deadline <= now
-        and _not_arrived(table, seat_index)
+        seat.user_id is not None
+        and not seat.is_automatic
+        and seat.last_seen is None
+        and _not_arrived(table, seat.index)
     )
+
+
+def _awaited(table: Table, seat: Seat, acting: int | None) -> bool:
+    """Tell whether a robot may take this seat of a player who has not come (or not played).
+
+    While the table gathers: any seat whose player has not come. Then, on a table without a
+    turn timer: the seat the game waits on, if its player has never acted there.
+    """
+    if seat.user_id is None or seat.is_automatic:
+        return False
+    if _gathering(table):
+        return _not_come(table, seat)
+    return (
+        not table.play_settings.get("turn_timer")
+        and acting == seat.index
+        and _not_arrived(table, seat.index)
+    )
+
+
+def robot_time(
+    table: Table, seat: Seat, last_sign: datetime | None, acting: int | None
+) -> datetime | None:
+    """Return when a robot takes an awaited seat if its player gives no sign (None: never).
+
+    The arrival wait runs from the table's start while it gathers, else from the move that
+    made the seat due (Table.updated_at; a stated deadline wins); and never ends before
+    PRESENT_FOR after the player's last sign (`last_sign`, games.presence.last_sign): a child
+    who is there never loses the seat. `acting`: the seat the game waits on.
+    """
+    wait = int(table.play_settings.get("arrival_wait", 0) or 0)
+    if not wait or table.status != Table.Status.PLAYING or not _awaited(table, seat, acting):
+        return None
+    if table.deadline is not None and not _gathering(table):
+        at = table.deadline
+    else:
+        since = table.created_at if _gathering(table) else table.updated_at
+        at = since + timedelta(seconds=wait)
+    if last_sign is not None:
+        at = max(at, last_sign + presence.present_for())
+    return at
+
+
+def _robot_time_now(table: Table, seat: Seat, acting: int | None, now: datetime) -> datetime | None:
+    """Return robot_time with the player's last sign, read only for an awaited seat."""
+    if not table.play_settings.get("arrival_wait") or not _awaited(table, seat, acting):
+        return None
+    return robot_time(table, seat, presence.last_sign(seat, now), acting)
+
+
+def _arrival_overdue(table: Table, seat: Seat, acting: int | None, now: datetime) -> bool:
+    """Tell whether the arrival wait of a seat whose player never came has run out."""
+    at = _robot_time_now(table, seat, acting, now)
+    return at is not None and at <= now
+
+
+def _gather(locked: store.LockedTable, game: Game, now: datetime) -> bool:
+    """Hand to robots the seats of players who have not come in time and are absent; end the
+    gathering once nobody is awaited. Tell whether a seat changed hands."""
+    table = locked.table
+    changed = False
+    for seat in locked.seats:
+        if _not_come(table, seat) and _arrival_overdue(table, seat, game.acting_seat(), now):
+            _give_to_robot(seat)
+            changed = True
+    if not any(_not_come(table, seat) for seat in locked.seats):
+        _end_gathering(table, game, locked.seats, now)
+    return changed
+
+
+def _end_gathering(table: Table, game: Game, seats: list[Seat], now: datetime) -> None:
+    """Let the game go: bots and the turn timer move from now on."""
+    table.play_settings = {**table.play_settings, "gather": False}
+    _arm_timer(table, game, seats, now)
+    table.save(update_fields=["play_settings", "deadline"])
+
+
+def seat_came(*, table_id: int, seat_index: int, now: datetime | None = None) -> NextStep | None:
+    """Let the table know that a seat's player came, or came back (games.presence.mark_seen).
+
+    A gathering table whose last awaited player this is starts its game; a stated arrival
+    wait ends. A seat a robot plays stays the robot's until the student acts (or taps "Take
+    my seat back"): a page that opens says nothing of who sits before it (docs/engine.md).
+    Return the server's next step on the table (the caller plans it), or None.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            locked = _lock(table_id)
+        except TableError:
+            return None
+        table = locked.table
+        seat = next((s for s in locked.seats if s.index == seat_index), None)
+        if seat is None or seat.user_id is None or table.status == Table.Status.FINISHED:
+            return None
+        game = Game.from_dict(table.state)
+        before = table.deadline
+        gathered = _gathering(table) and not any(_not_come(table, s) for s in locked.seats)
+        if gathered:
+            _end_gathering(table, game, locked.seats, now)
+        elif _gathering(table) or not table.play_settings.get("turn_timer"):
+            # Only an arrival wait ends here: a running turn timer is not restarted.
+            _arm_timer(table, game, locked.seats, now)
+            table.save(update_fields=["deadline"])
+        if gathered or table.deadline != before:
+            _broadcast_after_commit(locked)
+        return next_step_for(table, game, locked.seats, now)
 
 
 def _give_to_robot(seat: Seat) -> None:
@@ -391,29 +536,63 @@ def due_seat(public_view: dict[str, Any]) -> int | None:
     return int(acting) if acting is not None else None
 
 
+# The soonest the server looks again at a table that waits for a player's signs to stop.
+MIN_LOOK_AGAIN = 1.0
+
+
 def next_step_for(
-    table: Table, game: Game | None = None, seats: list[Seat] | None = None
+    table: Table,
+    game: Game | None = None,
+    seats: list[Seat] | None = None,
+    now: datetime | None = None,
 ) -> NextStep | None:
-    """Tell when the server must act next on this table, if ever (`seats`: read if not given)."""
+    """Tell when the server must act next on this table, if ever (`seats`: read if not given).
+
+    A gathering table, or a seat awaited for its arrival, is looked at again when a robot
+    may take an awaited seat (robot_time), however long its present player keeps it.
+    """
     if table.status != Table.Status.PLAYING:
         return None
+    now = now or timezone.now()
     game = game or Game.from_dict(table.state)
     public = game.view(None)
     if public.get("winner") is not None:
         return None
+    seats = list(table.seats.all()) if seats is None else seats
+    acting = game.acting_seat()
+    if _gathering(table) and any(_not_come(table, s) for s in seats):
+        return _gathering_step(table, seats, acting, now)
     if public.get("round_over"):
         return NextStep(table.pk, table.state_id, round_pause())
     seat_index = due_seat(public)
     if seat_index is None:
         return None
-    seats = list(table.seats.all()) if seats is None else seats
     seat = next((s for s in seats if s.index == seat_index), None)
     if seat is not None and seat.is_automatic:
         return NextStep(table.pk, table.state_id, bot_delay())
-    if table.deadline is not None:
-        delay = max(0.0, (table.deadline - timezone.now()).total_seconds())
+    if seat is not None and (at := _robot_time_now(table, seat, acting, now)):
+        return _look_again(table, at, now)
+    if table.deadline is not None and table.play_settings.get("turn_timer"):
+        delay = max(0.0, (table.deadline - now).total_seconds())
         return NextStep(table.pk, table.state_id, delay)
     return None
+
+
+def _gathering_step(
+    table: Table, seats: list[Seat], acting: int | None, now: datetime
+) -> NextStep | None:
+    """Plan the look at a gathering table when a robot may take an awaited seat (or never)."""
+    times = [
+        at
+        for s in seats
+        if _not_come(table, s) and (at := _robot_time_now(table, s, acting, now)) is not None
+    ]
+    return _look_again(table, min(times), now) if times else None
+
+
+def _look_again(table: Table, at: datetime, now: datetime) -> NextStep:
+    delay = max(MIN_LOOK_AGAIN, (at - now).total_seconds())
+    return NextStep(table.pk, table.state_id, delay)
 
 
 Applied = tuple[int, dict[str, Any], list[dict[str, Any]], Actor]
@@ -458,7 +637,7 @@ def _commit(
             **{str(r.seat): r.seq for r in rows},
         }
     )
-    _arm_timer(table, game, locked.seats)  # after last_moves: it tells who has come
+    _arm_timer(table, game, locked.seats, timezone.now())  # after last_moves: who has come
     store.store(table=table, fields=_MOVE_FIELDS, events=rows, writes=writes or [])
     all_events = [event for _seat, _action, events, _actor in applied for event in events]
     table_id, state_id, state = table.pk, table.state_id, table.state
@@ -469,11 +648,14 @@ def _commit(
     return Outcome(table.pk, table.state_id, all_events, next_step_for(table, game, locked.seats))
 
 
-def _arm_timer(table: Table, game: Game, seats: list[Seat]) -> None:
-    """Set the turn deadline when a human must act and the table has a turn timer.
+def _arm_timer(table: Table, game: Game, seats: list[Seat], now: datetime | None = None) -> None:
+    """Set the deadline the table's players see: the turn timer, or an absent player's wait.
 
     The engine's acting seat is the one timed (nobody between rounds or after the game).
+    While the table gathers, no turn timer runs. Without a turn timer, only the wait of an
+    awaited player who is absent is stated (robot_time): a present one sees no countdown.
     """
+    now = now or timezone.now()
     timer = int(table.play_settings.get("turn_timer", 0) or 0)
     wait = int(table.play_settings.get("arrival_wait", 0) or 0)
     table.deadline = None
@@ -485,11 +667,13 @@ def _arm_timer(table: Table, game: Game, seats: list[Seat]) -> None:
     seat = next((s for s in seats if s.index == seat_index), None)
     if seat is None or seat.is_automatic:
         return
-    if timer:
-        table.deadline = timezone.now() + timedelta(seconds=timer)
-    elif _not_arrived(table, seat_index):
-        # No turn timer: only a player who has not come yet is waited for a stated time.
-        table.deadline = timezone.now() + timedelta(seconds=wait)
+    if timer and not _gathering(table):
+        table.deadline = now + timedelta(seconds=timer)
+        return
+    if not wait or not _awaited(table, seat, seat_index) or presence.is_present(seat, now):
+        return
+    since = table.created_at if _gathering(table) else now
+    table.deadline = since + timedelta(seconds=wait)
 
 
 _MOVE_FIELDS = ["state", "state_id", "moves", "status", "deadline", "updated_at", "last_moves"]

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Model, OneToOneField, signals
+from django.db.models import Max, Model, OneToOneField, signals
 from psycopg.types.json import Jsonb
 
 from games import jsontext
@@ -313,3 +313,12 @@ def _converters(model: type[Model], connection: Any) -> list[tuple[int, list[Any
         if converters:
             found.append((index, converters, column))
     return found
+
+
+def latest_sign(user_id: int) -> Any:
+    """Return a player's latest sign (Seat.last_seen) over all their seats, or None.
+
+    games.presence asks it when a move's robot rules need to know whether a student is there
+    (games.services): a move's one statement more, sent from here as every other of a move.
+    """
+    return Seat.objects.filter(user_id=user_id).aggregate(latest=Max("last_seen"))["latest"]

@@ -8,13 +8,14 @@ channel-layer messages are written once, here (docs/architecture.md)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from django.db import InterfaceError, OperationalError
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from games import driver, hooks
+from games import driver, hooks, presence
 from games.broadcast import collecting_updates, table_group, update_body, update_game
 from games.catch_up import (
     MAX_STATES,
@@ -40,7 +41,16 @@ from games.realtime.asyncdb import in_thread
 from games.realtime.link import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, RealtimeLink
 from games.realtime.signin import socket_user, still_signed_in
 from games.selectors import table_access
-from games.services import JUDGED_ERROR_CODES, Outcome, next_step_for, table_act
+from games.services import (
+    JUDGED_ERROR_CODES,
+    NextStep,
+    Outcome,
+    next_step_for,
+    seat_came,
+    table_act,
+)
+
+logger = logging.getLogger(__name__)
 
 BAD_PING = _("A ping carries nothing but its type.")
 
@@ -59,6 +69,8 @@ class TableSeat(RealtimeLink):
     last_state_id: int
     # The layer watch's catch-up runs beside the socket's own messages: one at a time.
     turn: asyncio.Lock
+    # While the link is open, it tells games.presence that its player is there.
+    keeping_seen: asyncio.Task[None] | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -97,6 +109,9 @@ class TableSeat(RealtimeLink):
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.open_link()
         delivery.attach(self)
+        # Before the first state and its planned step: a player who comes may start the game.
+        await self.seen()
+        self._keep_seen()
         try:
             since = self.since_asked()
             if since is not None:
@@ -115,13 +130,50 @@ class TableSeat(RealtimeLink):
         return since_query(self.scope.get("query_string", b""))
 
     async def leave(self) -> None:
-        """Leave the table's group; the seat stays the player's."""
+        """Leave the table's group; the seat stays the player's (no more signs from here)."""
+        if self.keeping_seen is not None:
+            self.keeping_seen.cancel()
         delivery.detach(self)
         if hasattr(self, "table_id"):
             with delivery.quiet_layer_errors():
                 await self.channel_layer.group_discard(
                     table_group(self.table_id), self.channel_name
                 )
+
+    async def read_and_route(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        """Take every frame of a seated player as a sign that they are there, then route it.
+
+        Any frame: an action, a refused card, a reason's answer, a `sync`, a heartbeat
+        `ping` (games.presence). The socket and the POSTed frame both come this way.
+        """
+        await self.seen()
+        await super().read_and_route(text_data, bytes_data)
+
+    async def seen(self) -> None:
+        """Record a sign of this seat's player (throttled); plan what their coming changes."""
+        seat = getattr(self, "seat", None)
+        now = timezone.now()
+        if seat is None or not presence.write_due(table_id=self.table_id, seat_index=seat, now=now):
+            return
+        try:
+            step = await in_thread(_mark_seen)(self.table_id, seat, now)
+        except (OperationalError, InterfaceError) as exc:  # a sign is not worth a lost frame
+            logger.warning("presence not recorded on table %s: %s", self.table_id, exc)
+            return
+        driver.schedule(step)
+
+    def _keep_seen(self) -> None:
+        """Give a sign of the seat's player while this link is open (socket or stream)."""
+        if self.seat is not None and self.keeping_seen is None:
+            self.keeping_seen = asyncio.get_running_loop().create_task(self._signs())
+
+    async def _signs(self) -> None:
+        while True:
+            await asyncio.sleep(presence.refresh_seconds())
+            try:
+                await self.seen()
+            except Exception:  # a failing write must not end the link's signs
+                logger.exception("presence refresh failed on table %s", self.table_id)
 
     async def receive_frame(self, content: dict[str, Any]) -> None:
         """Route a checked frame by its type; an unknown type gets an error frame."""
@@ -368,6 +420,13 @@ def _act_collecting(
         return signed_in, None
     with collecting_updates(updates):
         return signed_in, table_act(**kwargs)
+
+
+def _mark_seen(table_id: int, seat: int, now: Any) -> NextStep | None:
+    """Record the sign; when the player comes (or comes back), let the table know."""
+    if presence.mark_seen(table_id=table_id, seat_index=seat, now=now):
+        return seat_came(table_id=table_id, seat_index=seat, now=now)
+    return None
 
 
 def _stored_state_id(table_id: int) -> int:

@@ -56,6 +56,17 @@ def session_place(table: Any) -> hooks.TablePlace | None:
     return hooks.TablePlace(number=seated.number, ended=ended, next_game_url=join)
 
 
+def practice_again_url(table: Any) -> str | None:
+    """Send "Play again" at an assigned practice table to its assignment's way in."""
+    from django.urls import reverse
+
+    from lessons.models import PracticeTable
+
+    owned = PracticeTable.objects.filter(table_id=table.pk).values_list("assignment_id", flat=True)
+    assignment = owned.first()
+    return None if assignment is None else reverse("practice_play", args=[assignment])
+
+
 def register() -> None:
     """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
     from games import listeners
@@ -73,6 +84,8 @@ def register() -> None:
         hooks.place_rules.append(session_place)
     if aimed_options not in hooks.practice_rules:
         hooks.practice_rules.append(aimed_options)
+    if practice_again_url not in hooks.replay_rules:
+        hooks.replay_rules.append(practice_again_url)
     if reason_prompt not in hooks.reason_prompt_rules:
         hooks.reason_prompt_rules.append(reason_prompt)
     if reason_answer not in hooks.reason_answer_rules:

@@ -22,7 +22,8 @@ from django.utils import timezone, translation
 
 from games.engine import Game
 from games.models import Seat, Table
-from games.services import due_seat
+from games.presence import last_signs, present_for
+from games.services import due_seat, robot_time
 from lessons.classrooms.names import name_key
 from lessons.diagnosis import RULE_IDS, RULES_BY_ID
 from lessons.models import ClassSession, MissedEquivalence, SessionMember, SessionTable
@@ -44,8 +45,10 @@ class SeatRow:
     cards: int
     waited_on: bool
     # Seconds before a robot plays this seat whose student has not come to the table yet (the
-    # table's arrival wait, lessons.sessions.services), else None.
+    # table's arrival wait, lessons.sessions.services), else None. Only of an absent student.
     robot_in: int | None = None
+    # The student shows no sign of life (games.presence): no page of theirs open for a while.
+    absent: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ class Overview:
                             "bot": s.bot,
                             "cards": s.cards,
                             "turn": s.waited_on,
+                            "absent": s.absent,
                         }
                         for s in t.seats
                     ],
@@ -166,18 +170,24 @@ def _tables(session: ClassSession) -> QuerySet[SessionTable]:
     return session.tables.select_related("table").prefetch_related(seats).order_by("number")
 
 
-def _robot_in(table: Table, now: datetime) -> int | None:
-    """Return the seconds left of a table's arrival wait (no turn timer: its only deadline)."""
-    if table.deadline is None or table.play_settings.get("turn_timer"):
-        return None
-    return max(0, int((table.deadline - now).total_seconds()))
+def _robot_in(
+    table: Table, seat: Seat, last_sign: datetime | None, acting: int | None, now: datetime
+) -> int | None:
+    """Return the seconds before a robot takes an absent student's seat (games.services)."""
+    at = robot_time(table, seat, last_sign, acting)
+    return None if at is None else max(0, int((at - now).total_seconds()))
 
 
 def _table_row(
-    seated: SessionTable, now: datetime, idle: dict[int, Table], students: dict[int, int]
+    seated: SessionTable,
+    now: datetime,
+    idle: dict[int, Table],
+    students: dict[int, int],
+    signs: dict[int, datetime],
 ) -> TableRow:
     table = seated.table
-    public = Game.from_dict(table.state).view(None)
+    game = Game.from_dict(table.state)
+    public = game.view(None)
     waited = due_seat(public) if table.status == Table.Status.PLAYING else None
     if public.get("round_over") or public.get("winner") is not None:
         waited = None
@@ -185,6 +195,14 @@ def _table_row(
     rows = []
     for seat in table.seats.all():
         automatic = seat.is_automatic
+        last = signs.get(seat.user_id) if seat.user_id else None
+        # The same presence the server's robot rules read: absent only of a child who is.
+        absent = (
+            seat.user_id is not None
+            and not automatic
+            and table.status != Table.Status.FINISHED
+            and (last is None or now - last >= present_for())
+        )
         rows.append(
             SeatRow(
                 index=seat.index,
@@ -193,7 +211,8 @@ def _table_row(
                 student_id=students.get(seat.user_id) if seat.user_id else None,
                 cards=sizes[seat.index] if seat.index < len(sizes) else 0,
                 waited_on=seat.index == waited,
-                robot_in=_robot_in(table, now) if seat.index == waited and not automatic else None,
+                robot_in=_robot_in(table, seat, last, waited, now) if absent else None,
+                absent=absent,
             )
         )
         if (
@@ -277,11 +296,13 @@ def session_overview(*, session: ClassSession, now: datetime | None = None) -> O
     idle: dict[int, Table] = {}
     occupied = {member.table_id for member in members if member.table_id is not None}
     # A finished game nobody sits at any more (its students play again elsewhere) is left out.
-    tables = [
-        _table_row(seated, now, idle, user_to_student)
+    shown = [
+        seated
         for seated in _tables(session)
         if seated.pk in occupied or seated.table.status != Table.Status.FINISHED
     ]
+    signs = last_signs(list(user_to_student))
+    tables = [_table_row(seated, now, idle, user_to_student, signs) for seated in shown]
     _count_plays(session, rows)
     for user_id in idle:
         idle_student = user_to_student.get(user_id)

@@ -21,10 +21,14 @@ Seating policy (the teacher's page repeats it):
 - When a table's game is over, its students get a new game together (a new table number) the
   next time one of them asks for their table (from the waiting page), or the teacher's live
   overview refreshes.
-  A student who has not come to the new table does not hold it up: when the game waits on
-  them and they have never acted there, a robot plays their seat after ARRIVAL_WAIT_SECONDS
-  (the table's players see the wait counted down; the teacher sees "(robot)") until they come
-  and play or take their seat back. A turn timer, when set, does this job instead.
+  The new game waits for its students (the table gathers, games.services): no robot nor
+  turn timer moves until each of them has come to it. A student who is there (a page of
+  theirs open, games.presence) never loses their seat, still reading the last game's end
+  screen included. One who has left (no sign for PRESENT_FOR, 90 s) and has not come after
+  ARRIVAL_WAIT_SECONDS has their seat played by a robot (the table's players see the wait
+  counted down; the teacher sees "absent·e", then "(robot)") until they come back and play
+  or take their seat back. The same holds at the first table of the session, and for a seat
+  the game waits on whose student has never played there.
 - Moving a student: to another table of the session that has a bot's seat (the student takes
   over that bot's hand at once), or back to the waiting list (seated with the next deal). The
   seat the student leaves is played by a bot; a table left with no student is finished. The
@@ -52,6 +56,7 @@ import math
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone, translation
@@ -340,7 +345,12 @@ def _new_table(
             seats=seats,
             kind=Table.Kind.LESSON,
             options=session.options | (extra_options or {}),
-            table_settings={**session.play_settings, "arrival_wait": _arrival_wait(session)},
+            # The game waits for its students to come (a robot for one who has left).
+            table_settings={
+                **session.play_settings,
+                "arrival_wait": _arrival_wait(session),
+                "gather": True,
+            },
             created_by=session.classroom.teacher,
         )
     except TableError as exc:  # options were checked at start: this is a bug, not input
@@ -352,9 +362,13 @@ def _new_table(
 
 
 def _arrival_wait(session: ClassSession) -> int:
-    """Say how long a new table waits for a student who has not come to it (see the policy)."""
-    accessible = bool(session.play_settings.get("accessible"))
-    return ARRIVAL_WAIT_ACCESSIBLE_SECONDS if accessible else ARRIVAL_WAIT_SECONDS
+    """Say how long a new table waits for a student who has not come to it (see the policy).
+
+    Setting SESSIONS_ARRIVAL_WAIT (seconds) shortens it for the browser tests.
+    """
+    if session.play_settings.get("accessible"):
+        return ARRIVAL_WAIT_ACCESSIBLE_SECONDS
+    return int(getattr(settings, "SESSIONS_ARRIVAL_WAIT", None) or ARRIVAL_WAIT_SECONDS)
 
 
 def _next_number(session: ClassSession) -> int:

@@ -37,6 +37,8 @@ ROUTES: list[Route] = [
         kwargs=_table_of_a,
         data=lambda a, b: {"paused": "on"},
     ),
+    # "Play again": the table's own player only (a game not over yet: back to it).
+    Route("games:replay", outcomes(L, R, N, N, N), method="post", kwargs=_table_of_a),
     Route(
         "games:seat_bot",
         outcomes(L, F, N, R, N),

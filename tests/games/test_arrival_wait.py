@@ -31,7 +31,10 @@ def test_a_player_who_never_came_is_waited_for_then_played_by_a_robot(pair):  # 
     assert table.deadline is not None
     left = (table.deadline - timezone.now()).total_seconds()
     assert 40 < left <= 45
-    assert table_step(table_id=table.pk, state_id=0) is None  # not yet due
+    early = table_step(table_id=table.pk, state_id=0)  # not yet due: looked at again later
+    assert early is not None and early.events == [] and early.next_step is not None
+    assert not TableEvent.objects.filter(table=table).exists()
+    assert not Seat.objects.get(table=table, index=1).is_automatic
     _expire(table)
     outcome = table_step(table_id=table.pk, state_id=0)
     assert outcome is not None

@@ -83,7 +83,11 @@ def test_a_practice_table_keeps_its_own_wording(class_a) -> None:  # type: ignor
     )
     text = html.decode()
     assert f'id="play-table-number">Table {table.pk}<' in text
-    assert 'id="play-next-game"' not in text and 'data-session="0"' in text
+    assert 'data-session="0"' in text
+    # Its end offers the same game anew (issue 30, 1.7), never the session's next game.
+    again = reverse("games:replay", args=[table.pk])
+    assert f'action="{again}" id="play-next-game"' in text
+    assert "Partie suivante" not in text and "Next game" not in text
 
 
 @pytest.mark.django_db
