@@ -100,6 +100,8 @@ def ent_callback(request: HttpRequest, connector_id: int) -> HttpResponse:
         school.upper() for school in profile.schools
     }:
         return ent_refusal(request, "other_school", connector)
+    if profile.role_ambiguous:
+        return ent_refusal(request, "ambiguous_role", connector)
     if profile.role is None:
         return ent_refusal(request, "role", connector)
     next_url = safe_next(started["next"])
