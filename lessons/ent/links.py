@@ -25,6 +25,7 @@ from django.utils.translation import ngettext
 
 from lessons.classrooms.name_rule import classroom_lock, name_identity
 from lessons.ent.claims import Claims, claims_read
+from lessons.ent.tickets import ent_sign_ins_end
 from lessons.models import (
     ENT_EXTERNAL_ID_MAX_LENGTH,
     Classroom,
@@ -290,7 +291,9 @@ def seen_link(
 
 
 def pupil_unlink(*, classroom: Classroom, student: Student, by: User) -> None:
-    """Remove a pupil's ENT link: their next ENT sign-in waits for the teacher again."""
+    """Remove a pupil's ENT link and end the sessions its ENT sign-ins opened: their next ENT
+    sign-in waits for the teacher again.
+    """
     with transaction.atomic():
         _live(classroom)
         if not classroom.students.filter(pk=student.pk, pseudonymised_at__isnull=True).exists():
@@ -303,6 +306,8 @@ def pupil_unlink(*, classroom: Classroom, student: Student, by: User) -> None:
         EntLinkEvent.objects.create(
             classroom=classroom, student=student, by=by, action=EntLinkEvent.Action.UNLINKED
         )
+        # Whoever signed in through the link (the wrong pupil, if that is why it goes) is out.
+        ent_sign_ins_end(student.user_id)
 
 
 def class_names_set(*, classroom: Classroom, names: Iterable[str], by: User) -> None:
