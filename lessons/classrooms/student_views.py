@@ -68,7 +68,7 @@ def classroom_import(request: SignedInRequest, classroom_id: int) -> HttpRespons
             if ent_ids:
                 connector = import_connector(connectors, form.cleaned_data.get("ent"))
                 ent_links = import_links_check(
-                    classroom=classroom, connector=connector, ent_ids=ent_ids
+                    classroom=classroom, connector=connector, ent_ids=ent_ids, by=request.user
                 )
         except ValidationError as error:
             form.add_error("file", error)

@@ -1,4 +1,5 @@
-"""The school admin's ENT connectors (/school/ent/…): add, edit, turn on or off.
+"""The school admin's ENT connectors (/school/ent/…): add, edit, turn on or off; and the ENT
+classes: which class takes each (the school admin gives a contested one to a single class).
 
 No code change adds a school's ENT: a connector is a row, and its service URL (shown on /school/)
 is what the ENT's administrator registers.
@@ -7,14 +8,21 @@ is what the ENT's administrator registers.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from lessons.ent.client import service_url
 from lessons.ent.forms import EntConnectorForm
-from lessons.models import EntConnector
+from lessons.ent.links import (
+    CLASS_NAME_GIVE_UNKNOWN,
+    class_name_give,
+    class_name_takers,
+    seen_class_names,
+)
+from lessons.models import Classroom, EntClassName, EntConnector
 from lessons.school.admin_views import school_admin_required
 
 
@@ -86,3 +94,62 @@ def school_ent_enabled(request: HttpRequest, connector_id: int) -> HttpResponse:
         % {"name": connector.name},
     )
     return redirect("school_admin")
+
+
+@school_admin_required
+@require_safe
+def school_ent_classes(request: HttpRequest) -> HttpResponse:
+    """List the ENT classes seen, the classes that take each, and who gave it."""
+    return _classes_page(request)
+
+
+def _classes_page(request: HttpRequest, status: int = 200) -> HttpResponse:
+    rows = []
+    for name in sorted(
+        set(seen_class_names())
+        | set(EntClassName.objects.filter(granted=True).values_list("name", flat=True))
+    ):
+        takers, granted = class_name_takers(name)
+        rows.append({"name": name, "takers": takers, "granted": granted})
+    classrooms = Classroom.objects.filter(archived_at__isnull=True).select_related("teacher")
+    return render(
+        request,
+        "ent/school_classes.html",
+        {"rows": rows, "classrooms": classrooms.order_by("name", "id")},
+        status=status,
+    )
+
+
+@school_admin_required
+@require_POST
+def school_ent_class_give(request: HttpRequest) -> HttpResponse:
+    """Give an ENT class to one class in use, or take the decision back (classroom empty)."""
+    name = request.POST.get("name", "")
+    raw = request.POST.get("classroom", "")
+    classroom = None
+    if raw:
+        classroom = (
+            Classroom.objects.filter(pk=int(raw), archived_at__isnull=True).first()
+            if raw.isdigit()
+            else None
+        )
+        if classroom is None:
+            messages.error(request, str(CLASS_NAME_GIVE_UNKNOWN))
+            return _classes_page(request, status=400)
+    try:
+        class_name_give(name=name, classroom=classroom, by=request.user)  # type: ignore[arg-type]
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return _classes_page(request, status=400)
+    if classroom is None:
+        messages.success(
+            request, _("%(name)s: the school's decision is taken back.") % {"name": name}
+        )
+    else:
+        messages.success(
+            request,
+            _("%(name)s is given to the class %(class)s: only its teachers see its pupils.")
+            % {"name": name, "class": classroom.name},
+        )
+    return redirect("school_ent_classes")

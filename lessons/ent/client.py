@@ -1,11 +1,13 @@
-"""Talk to a connector's CAS server with python-cas: the fixed service URL, the login URL, and
-the server-side validation of a ticket (docs/deploy.md says why python-cas).
+"""Talk to a connector's CAS server with python-cas: the service URL (the fixed callback and the
+sign-in's state), the login URL, and the server-side validation of a ticket (docs/deploy.md
+says why python-cas).
 """
 
 from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import urlencode
 from xml.etree.ElementTree import ParseError
 
 import requests
@@ -13,6 +15,7 @@ from cas import CASClient
 from django.conf import settings
 from django.urls import reverse
 
+from lessons.ent.states import STATE_PARAMETER
 from lessons.models import EntConnector
 
 logger = logging.getLogger(__name__)
@@ -44,9 +47,16 @@ def site_url() -> str:
     return f"{scheme}://{host}"
 
 
-def service_url(connector: EntConnector) -> str:
-    """Return the connector's fixed service URL (its callback): what the ENT admin registers."""
-    return site_url() + reverse("ent_callback", args=[connector.pk])
+def service_url(connector: EntConnector, state: str = "") -> str:
+    """Return the service URL of one sign-in: the fixed callback with the sign-in's state.
+
+    Without a state, the fixed callback alone: what the ENT admin registers, as a prefix (each
+    sign-in adds `?state=…`). The same URL goes to the login page and to the ticket's
+    validation: the ENT's server checks the ticket was issued for it, so a ticket serves only
+    the sign-in, and the browser, that asked for it.
+    """
+    callback = site_url() + reverse("ent_callback", args=[connector.pk])
+    return callback + "?" + urlencode({STATE_PARAMETER: state}) if state else callback
 
 
 def server_base(connector: EntConnector) -> str:
@@ -61,29 +71,31 @@ def server_is_secure(connector: EntConnector) -> bool:
     return bool(getattr(settings, "ENT_ALLOW_HTTP", False))  # False unless DEBUG (settings)
 
 
-def cas_client(connector: EntConnector) -> Any:
-    """Return a python-cas client for the connector's server and protocol version."""
+def cas_client(connector: EntConnector, state: str) -> Any:
+    """Return a python-cas client for the connector's server, protocol and sign-in."""
     return CASClient(
         version=connector.protocol,
-        service_url=service_url(connector),
+        service_url=service_url(connector, state),
         server_url=server_base(connector),
         session=_BoundedSession(),
     )
 
 
-def login_url(connector: EntConnector) -> str:
-    """Return the CAS server's sign-in page for our fixed service URL."""
-    return str(cas_client(connector).get_login_url())
+def login_url(connector: EntConnector, state: str) -> str:
+    """Return the CAS server's sign-in page for the sign-in's service URL."""
+    return str(cas_client(connector, state).get_login_url())
 
 
-def validate_ticket(connector: EntConnector, ticket: str) -> tuple[str, dict[str, object]] | None:
+def validate_ticket(
+    connector: EntConnector, ticket: str, state: str
+) -> tuple[str, dict[str, object]] | None:
     """Ask the connector's own server whether the ticket is good; return (user, attributes).
 
     None when the server refuses it (forged, replayed, expired, for another service) or cannot
     be reached: a sign-in never trusts anything the browser brought but the ticket itself.
     """
     try:
-        user, attributes, _pgtiou = cas_client(connector).verify_ticket(ticket)
+        user, attributes, _pgtiou = cas_client(connector, state).verify_ticket(ticket)
     except (requests.RequestException, ParseError, IndexError, ValueError) as error:
         logger.warning("ENT %s: ticket validation failed: %s", connector.pk, type(error).__name__)
         return None

@@ -1,5 +1,6 @@
 """The school admin's connector form: a preset fills the attribute names the admin leaves empty;
 the server is https (http only where ENT_ALLOW_HTTP, under DEBUG); names are plain XML names.
+And the teacher's link form: the password once, with a tick naming the ENT account linked.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.ent.presets import PRESETS, PresetValues
 from lessons.models import EntConnector
 
@@ -115,3 +117,33 @@ class EntConnectorForm(forms.ModelForm[EntConnector]):
         if teacher & pupil:
             self.add_error("pupil_roles", _("A role value cannot mean both teacher and pupil."))
         return data
+
+
+CONFIRM_LINK = _(
+    "Link the unoclass account whose password I type here to the ENT account “%(id)s” "
+    "(%(name)s, %(ent)s): from now on, that ENT account signs in to it without a password."
+)
+CONFIRM_MISSING = _("Tick the box to confirm which ENT account is linked to your account.")
+
+
+class EntLinkForm(LimitedAuthenticationForm):
+    """The teacher's password once, and a tick naming the ENT account that will be linked."""
+
+    confirm = forms.BooleanField(
+        required=True, error_messages={"required": CONFIRM_MISSING}, label=""
+    )
+
+    def __init__(self, *args: Any, ent_id: str, ent_name: str, ent: str, **kwargs: Any) -> None:
+        """Name the ENT account in the tick's label."""
+        super().__init__(*args, **kwargs)
+        self.fields["confirm"].label = CONFIRM_LINK % {
+            "id": ent_id,
+            "name": ent_name or "—",
+            "ent": ent,
+        }
+
+    def clean(self) -> dict[str, Any]:
+        """Check no password until the link is confirmed (a wrong one still counts)."""
+        if "confirm" in self.errors:
+            return self.cleaned_data
+        return super().clean()

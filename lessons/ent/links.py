@@ -7,6 +7,10 @@ checked with the class locked, and leaves an EntLinkEvent saying who did it.
 One ENT account is one pupil: an ENT id already linked to a present pupil of a class still in
 use is refused (the teacher of that class unlinks first). A link left on a pupil who has since
 gone (removed, or their class archived at the end of the year) gives way to the new one.
+
+A teacher sees and links only the waiting pupils lessons.ent.claims lets them see; when a
+pupil is linked, every other active class whose ENT classes the pupil was seen in gets a
+notice (an ELSEWHERE event on its matching screen).
 """
 
 from __future__ import annotations
@@ -14,13 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from lessons.classrooms.name_rule import classroom_lock, name_identity
-from lessons.ent.matching import class_name_fits
+from lessons.ent.claims import Claims, claims_read
+from lessons.ent.tickets import ent_sign_ins_end
 from lessons.models import (
     ENT_EXTERNAL_ID_MAX_LENGTH,
     Classroom,
@@ -32,6 +37,7 @@ from lessons.models import (
     Student,
     User,
 )
+from lessons.school.admin_services import is_school_admin
 
 LINK_ARCHIVED = _("This class is archived: its pupils' ENT links cannot change.")
 LINK_PUPIL_GONE = _("A chosen pupil is no longer in this class. Reload the page.")
@@ -43,6 +49,10 @@ LINK_ID_TWICE = _("The ENT id “%(id)s” is given to more than one pupil.")
 LINK_ID_BAD = _("“%(id)s” is not an ENT id (at most %(limit)d characters, no spaces).")
 LINK_NOT_LINKED = _("“%(name)s” is not linked to an ENT account.")
 CLASS_NAME_UNKNOWN = _("No ENT pupil has been seen in the class “%(name)s”.")
+CLASS_NAME_TAKEN = _(
+    "Another teacher's class already takes the ENT class “%(name)s”: only the school admin "
+    "can give it to this class."
+)
 
 
 @dataclass(frozen=True)
@@ -78,11 +88,33 @@ def classroom_ent_names(classroom: Classroom) -> list[str]:
     return [classroom.name, *classroom.ent_class_names.values_list("name", flat=True)]
 
 
-def seen_for_classroom(classroom: Classroom) -> list[EntSeenPupil]:
-    """Return the unlinked ENT pupils whose ENT classes are this class, oldest name first."""
-    names = classroom_ent_names(classroom)
+def seen_for_classroom(
+    classroom: Classroom, teacher: User, claims: Claims | None = None
+) -> list[EntSeenPupil]:
+    """Return the unlinked ENT pupils of the ENT classes this class takes that the teacher
+    may see (lessons.ent.claims), in name order.
+    """
+    claims = claims or claims_read(including=classroom)
     seen = EntSeenPupil.objects.filter(connector__enabled=True).select_related("connector")
-    return [pupil for pupil in seen if class_name_fits(pupil.classes, names)]
+    return [
+        pupil
+        for pupil in seen
+        if any(claims.visible(str(name), classroom, teacher) for name in pupil.classes or [])
+    ]
+
+
+def contested_class_names(classroom: Classroom, teacher: User) -> list[str]:
+    """Return the ENT class names seen that this class takes but another teacher's class
+    takes too: their pupils wait for the school admin to give the name to one class.
+    """
+    claims = claims_read(including=classroom)
+    return [name for name in seen_class_names() if claims.contested(name, classroom, teacher)]
+
+
+def class_names_free(classroom: Classroom, teacher: User, names: Iterable[str]) -> list[str]:
+    """Return the names the teacher may choose for the class: no other teacher's class's."""
+    claims = claims_read(including=classroom)
+    return [name for name in names if not claims.taken_by_others(name, classroom, teacher)]
 
 
 def seen_class_names() -> list[str]:
@@ -178,8 +210,14 @@ def _links_write(
     classroom: Classroom, links: Sequence[PupilLink], by: User, action: str
 ) -> list[EntIdentity]:
     made: list[EntIdentity] = []
+    claims = claims_read(including=classroom)
     for link in links:
         account = {"connector": link.connector, "external_id": link.external_id}
+        seen_in = [
+            str(name)
+            for classes in EntSeenPupil.objects.filter(**account).values_list("classes", flat=True)
+            for name in classes or []
+        ]
         # A link left on a pupil who has gone gives way (see the module's docstring).
         EntIdentity.objects.filter(**account).delete()
         EntSeenPupil.objects.filter(**account).delete()
@@ -187,7 +225,24 @@ def _links_write(
             EntIdentity.objects.create(**account, user_id=link.student.user_id, linked_by=by)
         )
         EntLinkEvent.objects.create(classroom=classroom, student=link.student, by=by, action=action)
+        _elsewhere_notices(claims, classroom, link.student, by, seen_in)
     return made
+
+
+def _elsewhere_notices(
+    claims: Claims, classroom: Classroom, student: Student, by: User, seen_in: list[str]
+) -> None:
+    """Tell each other active class whose ENT classes the pupil was seen in (named like it,
+    chosen or given) that the pupil is now linked in `classroom`.
+    """
+    told: set[int] = set()
+    for name in seen_in:
+        told |= claims.named(name)
+    for other in sorted(told - {classroom.pk}):
+        if claims.labels[other].archived_at is None:
+            EntLinkEvent.objects.create(
+                classroom_id=other, student=student, by=by, action=EntLinkEvent.Action.ELSEWHERE
+            )
 
 
 def links_carry(*, source: Classroom, classroom: Classroom, by: User) -> int:
@@ -220,10 +275,12 @@ def links_carry(*, source: Classroom, classroom: Classroom, by: User) -> int:
 def seen_link(
     *, classroom: Classroom, choices: Mapping[int, Student], by: User
 ) -> list[EntIdentity]:
-    """Link the seen ENT pupils (by their row's id) to the chosen pupils of the class."""
+    """Link the seen ENT pupils (by their row's id) to the chosen pupils of the class; only
+    those the teacher sees waiting there (lessons.ent.claims).
+    """
     with transaction.atomic():
         _live(classroom)
-        visible = {pupil.pk: pupil for pupil in seen_for_classroom(classroom)}
+        visible = {pupil.pk: pupil for pupil in seen_for_classroom(classroom, by)}
         if any(seen_id not in visible for seen_id in choices):
             raise ValidationError(LINK_SEEN_GONE, code="seen_gone")
         links = [
@@ -234,7 +291,9 @@ def seen_link(
 
 
 def pupil_unlink(*, classroom: Classroom, student: Student, by: User) -> None:
-    """Remove a pupil's ENT link: their next ENT sign-in waits for the teacher again."""
+    """Remove a pupil's ENT link and end the sessions its ENT sign-ins opened: their next ENT
+    sign-in waits for the teacher again.
+    """
     with transaction.atomic():
         _live(classroom)
         if not classroom.students.filter(pk=student.pk, pseudonymised_at__isnull=True).exists():
@@ -247,25 +306,34 @@ def pupil_unlink(*, classroom: Classroom, student: Student, by: User) -> None:
         EntLinkEvent.objects.create(
             classroom=classroom, student=student, by=by, action=EntLinkEvent.Action.UNLINKED
         )
+        # Whoever signed in through the link (the wrong pupil, if that is why it goes) is out.
+        ent_sign_ins_end(student.user_id)
 
 
-def class_names_set(*, classroom: Classroom, names: Iterable[str]) -> None:
-    """Set the ENT class names that are this class (only names of ENT pupils seen)."""
+def class_names_set(*, classroom: Classroom, names: Iterable[str], by: User) -> None:
+    """Set the ENT class names that are this class (only names of ENT pupils seen, and none
+    another teacher's class takes: the school admin gives those). A name the school admin
+    gave stays.
+    """
     wanted = sorted(set(names))
     with transaction.atomic():
         _live(classroom)
-        known = set(seen_class_names()) | set(
-            classroom.ent_class_names.values_list("name", flat=True)
-        )
-        unknown = [name for name in wanted if name not in known]
-        if unknown:
-            raise ValidationError(
-                [
-                    ValidationError(CLASS_NAME_UNKNOWN, code="unknown_class", params={"name": n})
-                    for n in unknown
-                ]
-            )
-        classroom.ent_class_names.exclude(name__in=wanted).delete()
+        chosen = set(classroom.ent_class_names.values_list("name", flat=True))
+        known = set(seen_class_names()) | chosen
+        errors = [
+            ValidationError(CLASS_NAME_UNKNOWN, code="unknown_class", params={"name": n})
+            for n in wanted
+            if n not in known
+        ]
+        fresh = [name for name in wanted if name in known and name not in chosen]
+        errors += [
+            ValidationError(CLASS_NAME_TAKEN, code="taken_class", params={"name": n})
+            for n in fresh
+            if n not in class_names_free(classroom, by, [n])
+        ]
+        if errors:
+            raise ValidationError(errors)
+        classroom.ent_class_names.exclude(name__in=wanted).filter(granted=False).delete()
         for name in wanted:
             EntClassName.objects.get_or_create(classroom=classroom, name=name)
 
@@ -277,3 +345,33 @@ def links_forget(user_id: int) -> None:
             connector_id=identity.connector_id, external_id=identity.external_id
         ).delete()
     EntIdentity.objects.filter(user_id=user_id).delete()
+
+
+CLASS_NAME_GIVE_UNKNOWN = _("Choose an ENT class seen and a class in use.")
+
+
+def class_name_give(*, name: str, classroom: Classroom | None, by: User) -> None:
+    """Give an ENT class to one class (the school admin's decision): only that class takes
+    it from now on, whatever others are named or chose. None takes the decision back.
+    """
+    if not is_school_admin(by):
+        raise PermissionDenied
+    with transaction.atomic():
+        if name not in set(seen_class_names()) | set(
+            EntClassName.objects.filter(granted=True).values_list("name", flat=True)
+        ):
+            raise ValidationError(CLASS_NAME_GIVE_UNKNOWN, code="unknown_class")
+        EntClassName.objects.filter(name=name, granted=True).delete()
+        if classroom is None:
+            return
+        _live(classroom)
+        EntClassName.objects.update_or_create(
+            classroom=classroom, name=name, defaults={"granted": True}
+        )
+
+
+def class_name_takers(name: str) -> tuple[list[Classroom], bool]:
+    """Return the active classes that take an ENT class, and whether the school admin gave it."""
+    claims = claims_read()
+    takers = sorted((claims.labels[pk] for pk in claims.takers(name)), key=lambda c: (c.name, c.pk))
+    return takers, claims.is_granted(name)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lessons.classrooms.selectors import students_of_classroom
-from lessons.ent.links import seen_for_classroom
+from lessons.ent.links import contested_class_names, seen_for_classroom
 from lessons.ent.matching import EntPupil, Kind, Reason, RosterPupil, match
-from lessons.models import Classroom, EntIdentity, EntLinkEvent, EntSeenPupil, Student
+from lessons.models import Classroom, EntIdentity, EntLinkEvent, EntSeenPupil, Student, User
 
 AUDIT_ROWS = 30
 
@@ -41,10 +41,16 @@ class MatchingScreen:
     unlinked: list[Student]
     linked: list[LinkedRow]
     events: list[EntLinkEvent]
+    # ENT classes this class takes that another teacher's class takes too (pupils hidden).
+    contested: list[str]
+    # Pupils seen in this class's ENT classes and linked in another class (the notices).
+    elsewhere: list[EntLinkEvent]
 
 
-def matching_screen(classroom: Classroom) -> MatchingScreen:
-    """Return the class's matching screen: proposals for the waiting, the links, the audit."""
+def matching_screen(classroom: Classroom, teacher: User) -> MatchingScreen:
+    """Return the class's matching screen as the teacher may see it: proposals for the
+    waiting (lessons.ent.claims), the links, the audit and the notices.
+    """
     students = students_of_classroom(classroom=classroom)
     identities = {
         identity.user_id: identity
@@ -53,7 +59,7 @@ def matching_screen(classroom: Classroom) -> MatchingScreen:
         ).select_related("linked_by", "connector")
     }
     unlinked = [student for student in students if student.user_id not in identities]
-    seen = seen_for_classroom(classroom)
+    seen = seen_for_classroom(classroom, teacher)
     result = match(
         [EntPupil(str(pupil.pk), pupil.display_name, tuple(pupil.classes)) for pupil in seen],
         [RosterPupil(student.pk, student.display_name) for student in unlinked],
@@ -78,9 +84,14 @@ def matching_screen(classroom: Classroom) -> MatchingScreen:
             )
         )
     events = list(
-        EntLinkEvent.objects.filter(classroom=classroom).select_related("student", "by")[
-            :AUDIT_ROWS
-        ]
+        EntLinkEvent.objects.filter(classroom=classroom)
+        .exclude(action=EntLinkEvent.Action.ELSEWHERE)
+        .select_related("student", "by")[:AUDIT_ROWS]
+    )
+    elsewhere = list(
+        EntLinkEvent.objects.filter(
+            classroom=classroom, action=EntLinkEvent.Action.ELSEWHERE
+        ).select_related("student__classroom", "by")[:AUDIT_ROWS]
     )
     return MatchingScreen(
         waiting=waiting,
@@ -91,4 +102,6 @@ def matching_screen(classroom: Classroom) -> MatchingScreen:
             if student.user_id in identities
         ],
         events=events,
+        contested=contested_class_names(classroom, teacher),
+        elsewhere=elsewhere,
     )

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from lessons.classrooms.access import SignedInRequest, teacher_required
 from lessons.classrooms.lookups import classroom_or_404
 from lessons.ent.links import (
+    class_names_free,
     class_names_set,
     links_made_message,
     pupil_unlink,
@@ -23,7 +24,7 @@ from lessons.ent.links import (
 from lessons.ent.matching import class_name_fits
 from lessons.ent.matching_forms import ClassNamesForm, LinkForm, UnlinkForm
 from lessons.ent.matching_screen import matching_screen
-from lessons.models import Classroom
+from lessons.models import Classroom, User
 
 
 def _page(
@@ -34,7 +35,7 @@ def _page(
     unlink_form: UnlinkForm | None = None,
     names_form: ClassNamesForm | None = None,
 ) -> HttpResponse:
-    screen = matching_screen(classroom)
+    screen = matching_screen(classroom, request.user)
     chosen = list(classroom.ent_class_names.values_list("name", flat=True))
     context: dict[str, Any] = {
         "classroom": classroom,
@@ -42,7 +43,9 @@ def _page(
         "link_form": link_form or LinkForm(waiting=screen.waiting, unlinked=screen.unlinked),
         "unlink_form": unlink_form or UnlinkForm(linked=[row.student for row in screen.linked]),
         "names_form": names_form
-        or ClassNamesForm(names=class_name_choices(classroom, chosen), initial={"names": chosen}),
+        or ClassNamesForm(
+            names=class_name_choices(classroom, chosen, request.user), initial={"names": chosen}
+        ),
     }
     # A refused form is shown again with its errors (200), as every form of the app.
     return render(request, "ent/classroom_matching.html", context)
@@ -56,10 +59,12 @@ def _refused(
     return redirect("ent_matching", classroom_id=classroom.pk)
 
 
-def class_name_choices(classroom: Classroom, chosen: list[str]) -> list[str]:
-    """Return the ENT class names a teacher may tick: those seen, but not the class's own."""
+def class_name_choices(classroom: Classroom, chosen: list[str], teacher: User) -> list[str]:
+    """Return the ENT class names a teacher may tick: those seen, but not the class's own nor
+    those another teacher's class takes (the school admin gives those); and those chosen.
+    """
     seen = [name for name in seen_class_names() if not class_name_fits([name], [classroom.name])]
-    return sorted({*seen, *chosen})
+    return sorted({*class_names_free(classroom, teacher, seen), *chosen})
 
 
 @teacher_required
@@ -74,7 +79,7 @@ def ent_matching(request: SignedInRequest, classroom_id: int) -> HttpResponse:
 def ent_matching_link(request: SignedInRequest, classroom_id: int) -> HttpResponse:
     """Link the ticked ENT pupils to the chosen pupils of the list, all or none."""
     classroom = classroom_or_404(request, classroom_id)
-    screen = matching_screen(classroom)
+    screen = matching_screen(classroom, request.user)
     form = LinkForm(request.POST, waiting=screen.waiting, unlinked=screen.unlinked)
     if not form.is_valid():
         return _page(request, classroom, link_form=form)
@@ -91,7 +96,7 @@ def ent_matching_link(request: SignedInRequest, classroom_id: int) -> HttpRespon
 def ent_matching_unlink(request: SignedInRequest, classroom_id: int) -> HttpResponse:
     """Remove one pupil's ENT link."""
     classroom = classroom_or_404(request, classroom_id)
-    screen = matching_screen(classroom)
+    screen = matching_screen(classroom, request.user)
     form = UnlinkForm(request.POST, linked=[row.student for row in screen.linked])
     if not form.is_valid():
         return _page(request, classroom, unlink_form=form)
@@ -113,11 +118,11 @@ def ent_matching_classes(request: SignedInRequest, classroom_id: int) -> HttpRes
     """Set which ENT classes are this class."""
     classroom = classroom_or_404(request, classroom_id)
     chosen = list(classroom.ent_class_names.values_list("name", flat=True))
-    form = ClassNamesForm(request.POST, names=class_name_choices(classroom, chosen))
+    form = ClassNamesForm(request.POST, names=class_name_choices(classroom, chosen, request.user))
     if not form.is_valid():
         return _page(request, classroom, names_form=form)
     try:
-        class_names_set(classroom=classroom, names=form.cleaned_data["names"])
+        class_names_set(classroom=classroom, names=form.cleaned_data["names"], by=request.user)
     except ValidationError as error:
         return _refused(request, classroom, error)
     messages.success(request, _("The class's ENT classes are saved."))

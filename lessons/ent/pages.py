@@ -25,9 +25,17 @@ REASONS = {
     "inactive": _("This account is deactivated. Ask your school."),
     "insecure": _("This ENT's server is not reached over HTTPS. Ask your school."),
     "expired": _("The ENT sign-in took too long. Sign in with the ENT again."),
+    "state": _(
+        "This ENT sign-in was not started in this browser, was already used or took too long. "
+        "If someone sent you this link, do not use it: sign in with the ENT button yourself."
+    ),
+    "ambiguous_role": _(
+        "The ENT says this account is both a teacher and a pupil: unoclass cannot tell which. "
+        "Ask your ENT administrator."
+    ),
 }
 
-STATUS = {"blocked": 429, "no_ticket": 400, "replayed": 400}
+STATUS = {"blocked": 429, "no_ticket": 400, "replayed": 400, "state": 400}
 
 
 def ent_refusal(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timedelta
+from functools import partial
 from importlib import import_module
 
 from django.conf import settings
@@ -63,6 +64,23 @@ def single_sign_out(ticket: str) -> bool:
     if user_id is not None:
         transaction.on_commit(lambda: tell_signed_out(user_id, session_key))
     return True
+
+
+def ent_sign_ins_end(user_id: int) -> int:
+    """End every session the user's ENT sign-ins opened (their link is gone); return how many.
+
+    Sessions opened another way (a pupil's class code and PIN, a teacher's password) stay.
+    """
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    ended = 0
+    for sign_in in EntSignIn.objects.filter(user_id=user_id).exclude(session_key=""):
+        session_key = sign_in.session_key
+        store(session_key=session_key).delete()
+        sign_in.session_key = ""
+        sign_in.save(update_fields=["session_key"])
+        transaction.on_commit(partial(tell_signed_out, user_id, session_key))
+        ended += 1
+    return ended
 
 
 def ticket_purge(*, now: datetime | None = None) -> int:

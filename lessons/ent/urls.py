@@ -12,6 +12,12 @@ urlpatterns = [
     path("ent/<int:connector_id>/logout/", views.ent_logout, name="ent_logout"),
     path("ent/link/", views.ent_link, name="ent_link"),
     path("school/ent/new/", admin_views.school_ent_new, name="school_ent_new"),
+    path("school/ent/classes/", admin_views.school_ent_classes, name="school_ent_classes"),
+    path(
+        "school/ent/classes/give/",
+        admin_views.school_ent_class_give,
+        name="school_ent_class_give",
+    ),
     path("school/ent/<int:connector_id>/", admin_views.school_ent_edit, name="school_ent_edit"),
     path(
         "school/ent/<int:connector_id>/enabled/",

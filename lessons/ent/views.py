@@ -8,22 +8,19 @@ import logging
 
 from cas import SingleLogoutMixin
 from django.contrib.auth import logout
-from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from lessons.classrooms.login_limit import (
-    LimitedAuthenticationForm,
-    address_failure_record,
-    address_is_blocked,
-)
+from lessons.classrooms.login_limit import address_failure_record, address_is_blocked
 from lessons.ent import client, teachers
+from lessons.ent.forms import EntLinkForm
 from lessons.ent.pages import ent_refusal
 from lessons.ent.profile import profile_from_answer
 from lessons.ent.pupils import sign_in_pupil
+from lessons.ent.states import STATE_PARAMETER, state_start, state_take
 from lessons.ent.tickets import (
     TICKET_MAX_LENGTH,
     single_sign_out,
@@ -34,7 +31,6 @@ from lessons.models import EntConnector, EntIdentity, User
 
 logger = logging.getLogger(__name__)
 
-NEXT_KEY = "ent_next"
 # A logoutRequest is a few hundred bytes; anything much larger is not one.
 LOGOUT_REQUEST_MAX_BYTES = 16 * 1024
 
@@ -62,8 +58,8 @@ def ent_login(request: HttpRequest, connector_id: int) -> HttpResponse:
         return ent_refusal(request, "disabled", connector)
     if not client.server_is_secure(connector):
         return ent_refusal(request, "insecure", connector)
-    request.session[NEXT_KEY] = safe_next(request.GET.get("next"))
-    return redirect(client.login_url(connector))
+    state = state_start(request, connector.pk, safe_next(request.GET.get("next")))
+    return redirect(client.login_url(connector, state))
 
 
 @csrf_exempt  # the ENT's server POSTs single sign-out here (CAS posts to the service URL)
@@ -80,6 +76,12 @@ def ent_callback(request: HttpRequest, connector_id: int) -> HttpResponse:
     ticket = request.GET.get("ticket", "")
     if not ticket or len(ticket) > TICKET_MAX_LENGTH:
         return ent_refusal(request, "no_ticket", connector)
+    # Before the ticket is claimed or sent to the ENT: a callback this browser did not start
+    # (someone else's ticket URL, an old or a reused one) changes nothing (lessons.ent.states).
+    state = request.GET.get(STATE_PARAMETER, "")
+    started = state_take(request, connector.pk, state)
+    if started is None:
+        return ent_refusal(request, "state", connector)
     address = _address(request)
     if address_is_blocked(address):
         return ent_refusal(request, "blocked", connector)
@@ -87,7 +89,7 @@ def ent_callback(request: HttpRequest, connector_id: int) -> HttpResponse:
     if sign_in is None:
         address_failure_record(address)
         return ent_refusal(request, "replayed", connector)
-    answer = client.validate_ticket(connector, ticket)
+    answer = client.validate_ticket(connector, ticket, state)
     if answer is None:
         address_failure_record(address)
         return ent_refusal(request, "refused", connector)
@@ -98,9 +100,11 @@ def ent_callback(request: HttpRequest, connector_id: int) -> HttpResponse:
         school.upper() for school in profile.schools
     }:
         return ent_refusal(request, "other_school", connector)
+    if profile.role_ambiguous:
+        return ent_refusal(request, "ambiguous_role", connector)
     if profile.role is None:
         return ent_refusal(request, "role", connector)
-    next_url = safe_next(request.session.get(NEXT_KEY))
+    next_url = safe_next(started["next"])
     if request.user.is_authenticated:
         logout(request)  # the ENT now vouches for someone: the previous sign-in ends here
     identity = (
@@ -150,7 +154,13 @@ def ent_link(request: HttpRequest) -> HttpResponse:
     if pending is None:
         return ent_refusal(request, "expired")
     connector = EntConnector.objects.get(pk=pending["connector"])
-    form: AuthenticationForm = LimitedAuthenticationForm(request, data=request.POST or None)
+    form = EntLinkForm(
+        request,
+        data=request.POST or None,
+        ent_id=str(pending["external_id"]),
+        ent_name=str(pending.get("display_name", "")),
+        ent=connector.name,
+    )
     if request.method == "POST" and request.POST.get("action") == "create":
         if not connector.creates_teachers:
             return ent_refusal(request, "disabled", connector)
@@ -170,5 +180,10 @@ def ent_link(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "ent/link.html",
-        {"form": form, "connector": connector, "display_name": pending.get("display_name", "")},
+        {
+            "form": form,
+            "connector": connector,
+            "display_name": pending.get("display_name", ""),
+            "external_id": pending["external_id"],
+        },
     )

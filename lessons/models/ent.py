@@ -170,14 +170,18 @@ ENT_CLASS_NAME_MAX_LENGTH = 100
 
 
 class EntClassName(models.Model):
-    """An ENT class name a teacher said is this class: its unlinked ENT pupils are offered
-    on the class's matching screen (besides the ENT classes named like the class itself).
+    """An ENT class name a teacher said is this class, or the school admin gave it: its
+    unlinked ENT pupils are offered on the class's matching screen (besides the ENT classes
+    named like the class itself), unless another teacher's class takes it too.
     """
 
     classroom = models.ForeignKey(
         Classroom, on_delete=models.CASCADE, related_name="ent_class_names"
     )
     name = models.CharField(_("class name in the ENT"), max_length=ENT_CLASS_NAME_MAX_LENGTH)
+    # Set when the school admin gave this ENT class to this class: then only the classes it
+    # was given to take it, whatever other classes are named or chose (lessons.ent.claims).
+    granted = models.BooleanField(_("given by the school admin"), default=False)
 
     class Meta:
         ordering = ["name", "id"]
@@ -190,6 +194,8 @@ class EntClassName(models.Model):
 
 class EntLinkEvent(models.Model):
     """Who linked or unlinked a pupil's ENT account, and when (the matching screen's audit).
+    An ELSEWHERE event is a notice on another class: a pupil seen in its ENT classes was
+    linked in `student`'s class (its teachers see it on their matching screen).
 
     Holds no ENT id or ENT name: erasing the pupil erases their events (CASCADE).
     """
@@ -199,6 +205,8 @@ class EntLinkEvent(models.Model):
         IMPORTED = "imported", _("linked by a class list file")
         CARRIED = "carried", _("carried over from last year's class")
         UNLINKED = "unlinked", _("unlinked")
+        # A notice on a class whose ENT classes the pupil was seen in: another class linked them.
+        ELSEWHERE = "elsewhere", _("linked to a pupil of another class")
 
     classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="+")
     student = models.ForeignKey(Student, on_delete=models.CASCADE, related_name="ent_events")

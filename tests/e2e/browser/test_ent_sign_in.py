@@ -1,14 +1,16 @@
 """A teacher signs in with the school's ENT in chromium, against a real CAS server
 (django-cas-server in its own process and environment, tests/support/cas) and a real daphne:
 the first sign-in links the account after its password, or creates one when the school allows;
-a replayed or forged ticket is refused with a clear page; the ENT's single sign-out (the CAS
-server's own logoutRequest) ends the session.
+a replayed or forged ticket is refused with a clear page; a ticket URL another browser started
+(the first step of an account takeover) is refused in the victim's browser and changes nothing;
+the ENT's single sign-out (the CAS server's own logoutRequest) ends the session.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -122,9 +124,13 @@ def _callbacks(page: Page) -> list[str]:
     seen: list[str] = []
     page.on(
         "request",
-        lambda request: seen.append(request.url) if "/callback/?ticket=" in request.url else None,
+        lambda request: seen.append(request.url) if CALLBACK.match(request.url) else None,
     )
     return seen
+
+
+# A callback with its ticket (the state comes first in the query, the CAS server adds the ticket).
+CALLBACK = re.compile(r".*/ent/[0-9]+/callback/\?state=[^&]+&ticket=.+")
 
 
 def test_first_ent_sign_in_links_after_the_password_then_the_ent_alone(
@@ -136,10 +142,12 @@ def test_first_ent_sign_in_links_after_the_password_then_the_ent_alone(
         assert serious_violations(sign_in_page) == []  # with its two ENT buttons
     context, page = _through_the_ent(browser, site, "ONE", "prof.edifice")
     expect(page.get_by_role("heading", name="Reliez votre compte ENT")).to_be_visible()
-    expect(page.get_by_text("Marie Curie")).to_be_visible()
+    expect(page.get_by_text("Marie Curie", exact=True)).to_be_visible()
+    expect(page.get_by_text("EDI-T-0001", exact=True)).to_be_visible()
     assert serious_violations(page) == []
     page.get_by_label("Nom d’utilisateur").fill("mcurie")
-    page.get_by_label("Mot de passe").fill(TEACHER_PASSWORD)
+    page.get_by_label("Mot de passe", exact=True).fill(TEACHER_PASSWORD)
+    page.get_by_label(re.compile("Lier le compte unoclass .*EDI-T-0001")).check()
     page.get_by_role("button", name="Relier et se connecter").click()
     expect(page.get_by_role("button", name="Se déconnecter")).to_be_visible()
     linked = site.query(
@@ -193,12 +201,81 @@ def test_a_replayed_ticket_gets_a_clear_refusal(browser: Browser, site: EntSite)
 def test_a_forged_ticket_gets_a_clear_refusal(browser: Browser, site: EntSite) -> None:
     context = browser.new_context(viewport=DESKTOP, locale="en")
     page = context.new_page()
-    answer = page.goto(f"{site.url}/ent/{site.ids['edifice']}/callback/?ticket=ST-1-forged")
+    page.goto(f"{site.url}/ent/{site.ids['edifice']}/login/")  # this browser starts a sign-in
+    service = parse_qs(urlparse(page.url).query)["service"][0]
+    answer = page.goto(f"{service}&ticket=ST-1-forged")
     assert answer is not None and answer.status == 403
     expect(page.get_by_role("alert")).to_contain_text("did not confirm")
     assert serious_violations(page) == []
     expect(page.get_by_role("link", name="Teacher sign-in")).to_be_visible()
     context.close()
+
+
+VICTIM = """
+import json
+from lessons.models import User
+victim, _ = User.objects.get_or_create(username="victime", defaults={"role": "teacher"})
+victim.set_password(%(password)r)
+victim.save()
+print(json.dumps(victim.pk))
+"""
+
+VICTIM_LINKS = """
+import json
+from lessons.models import EntIdentity
+print(json.dumps(list(EntIdentity.objects.filter(user__username="victime").values_list(
+    "external_id", flat=True))))
+"""
+
+
+def test_a_ticket_url_sent_by_someone_else_is_refused_in_the_victims_browser(
+    browser: Browser, site: EntSite
+) -> None:
+    site.query(VICTIM % {"password": TEACHER_PASSWORD})
+    # The attacker signs in at the ENT with their own teacher account and stops before the
+    # callback: its URL, ticket and all, is what they send the victim.
+    attacker = browser.new_context(viewport=DESKTOP, locale="fr")
+    attacker_page = attacker.new_page()
+    _ent_button(attacker_page, site, "ONE")
+    expect(attacker_page.locator("#login_form")).to_be_visible()
+    fields = dict(
+        attacker_page.eval_on_selector_all(
+            "#login_form input[type=hidden]", "inputs => inputs.map(i => [i.name, i.value])"
+        )
+    )
+    action = attacker_page.eval_on_selector("#login_form", "form => form.action")
+    # The CAS form posted from the attacker's browser (its cookies), its redirect not followed.
+    sent = attacker.request.post(
+        action,
+        form={**fields, "username": "homonyme.edifice", "password": PASSWORD},
+        max_redirects=0,
+    )
+    assert sent.status == 302, sent.text()[-500:]
+    stopped = [sent.headers["location"]]
+    assert CALLBACK.match(stopped[0]), stopped
+
+    victim = browser.new_context(viewport=DESKTOP, locale="fr")
+    page = victim.new_page()
+    page.goto(f"{site.url}/login/")
+    page.get_by_label("Nom d’utilisateur").fill("victime")
+    page.get_by_label("Mot de passe").fill(TEACHER_PASSWORD)
+    page.get_by_role("button", name="Se connecter", exact=True).click()
+    expect(page.get_by_role("button", name="Se déconnecter")).to_be_visible()
+    answer = page.goto(stopped[0])
+    assert answer is not None and answer.status == 400
+    expect(page.get_by_role("alert")).to_contain_text("pas été commencée dans ce navigateur")
+    assert serious_violations(page) == []
+    link_page = page.goto(f"{site.url}/ent/link/")
+    assert link_page is not None and link_page.status == 403  # nothing pending to link
+    page.goto(f"{site.url}/")
+    expect(page.get_by_role("button", name="Se déconnecter")).to_be_visible()  # still herself
+    assert site.query(VICTIM_LINKS) == []
+    victim.close()
+
+    # The ticket was not spent by the refusal: in the browser that started it, it works.
+    attacker_page.goto(stopped[0])
+    expect(attacker_page.get_by_text("EDI-T-0009", exact=True)).to_be_visible()
+    attacker.close()
 
 
 def test_signing_out_of_the_ent_ends_the_unoclass_session(browser: Browser, site: EntSite) -> None:

@@ -15,14 +15,30 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from lessons.classrooms.co_teachers import co_teacher_remove
-from lessons.classrooms.services import student_reset_pin
 from lessons.classrooms.school_year import classroom_archive
+from lessons.classrooms.services import student_reset_pin
 from lessons.classrooms.student_changes import student_move, student_remove
+from lessons.ent.links import class_name_give, pupil_unlink
 from lessons.ent.tickets import single_sign_out
-from lessons.models import Classroom, ClassSession, Student, User
+from lessons.models import (
+    Classroom,
+    ClassSession,
+    EntConnector,
+    EntIdentity,
+    EntSeenPupil,
+    Student,
+    User,
+)
 from lessons.school.erasure import student_erase
 from lessons.sessions.services import session_end
-from tests.e2e.security.access_matrix import ACTORS, ENT_TICKETS, Outcome, Route
+from tests.e2e.security.access_matrix import (
+    ACTORS,
+    ENT_TICKETS,
+    MATRIX_CONNECTOR,
+    Outcome,
+    Route,
+    extra_actor,
+)
 from tests.support.factories import make_classroom
 
 P, R, L, F, N = Outcome.OK, Outcome.REDIRECT, Outcome.LOGIN, Outcome.FORBIDDEN, Outcome.NOT_FOUND
@@ -100,6 +116,39 @@ def _new_pin(a: Any, b: Any, co_teacher: User) -> Made:
     return Made(True)
 
 
+def _ent_unlinked(a: Any, b: Any, co_teacher: User) -> Made:
+    # Class A's teacher unlinks the ENT-linked pupil (a wrong link, say): the sessions its ENT
+    # sign-in opened end; the pupil's own account signed in with its class code stays.
+    if not EntIdentity.objects.filter(user_id=a.student.user.pk).exists():
+        return Made(False)
+    try:
+        pupil_unlink(classroom=_class_a(a), student=_pupil(a), by=a.teacher)
+    except ValidationError:
+        return Made(False)
+    return Made(True)
+
+
+def _ent_class_given(a: Any, b: Any, co_teacher: User) -> Made:
+    # The school admin gives class A's ENT class to class B: class A's teachers no longer see
+    # (nor link) its pupils waiting; nobody's rights change otherwise.
+    connector = EntConnector.objects.first()
+    if connector is None:
+        connector = EntConnector.objects.create(
+            name="ENT given", server_url="https://127.0.0.1:9/cas/", **MATRIX_CONNECTOR
+        )
+    EntSeenPupil.objects.get_or_create(
+        connector=connector,
+        external_id="matrix-given",
+        defaults={"display_name": "MARTIN Léa", "classes": [a.classroom.name]},
+    )
+    class_name_give(
+        name=a.classroom.name,
+        classroom=Classroom.objects.get(pk=b.classroom.pk),
+        by=extra_actor("school_admin", a),
+    )
+    return Made(True)
+
+
 STATES: dict[str, Callable[[Any, Any, User], Made]] = {
     "moved": _moved,
     "archived": _archived,
@@ -108,6 +157,8 @@ STATES: dict[str, Callable[[Any, Any, User], Made]] = {
     "co_teacher_removed": _co_teacher_removed,
     "ent_signed_out": _ent_signed_out,
     "new_pin": _new_pin,
+    "ent_unlinked": _ent_unlinked,
+    "ent_class_given": _ent_class_given,
 }
 
 # Rows whose outcome in a state is not the rule's: (state, row id, actor) -> outcome.
@@ -142,6 +193,12 @@ for _state in ("moved", "archived", "erased"):
 for _state in ("moved", "pseudonymised", "erased"):
     for _row in ("POST ent_matching_link", "POST ent_matching_unlink"):
         _rows(_state, _row, TEACHERS_OF_A, P)
+# The school admin gave class A's ENT class away: the pupils the link form names no longer wait
+# there (the form's error, 200, nothing linked). The pupil's link gone, the unlink form names
+# nobody linked (200). An archived class is no class to give an ENT class to (400).
+_rows("ent_class_given", "POST ent_matching_link", TEACHERS_OF_A, P)
+_rows("ent_unlinked", "POST ent_matching_unlink", TEACHERS_OF_A, P)
+_rows("archived", "POST school_ent_class_give", ("school_admin",), Outcome.BAD_REQUEST)
 # A pupil's own warm-up rounds move with them (their answers are their evidence): a moved
 # pupil still opens and answers their own round.
 OWN_WARMUP_ROWS = ("GET warmup_page", "POST warmup_begin", "POST warmup_answer",
@@ -172,6 +229,12 @@ def expected_in_state(
     row = STATE_ROWS.get((state, route.id, actor))
     if row is not None:
         return row
+    if state == "ent_class_given":
+        return base  # who takes an ENT class changes what a page shows, not who gets it
+    if state == "ent_unlinked":
+        # The link's ENT sign-in ended: the ENT-linked pupil is a visitor now; no one else
+        # changes (student_a, the same account signed in with its class code, stays).
+        return route.expect["anonymous"] if actor == "ent_pupil" else base
     if state == "ent_signed_out":
         # The ENT ended the ENT-linked actors' sessions: visitors now. Nobody else changes, not
         # even student_a, the ENT-linked pupil's own account signed in with its class code

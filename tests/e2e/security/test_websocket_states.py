@@ -39,6 +39,8 @@ def expected_socket(state: str, route: SocketRoute, actor: str) -> Any:
         return CLOSE_NO_ACCESS  # a teacher of no class
     if state == "ent_signed_out" and actor in ENT_TICKETS:
         return CLOSE_SIGNED_OUT  # the ENT ended the session its ticket opened
+    if state == "ent_unlinked" and actor == "ent_pupil":
+        return CLOSE_SIGNED_OUT  # unlinking ended the session the link's ENT sign-in opened
     # The ENT-linked pupil is student_a's account: every other state acts on it alike.
     gone = {"archived", "pseudonymised", "erased", "new_pin"}
     if actor in {"student_a", "ent_pupil"} and state in gone:

@@ -3,7 +3,7 @@
 The CAS flow's pages are everybody's: going to the ENT (a redirect to its server), a ticket the
 server never confirms (403 for all: its server refuses connections), the ENT's single sign-out
 (200 for all: it names no session here), the teacher's link page with no ENT sign-in pending
-(403). The connectors are the school admin's only.
+(403). The connectors, and which class takes each ENT class, are the school admin's only.
 """
 
 from __future__ import annotations
@@ -40,6 +40,18 @@ def _connector_off(a: Any, b: Any) -> dict[str, Any]:
         defaults={"server_url": "https://127.0.0.1:9/cas/", "enabled": False, **MATRIX_CONNECTOR},
     )
     return {"connector_id": connector.pk}
+
+
+def _give_data(a: Any, b: Any) -> dict[str, Any]:
+    # An ENT pupil seen in class A's ENT class, which the school admin gives to class A.
+    from lessons.models import EntSeenPupil
+
+    EntSeenPupil.objects.get_or_create(
+        connector_id=_connector(a, b)["connector_id"],
+        external_id="matrix-give",
+        defaults={"display_name": "MARTIN Léa", "classes": [a.classroom.name]},
+    )
+    return {"name": a.classroom.name, "classroom": str(a.classroom.pk)}
 
 
 def _connector(a: Any, b: Any) -> dict[str, Any]:
@@ -87,7 +99,21 @@ ROUTES: list[Route] = [
         outcomes(O.NOT_ALLOWED, O.NOT_ALLOWED, O.NOT_ALLOWED, O.NOT_ALLOWED, O.NOT_ALLOWED),
         kwargs=_connector,
     ),
+    Route(
+        "ent_callback",
+        outcomes(O.BAD_REQUEST, O.BAD_REQUEST, O.BAD_REQUEST, O.BAD_REQUEST, O.BAD_REQUEST),
+        kwargs=_connector,
+        data=lambda a, b: {"ticket": "ST-1-any", "state": "not-started-by-this-browser"},
+        label="GET ent_callback (state another browser started)",
+    ),
     Route("ent_link", EVERYONE_REFUSED),
+    Route(
+        "ent_link",
+        EVERYONE_REFUSED,
+        method="post",
+        data=lambda a, b: {"username": "teacher_a", "password": "x", "confirm": "on"},
+        label="POST ent_link (confirmed, nothing pending)",
+    ),
     Route("ent_link", EVERYONE_REFUSED, method="post", data=lambda a, b: {"action": "create"}),
     Route("school_ent_new", SCHOOL_ADMIN_PAGE),
     Route("school_ent_new", SCHOOL_ADMIN_POST, method="post", data=lambda a, b: GOOD),
@@ -118,5 +144,14 @@ ROUTES: list[Route] = [
         method="post",
         kwargs=_connector,
         data=lambda a, b: {"enabled": "0"},
+    ),
+    Route("school_ent_classes", SCHOOL_ADMIN_PAGE),
+    Route("school_ent_class_give", SCHOOL_ADMIN_POST, method="post", data=_give_data),
+    Route(
+        "school_ent_class_give",
+        SCHOOL_ADMIN_BAD,
+        method="post",
+        data=lambda a, b: {"name": "never seen", "classroom": str(a.classroom.pk)},
+        label="POST school_ent_class_give (unknown ENT class)",
     ),
 ]

@@ -4,7 +4,7 @@ at the real CAS server (the test client cannot follow a redirect to another serv
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import requests
 from django.http import HttpResponse
@@ -33,6 +33,26 @@ def callback_url(
     service = parse_qs(urlparse(start["Location"]).query)["service"][0]
     with requests.Session() as browser:
         return cas.sign_in(browser, service, username)
+
+
+def started_state(client: Client, connector: EntConnector) -> str:
+    """Press the connector's ENT button in `client`; return the state of that sign-in."""
+    start = client.get(reverse("ent_login", args=[connector.pk]))
+    assert start.status_code == 302, start.content[:500]
+    service = parse_qs(urlparse(start["Location"]).query)["service"][0]
+    return parse_qs(urlparse(service).query)["state"][0]
+
+
+def with_query(url: str, **changes: str | None) -> str:
+    """Return the URL with query values changed (None drops one)."""
+    parts = urlparse(url)
+    query = {key: values[0] for key, values in parse_qs(parts.query).items()}
+    for key, value in changes.items():
+        if value is None:
+            query.pop(key, None)
+        else:
+            query[key] = value
+    return parts._replace(query=urlencode(query)).geturl()
 
 
 def local(url: str) -> str:

@@ -51,7 +51,8 @@ def test_import_adds_and_links_then_the_pupils_leave_the_waiting_list(
     class_a: ClassWorld,
 ) -> None:
     connector = make_connector()
-    make_seen(connector, "id-zoe", "MARTIN Zoé", ["CM2"])
+    make_seen(connector, "id-zoe", "MARTIN Zoé", ["Classe A"])
+    make_seen(connector, "id-anais", "Anaïs", ["Classe A"])
     client = signed_in_client(class_a.teacher, "en")
     response = _upload(client, class_a, "Prénom;Identifiant ENT\nZoé;id-zoe\nAnaïsA;id-anais\n")
     assert response.status_code == 200
@@ -69,7 +70,9 @@ def test_import_adds_and_links_then_the_pupils_leave_the_waiting_list(
 def test_a_file_linking_only_present_pupils_goes_to_the_matching_screen(
     class_a: ClassWorld,
 ) -> None:
-    make_connector()
+    connector = make_connector()
+    make_seen(connector, "id-a", "Anaïs", ["Classe A"])
+    make_seen(connector, "id-b", "Basile", ["Classe A"])
     client = signed_in_client(class_a.teacher, "en")
     _upload(client, class_a, "Prénom;ent_id\nAnaïsA;id-a\nBasileA;id-b\n")
     response = _confirm(client, class_a)
@@ -117,6 +120,7 @@ def test_an_ent_column_without_any_ent_is_refused(class_a: ClassWorld) -> None:
 def test_with_two_ents_the_teacher_says_which_one(class_a: ClassWorld) -> None:
     make_connector(name="ONE")
     two = make_connector(name="Skolengo")
+    make_seen(two, "id-1", "Zoé", ["Classe A"])
     client = signed_in_client(class_a.teacher, "en")
     response = _upload(client, class_a, "Prénom;ent_id\nZoé;id-1\n")
     assert "choose the ENT they come from" in page_text(response)
@@ -131,6 +135,7 @@ def test_a_link_made_meanwhile_takes_the_whole_import_back(
     class_a: ClassWorld, class_b: ClassWorld
 ) -> None:
     connector = make_connector()
+    make_seen(connector, "id-zoe", "Zoé", ["Classe A"])
     client = signed_in_client(class_a.teacher, "en")
     _upload(client, class_a, "Prénom;ent_id\nZoé;id-zoe\n")
     make_link(connector, "id-zoe", class_b.student.student)  # another class, meanwhile

@@ -1,6 +1,7 @@
 """The ENT sign-in's security against the real CAS server: a ticket is checked by the configured
-server only and used once, the service URL is fixed, `next` stays local, single sign-out ends the
-session, a homonym cannot take a linked account, and the sign-in limits apply.
+server only and used once, the service URL is the fixed callback with the sign-in's state,
+`next` stays local, single sign-out ends the session, a homonym cannot take a linked account,
+and the sign-in limits apply (the state itself: test_sign_in_state.py).
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from lessons.classrooms.login_limit import ADDRESS_FAILURE_LIMIT, address_failur
 from lessons.ent.tickets import ticket_hash
 from lessons.models import EntConnector, EntIdentity, EntSignIn
 from tests.lessons.ent.conftest import make_connector
-from tests.lessons.ent.flow import callback_url, ent_sign_in, local, signed_in_user_id
+from tests.lessons.ent.flow import (
+    callback_url,
+    ent_sign_in,
+    local,
+    signed_in_user_id,
+    started_state,
+)
 from tests.support.cas.server import CasServer, ticket_of
 from tests.support.cas.users import SCHOOL_UAI
 from tests.support.factories import TEACHER_PASSWORD, make_teacher
@@ -58,8 +65,10 @@ def test_a_replayed_ticket_is_refused_and_the_first_sign_in_stands(
 
 def test_a_forged_ticket_is_refused_by_the_server(cas: CasServer, linked: EntIdentity) -> None:
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    state = started_state(client, linked.connector)
     response = client.get(
-        reverse("ent_callback", args=[linked.connector_id]), {"ticket": "ST-forged-0123456789"}
+        reverse("ent_callback", args=[linked.connector_id]),
+        {"ticket": "ST-forged-0123456789", "state": state},
     )
     assert response.status_code == 403
     assert "did not confirm" in response.content.decode()
@@ -72,8 +81,10 @@ def test_a_ticket_issued_for_another_connector_is_refused(
     other = make_connector(cas.url, "edifice", school_uai=SCHOOL_UAI)
     client = Client()
     url = callback_url(cas, client, other, "prof.edifice")  # issued for other's service URL
+    state = started_state(client, linked.connector)
     response = client.get(
-        reverse("ent_callback", args=[linked.connector_id]), {"ticket": ticket_of(url)}
+        reverse("ent_callback", args=[linked.connector_id]),
+        {"ticket": ticket_of(url), "state": state},
     )
     assert response.status_code == 403
     assert signed_in_user_id(client) is None
@@ -84,16 +95,17 @@ def test_a_ticket_is_checked_with_the_configured_server_only(
 ) -> None:
     # A connector whose server is elsewhere: a genuine ticket of the test server means nothing.
     elsewhere = make_connector("http://127.0.0.1:9/cas/", "edifice", school_uai=SCHOOL_UAI)
-    with requests.Session() as browser:
-        service = f"http://testserver/ent/{elsewhere.pk}/callback/"
-        url = cas.sign_in(browser, service, "prof.edifice")
     client = Client()
+    state = started_state(client, elsewhere)
+    with requests.Session() as browser:
+        service = f"http://testserver/ent/{elsewhere.pk}/callback/?state={state}"
+        url = cas.sign_in(browser, service, "prof.edifice")
     response = client.get(local(url))
     assert response.status_code == 403
     assert signed_in_user_id(client) is None
 
 
-def test_the_service_url_is_fixed_whatever_the_host_and_next(
+def test_the_service_url_is_the_fixed_callback_and_a_state_whatever_the_host_and_next(
     cas: CasServer, linked: EntIdentity
 ) -> None:
     client = Client(HTTP_HOST="localhost")
@@ -102,7 +114,12 @@ def test_the_service_url_is_fixed_whatever_the_host_and_next(
     )
     query = parse_qs(urlparse(start["Location"]).query)
     assert start["Location"].startswith(cas.url + "login?")
-    assert query["service"] == [f"http://testserver/ent/{linked.connector_id}/callback/"]
+    service = urlparse(query["service"][0])
+    assert service._replace(query="").geturl() == (
+        f"http://testserver/ent/{linked.connector_id}/callback/"
+    )
+    assert list(parse_qs(service.query)) == ["state"]  # the only thing a sign-in adds
+    assert "evil" not in query["service"][0]
 
 
 @pytest.mark.parametrize(
@@ -130,7 +147,10 @@ def test_a_homonym_never_reaches_the_linked_account(cas: CasServer, linked: EntI
     assert response["Location"] == reverse("ent_link")
     assert signed_in_user_id(client) is None
     # Even with Marie's password, her account keeps its one link.
-    tried = client.post(reverse("ent_link"), {"username": "mcurie", "password": TEACHER_PASSWORD})
+    tried = client.post(
+        reverse("ent_link"),
+        {"username": "mcurie", "password": TEACHER_PASSWORD, "confirm": "on"},
+    )
     assert "already linked" in tried.content.decode()
     assert signed_in_user_id(client) is None
     assert list(EntIdentity.objects.values_list("external_id", flat=True)) == ["EDI-T-0001"]
@@ -188,9 +208,14 @@ def test_a_blocked_address_cannot_sign_in_with_the_ent(cas: CasServer, linked: E
 def test_forged_tickets_count_toward_the_address_limit(cas: CasServer, linked: EntIdentity) -> None:
     client = Client()
     callback = reverse("ent_callback", args=[linked.connector_id])
+
+    def forged(ticket: str) -> int:
+        state = started_state(client, linked.connector)
+        return int(client.get(callback, {"ticket": ticket, "state": state}).status_code)
+
     for number in range(ADDRESS_FAILURE_LIMIT):
-        assert client.get(callback, {"ticket": f"ST-forged-{number}"}).status_code == 403
-    assert client.get(callback, {"ticket": "ST-forged-last"}).status_code == 429
+        assert forged(f"ST-forged-{number}") == 403
+    assert forged("ST-forged-last") == 429
 
 
 def test_a_disabled_connector_signs_nobody_in(cas: CasServer, linked: EntIdentity) -> None:

@@ -26,7 +26,9 @@ def test_first_sign_in_links_the_existing_account_after_its_password(
     assert signed_in_user_id(client) is None  # not signed in before the password
     page = client.get(reverse("ent_link"))
     assert "Marie Curie" in page.content.decode()
-    done = client.post(reverse("ent_link"), {"username": "mcurie", "password": TEACHER_PASSWORD})
+    done = client.post(
+        reverse("ent_link"), {"username": "mcurie", "password": TEACHER_PASSWORD, "confirm": "on"}
+    )
     assert done.status_code == 302 and done["Location"] == "/classrooms/new/"
     assert signed_in_user_id(client) == teacher.pk
     identity = EntIdentity.objects.get(user=teacher)
@@ -47,11 +49,15 @@ def test_a_wrong_password_links_nothing_and_counts_toward_the_limit(
     client = Client()
     ent_sign_in(cas, client, edifice, "prof.edifice")
     for _attempt in range(10):
-        wrong = client.post(reverse("ent_link"), {"username": "mcurie", "password": "nope"})
+        wrong = client.post(
+            reverse("ent_link"), {"username": "mcurie", "password": "nope", "confirm": "on"}
+        )
         assert wrong.status_code == 200
     assert not EntIdentity.objects.exists()
     # The teacher login's limiter applies here too: the right password is now refused.
-    blocked = client.post(reverse("ent_link"), {"username": "mcurie", "password": TEACHER_PASSWORD})
+    blocked = client.post(
+        reverse("ent_link"), {"username": "mcurie", "password": TEACHER_PASSWORD, "confirm": "on"}
+    )
     assert "Too many failed sign-ins" in blocked.content.decode() or "Trop de connexions" in (
         blocked.content.decode()
     )
@@ -85,7 +91,9 @@ def test_the_gar_shape_over_cas_3_links_a_teacher(cas: CasServer, gar: EntConnec
     teacher = make_teacher(username="hlamy")
     client = Client()
     ent_sign_in(cas, client, gar, "prof.gar")
-    client.post(reverse("ent_link"), {"username": "hlamy", "password": TEACHER_PASSWORD})
+    client.post(
+        reverse("ent_link"), {"username": "hlamy", "password": TEACHER_PASSWORD, "confirm": "on"}
+    )
     assert EntIdentity.objects.get(user=teacher).external_id == "GAR-ens-0003"
     assert signed_in_user_id(client) == teacher.pk
 

@@ -32,7 +32,11 @@ BASE_DIR = Path(__file__).resolve().parents[3]
 # UNOCLASS_CAS_VENV: another place for the environment (a worktree sharing one checkout's).
 CAS_PYTHON = Path(os.environ.get("UNOCLASS_CAS_VENV") or BASE_DIR / ".venv-cas") / "bin" / "python"
 # Any app callback on loopback: the tests' daphne picks its port, the test client is "testserver".
-SERVICE_PATTERN = r"^https?://(127\.0\.0\.1|localhost|testserver)(:[0-9]+)?/ent/[0-9]+/callback/$"
+# Each sign-in's service URL carries its state (lessons/ent/states.py): the callback is a prefix.
+SERVICE_PATTERN = (
+    r"^https?://(127\.0\.0\.1|localhost|testserver)(:[0-9]+)?/ent/[0-9]+/callback/"
+    r"(\?state=[A-Za-z0-9_-]+)?$"
+)
 HTTP_TIMEOUT = 20
 
 SETTINGS = """

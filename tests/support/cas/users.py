@@ -45,6 +45,36 @@ USERS: dict[str, dict[str, object]] = {
         "profile": "Teacher",
         "uai": OTHER_UAI,
     },
+    # Hostile attributes (issue 32 §9): a role with both values, a name with bidi controls.
+    "double.edifice": {
+        "externalId": "EDI-X-0010",
+        "displayName": "Double Rôle",
+        "profile": ["Student", "Teacher"],
+        "classes": "CM2 A",
+        "uai": SCHOOL_UAI,
+    },
+    "double.gar": {
+        "IDO": "GAR-x-0011",
+        "PRE": "Double",
+        "NOM": "Rôle",
+        "PRO": ["National_elv", "National_ens"],
+        "DIV": "3A",
+        "UAI": SCHOOL_UAI,
+    },
+    "bidi.edifice": {
+        "externalId": "EDI-P-0012",
+        # Shows as "Léa MARTIN" in a right-to-left run: "\u202eNITRAM" reads "MARTIN".
+        "displayName": "L\u00e9a \u202eNITRAM\u202c\u200b",
+        "profile": "Student",
+        "classes": ["CM2\u00a0A\u200f"],
+        "uai": SCHOOL_UAI,
+    },
+    "bidi.prof": {
+        "externalId": "EDI-T-0013",
+        "displayName": "\u202eeiruC eiraM",
+        "profile": "Teacher",
+        "uai": SCHOOL_UAI,
+    },
     "prof.gar": {
         "IDO": "GAR-ens-0003",
         "PRE": "Hélène",
