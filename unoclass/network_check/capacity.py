@@ -8,9 +8,9 @@ from django.core.cache import cache
 # checking in the same minute is a few dozen; beyond this, "try again in a moment".
 MAX_OPEN = 200
 # Of those, links one address (an IPv6 /64: games.realtime.addresses) may hold: a class of 30
-# behind the school's one address checking at once holds 30 (a page opens one link at a
-# time); one visitor no longer takes a whole process's places.
-MAX_OPEN_PER_ADDRESS = 40
+# behind the school's one address checking at once holds 60 (each page keeps its socket and
+# its stream open); one visitor no longer takes a whole process's places.
+MAX_OPEN_PER_ADDRESS = 60
 # Echoes a check times on each link (the median is shown).
 ECHOES = 5
 # Page loads one address may make per window: a school's whole network shares one address,
