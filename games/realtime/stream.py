@@ -22,6 +22,7 @@ the same layer messages (docs/protocol.md, "Fallback: SSE and POST").
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from channels.exceptions import StopConsumer
@@ -125,7 +126,9 @@ class StreamConsumer(RealtimeLink, AsyncHttpConsumer):
             return
         await self._start_response()
         for older in STREAM_CAPS.add(self, self.cap_keys()):
-            await older.end(CLOSE_REPLACED)
+            # An older stream whose client went meanwhile must not stop this one opening.
+            with contextlib.suppress(Exception):
+                await older.end(CLOSE_REPLACED)
 
     def cap_keys(self) -> dict[tuple[str, ...], int]:
         """Return the keys this stream counts under, with their caps (anonymous: none).
