@@ -15,11 +15,14 @@ the same layer messages (docs/protocol.md, "Fallback: SSE and POST").
   handshake's. A refusal is the same: 200, the `close` event, nothing else.
 - A comment line every HEARTBEAT_SECONDS keeps proxies from closing an idle stream; an idle
   stream holds no database connection (every query goes through in_thread).
+- A sign-in holds at most PER_SIGNIN streams in a process, a user at one link PER_PLACE: a
+  newer one ends the oldest with 4409 (games.realtime.stream_caps).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from channels.exceptions import StopConsumer
@@ -29,6 +32,8 @@ from games import jsontext
 from games.realtime import delivery
 from games.realtime.link import CLOSE_TRY_AGAIN, RealtimeLink
 from games.realtime.origins import origin_allowed
+from games.realtime.signin import socket_user
+from games.realtime.stream_caps import CLOSE_REPLACED, PER_PLACE, PER_SIGNIN, STREAM_CAPS
 
 if TYPE_CHECKING:
     from asgiref.typing import HTTPDisconnectEvent, HTTPRequestEvent
@@ -112,7 +117,37 @@ class StreamConsumer(RealtimeLink, AsyncHttpConsumer):
             await super().database_unavailable(message)
 
     async def open_link(self) -> None:
-        """Start the event stream's response and its heartbeat."""
+        """Start the event stream's response and its heartbeat; count it against its caps.
+
+        A stream past a cap (games.realtime.stream_caps) ends the oldest one it counts
+        against with 4409: one sign-in cannot hold a process's file descriptors.
+        """
+        if self.opened:
+            return
+        await self._start_response()
+        for older in STREAM_CAPS.add(self, self.cap_keys()):
+            # An older stream whose client went meanwhile must not stop this one opening.
+            with contextlib.suppress(Exception):
+                await older.end(CLOSE_REPLACED)
+
+    def cap_keys(self) -> dict[tuple[str, ...], int]:
+        """Return the keys this stream counts under, with their caps (anonymous: none).
+
+        A sign-in is its session; a place is this user at this address (a seat at one table,
+        a teacher's overview of one session: a user has one seat at a table).
+        """
+        user = socket_user(self.scope)
+        if user is None:
+            return {}
+        keys: dict[tuple[str, ...], int] = {
+            ("place", str(self.scope.get("path", "")), str(user.pk)): PER_PLACE
+        }
+        session_key = getattr(self.scope.get("session"), "session_key", None)
+        if session_key:
+            keys[("signin", str(session_key))] = PER_SIGNIN
+        return keys
+
+    async def _start_response(self) -> None:
         if self.opened:
             return
         self.opened = True
@@ -132,7 +167,7 @@ class StreamConsumer(RealtimeLink, AsyncHttpConsumer):
         """
         if self.ended:
             return
-        await self.open_link()
+        await self._start_response()  # a refusal is not counted: it ends at once
         self.ended = True
         close = f"event: close\ndata: {jsontext.dumps({'code': code})}\n\n"
         await self.send_body(close.encode(), more_body=False)
@@ -142,7 +177,7 @@ class StreamConsumer(RealtimeLink, AsyncHttpConsumer):
         """Send one frame as an event (dropped once the stream has ended)."""
         if self.ended:
             return
-        await self.open_link()
+        await self._start_response()
         await self.send_body(sse_event(frame), more_body=True)
 
     async def _beat(self) -> None:
@@ -163,6 +198,7 @@ class StreamConsumer(RealtimeLink, AsyncHttpConsumer):
         if self.finished:
             return
         self.finished = True
+        STREAM_CAPS.discard(self)
         if self.heartbeat is not None and self.heartbeat is not asyncio.current_task():
             self.heartbeat.cancel()
         await self.leave()

@@ -5,6 +5,10 @@
 import { NO_ACCESS, SIGNED_OUT, forwardFrames, retryDelay } from "./live-socket.js";
 
 const CLOSE_TRY_AGAIN = 1013;
+// The server ended this stream for a newer one of the same sign-in or seat (another tab):
+// this tab waits, and reopens only once it is looked at again, so that tabs do not take
+// the place from each other for ever (docs/protocol.md).
+const CLOSE_REPLACED = 4409;
 // A POST lost on the network (no answer, or a page that is not ours from a 5xx) is sent again
 // after these pauses, each once the stream is open again, until RESEND_DEADLINE_MS.
 const RESEND_DELAYS_MS = [300, 1000, 2000];
@@ -81,6 +85,24 @@ export function liveStream({
     setTimeout(connect, delay);
   }
 
+  function yieldToNewer(maxWait) {
+    if (source) source.close();
+    source = null;
+    if (onRetry) onRetry(everOpened, false);
+    // Hidden: wait until the tab is shown again; shown (two windows side by side): the
+    // longest retry pause, then take the place back.
+    if (document.hidden) {
+      const shown = () => {
+        if (document.hidden) return;
+        document.removeEventListener("visibilitychange", shown);
+        connect();
+      };
+      document.addEventListener("visibilitychange", shown);
+    } else {
+      setTimeout(connect, maxWait);
+    }
+  }
+
   function connect() {
     if (stopped) return;
     const es = new EventSource(path());
@@ -91,7 +113,8 @@ export function liveStream({
       if (onOpen) onOpen();
     });
     forwardFrames(es, onFrame);
-    // The socket's close codes: 4401 and 4403 end the link; 1013 (no database yet) retries.
+    // The socket's close codes: 4401 and 4403 end the link; 1013 (no database yet) retries;
+    // 4409 (a newer stream took this one's place) waits (yieldToNewer).
     es.addEventListener("close", (message) => {
       es.close();
       if (source !== es) return;
@@ -102,6 +125,7 @@ export function liveStream({
         // not ours: try again
       }
       if (code === SIGNED_OUT || code === NO_ACCESS) stop(code);
+      else if (code === CLOSE_REPLACED) yieldToNewer(maxDelay);
       else reopen();
     });
     es.addEventListener("error", () => {

@@ -19,11 +19,13 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import TableError
+from games.realtime.addresses import address_group
 from games.realtime.consumer import RealtimeConsumer
 from games.realtime.link import CLOSE_TRY_AGAIN, RealtimeLink
 from games.realtime.posted import PostedLink, bucket_for, request_scope
 from games.realtime.stream import StreamConsumer
 from unoclass.network_check.capacity import OPEN_LINKS
+from unoclass.proxy import client_address
 
 # A link outlives the check by this much: the page decides, the server only bounds.
 GRACE_SECONDS = 15.0
@@ -37,6 +39,19 @@ def timing() -> dict[str, float]:
         "duration": settings.NETWORK_CHECK_SECONDS,
         "heartbeat": settings.NETWORK_CHECK_HEARTBEAT,
     }
+
+
+def scope_address(scope: dict[str, Any]) -> str:
+    """Return a link's client address group, read as a request's (unoclass.proxy): behind
+    nginx the peer is the proxy, and the client is in its `X-Forwarded-For`."""
+    client = scope.get("client") or ("", 0)
+    forwarded = [
+        bytes(value).decode("latin-1")
+        for name, value in scope.get("headers", [])
+        if bytes(name).lower() == b"x-forwarded-for"
+    ]
+    meta = {"REMOTE_ADDR": str(client[0] or ""), "HTTP_X_FORWARDED_FOR": ",".join(forwarded)}
+    return address_group(client_address(dict(meta)))
 
 
 def echo_number(content: Any) -> int | None:
@@ -59,14 +74,16 @@ class CheckLink(RealtimeLink):
     rate_per_second = 15.0
 
     _beats: asyncio.Task[None] | None = None
-    _counted = False
+    _counted: str | None = None  # the address group whose place the link holds
 
     async def connect(self) -> None:
-        """Open (unless the process holds too many checks), say hello, start the beats."""
-        if not OPEN_LINKS.take():
+        """Open (unless the process, or this address, holds too many checks), say hello,
+        start the beats."""
+        address = scope_address(self.scope)
+        if not OPEN_LINKS.take(address):
             await self.refuse(CLOSE_TRY_AGAIN)
             return
-        self._counted = True
+        self._counted = address
         await self.open_link()
         await self.send_frame({"type": "hello", **timing()})
         self._beats = asyncio.get_running_loop().create_task(self._check_beats())
@@ -96,9 +113,9 @@ class CheckLink(RealtimeLink):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._beats
         self._beats = None
-        if self._counted:
-            self._counted = False
-            OPEN_LINKS.release()
+        if self._counted is not None:
+            OPEN_LINKS.release(self._counted)
+            self._counted = None
 
 
 class CheckSocket(CheckLink, RealtimeConsumer):

@@ -17,6 +17,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import secrets
 import shutil
 import signal
@@ -78,6 +79,13 @@ class Root:
         )
         assert done.returncode == 0, f"{script}\n---\n{done.stdout}\n{done.stderr}"
         return done.stdout + done.stderr
+
+
+def _limit_files(limit: int) -> None:
+    """Set the process's open-file limit as the unit's LimitNOFILE does (up to the hard one)."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def read_env(path: Path) -> dict[str, str]:
@@ -225,6 +233,10 @@ def test_the_deploy_guide_runs(tmp_path: Path, processes: list[subprocess.Popen[
         assert "Requires=" not in unit.replace("# Wants, not Requires", "")
         exec_start = re.search(r"^ExecStart=(.*)$", unit, flags=re.M).group(1)  # type: ignore[union-attr]
         assert "--proxy-headers" not in exec_start
+        # Each open link holds a file descriptor: the unit lifts systemd's default 1024, and
+        # the processes below run under its limit (as far as this machine's hard limit goes).
+        nofile = int(re.search(r"^LimitNOFILE=(\d+)$", unit, flags=re.M).group(1))  # type: ignore[union-attr]
+        assert nofile >= 16384
         app = LiveApp(
             {**env, "DJANGO_SETTINGS_MODULE": "unoclass.settings"},
             test_defaults=False,
@@ -242,6 +254,7 @@ def test_the_deploy_guide_runs(tmp_path: Path, processes: list[subprocess.Popen[
                     stderr=log,
                     stdout=log,
                     start_new_session=True,
+                    preexec_fn=functools.partial(_limit_files, nofile),
                 )
             )
             sock = root.path / f"run/unoclass/daphne-{index}.sock"
