@@ -77,6 +77,17 @@ def practice_options_for(user: Any, deck_level: str) -> dict[str, Any]:
     return {}
 
 
+# Refuse a user's practice table before it is dealt (lessons: a pupil of an archived class,
+# which is read-only): a rule raises games.errors.TableError with the message to show.
+practice_checks: list[Callable[[Any], None]] = []
+
+
+def practice_check(user: Any) -> None:
+    """Raise the first registered rule's TableError when the user may not start practice."""
+    for rule in practice_checks:
+        rule(user)
+
+
 # The reason prompt (lessons: "Why did you think they were equal?"). After a refused fraction
 # play the table socket asks these rules what to ask (table_id, user, lang) -> the frame's
 # `ask_reason` ({"choices": [{"code", "label"}, ...]}) or None; the answer goes to

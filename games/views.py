@@ -62,6 +62,7 @@ def practice(request: HttpRequest) -> HttpResponse:
             for number in range(1, data["bots"] + 1)
         ]
         try:
+            hooks.practice_check(request.user)
             table = table_create(
                 ruleset=data["ruleset"],
                 seats=seats,

@@ -41,6 +41,18 @@ def teacher_may_watch(user: Any, table: Any) -> bool:
     return bool(table.seats.filter(user__student__classroom__in=taught).exists())
 
 
+def practice_allowed(user: Any) -> None:
+    """Refuse free practice to a pupil of an archived class (read-only, however they came in)."""
+    from games.errors import TableError
+    from lessons.classrooms.services import CLASSROOM_ARCHIVED
+    from lessons.models import Classroom
+
+    if not getattr(user, "is_student", False):
+        return
+    if Classroom.objects.filter(students__user_id=user.pk, archived_at__isnull=False).exists():
+        raise TableError("archived", CLASSROOM_ARCHIVED)
+
+
 def session_place(table: Any) -> hooks.TablePlace | None:
     """Place a lesson table in its class session: its number and the way to the next game."""
     from django.urls import reverse
@@ -71,6 +83,8 @@ def register() -> None:
         hooks.watch_rules.append(teacher_may_watch)
     if session_place not in hooks.place_rules:
         hooks.place_rules.append(session_place)
+    if practice_allowed not in hooks.practice_checks:
+        hooks.practice_checks.append(practice_allowed)
     if aimed_options not in hooks.practice_rules:
         hooks.practice_rules.append(aimed_options)
     if reason_prompt not in hooks.reason_prompt_rules:
