@@ -15,8 +15,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from lessons.classrooms.co_teachers import co_teacher_remove
-from lessons.classrooms.services import student_reset_pin
 from lessons.classrooms.school_year import classroom_archive
+from lessons.classrooms.services import student_reset_pin
 from lessons.classrooms.student_changes import student_move, student_remove
 from lessons.ent.tickets import single_sign_out
 from lessons.models import Classroom, ClassSession, Student, User
