@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
@@ -25,7 +26,7 @@ from lessons.models import (
 )
 from lessons.warmup import services as warmup
 from tests.conftest import ClassWorld
-from tests.games.helpers import FRACTIONS_SETUP, act, make_table
+from tests.games.helpers import FRACTIONS_SETUP, act, make_table, receive_until, socket
 from tests.lessons.practice.helpers import assign
 from tests.support.factories import signed_in_client
 from tests.support.responses import snapshot
@@ -152,3 +153,28 @@ def test_a_warm_up_answer_of_an_archived_class_is_refused(class_a: ClassWorld) -
     assert begun.value.code == "archived"
     assert snapshot() == before
     assert not Attempt.objects.exists()
+
+
+async def test_the_table_socket_refuses_the_move_with_the_archived_message(
+    class_a: ClassWorld,
+) -> None:
+    table = await database_sync_to_async(_table_dealt_before_the_archive)(class_a)
+    await database_sync_to_async(_archive)(class_a)
+    # A sign-in made after the archive: the socket opens (its session is current).
+    fresh = await database_sync_to_async(User.objects.get)(pk=class_a.student.user.pk)
+    comm = await socket(table.pk, fresh)
+    connected, _code = await comm.connect()
+    assert connected
+    state = await receive_until(comm, "state")
+    await comm.send_json_to(
+        {
+            "type": "action",
+            "state_id": state["state_id"],
+            "action": {"type": "play", "card": "4/12j", "claim": "equal"},
+        }
+    )
+    error = await receive_until(comm, "error")
+    await comm.disconnect()
+    assert error["code"] == "archived"
+    assert error["message"] == ARCHIVED_EN
+    assert await database_sync_to_async(Attempt.objects.count)() == 1
