@@ -24,6 +24,17 @@ def may_watch(user: Any, table: Any) -> bool:
     return any(rule(user, table) for rule in watch_rules)
 
 
+# Answer whether a watching user may act on one seat (hand it to a robot or back; a pause
+# acts on every seat): lessons lets only the teachers of that seat's pupil's class. No rule:
+# whoever may watch the table.
+seat_rules: list[Callable[[Any, Any, int], bool]] = []
+
+
+def may_act_on_seat(user: Any, table: Any, seat_index: int) -> bool:
+    """Tell whether every registered rule lets this watching user act on the table's seat."""
+    return all(rule(user, table, seat_index) for rule in seat_rules)
+
+
 # Give the name a player is shown under at a table (lessons: the student's display name).
 name_rules: list[Callable[[Any], str | None]] = []
 
@@ -80,6 +91,17 @@ def practice_options_for(user: Any, deck_level: str) -> dict[str, Any]:
         if options:
             return dict(options)
     return {}
+
+
+# Refuse a user's practice table before it is dealt (lessons: a pupil of an archived class,
+# which is read-only): a rule raises games.errors.TableError with the message to show.
+practice_checks: list[Callable[[Any], None]] = []
+
+
+def practice_check(user: Any) -> None:
+    """Raise the first registered rule's TableError when the user may not start practice."""
+    for rule in practice_checks:
+        rule(user)
 
 
 # The reason prompt (lessons: "Why did you think they were equal?"). After a refused fraction

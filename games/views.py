@@ -62,6 +62,7 @@ def practice(request: HttpRequest) -> HttpResponse:
             for number in range(1, data["bots"] + 1)
         ]
         try:
+            hooks.practice_check(request.user)
             table = table_create(
                 ruleset=data["ruleset"],
                 seats=seats,
@@ -139,6 +140,9 @@ def seat_bot(request: HttpRequest, table_id: int, seat_index: int) -> HttpRespon
     except TableError as exc:
         raise Http404 from exc
     by_bot = request.POST.get("bot") == "on"
+    if access.seat is None and not hooks.may_act_on_seat(request.user, access.table, seat_index):
+        # A teacher watching a pupil's table acts only on the seats of their own pupils.
+        raise PermissionDenied
     if access.seat is not None:
         if by_bot or access.seat != seat_index:
             raise PermissionDenied
@@ -152,8 +156,11 @@ def seat_bot(request: HttpRequest, table_id: int, seat_index: int) -> HttpRespon
 @login_required
 @require_POST
 def pause(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Pause or resume a table (teacher only)."""
+    """Pause or resume a table (a teacher of every seated player: it stops them all)."""
     access = _teacher_access(request, table_id)
+    seats = access.table.seats.filter(user__isnull=False).values_list("index", flat=True)
+    if not all(hooks.may_act_on_seat(request.user, access.table, index) for index in seats):
+        raise PermissionDenied
     table_set_paused(table_id=access.table.pk, paused=request.POST.get("paused") == "on")
     return redirect("games:play", table_id=table_id)
 

@@ -14,7 +14,7 @@ def student_name(user: Any) -> str | None:
 
 
 def teacher_may_watch(user: Any, table: Any) -> bool:
-    """Let a teacher watch (pause, hand seats to robots) the tables of a class they teach.
+    """Let a teacher watch the tables of a class they teach (its seats: teacher_may_act_on_seat).
 
     The table's class decides: a class session's table belongs to the session's class, an
     assigned practice table to its assignment's class. Only a table of neither (a pupil's own
@@ -22,12 +22,45 @@ def teacher_may_watch(user: Any, table: Any) -> bool:
     opens it to the teachers of another class (a pupil moved away, a co-teacher removed).
     """
     from lessons.classrooms.selectors import classrooms_taught
-    from lessons.models import PracticeTable, SessionTable
 
     if not getattr(user, "is_teacher", False):
         return False
     taught = classrooms_taught(teacher=user)
-    owner_class = (
+    owner_class = _owner_class(table)
+    if owner_class is not None:
+        return taught.filter(pk=owner_class).exists()
+    # A table of no class: its spectator view shows no hand, so a teacher of one pupil seated
+    # there watches it; acting on a seat asks for that seat's pupil (teacher_may_act_on_seat).
+    return bool(table.seats.filter(user__student__classroom__in=taught).exists())
+
+
+def teacher_may_act_on_seat(user: Any, table: Any, seat_index: int) -> bool:
+    """Let a watching teacher hand a seat to a robot (or pause it) only for their own pupil's.
+
+    At a class's table, the table's class decides (teacher_may_watch); at a table of no class,
+    the class of that seat's pupil does, never another pupil's at the table (a co-teacher
+    removed from a class keeps no hold on its pupils through a pupil moved into their own
+    class). A robot's seat is no one's to hand over.
+    """
+    from lessons.classrooms.selectors import classrooms_taught
+    from lessons.models import Student
+
+    if not teacher_may_watch(user, table):
+        return False
+    seat = table.seats.filter(index=seat_index).values_list("user_id", flat=True).first()
+    if _owner_class(table) is not None:
+        return seat is not None
+    if seat is None:
+        return False  # a robot's seat, or no such seat: nothing to hand over
+    classroom_id = Student.objects.filter(user_id=seat).values_list("classroom_id", flat=True)
+    return classrooms_taught(teacher=user).filter(pk__in=classroom_id).exists()
+
+
+def _owner_class(table: Any) -> int | None:
+    """Return the class a table belongs to (its session's, its assignment's), or None."""
+    from lessons.models import PracticeTable, SessionTable
+
+    owner: int | None = (
         SessionTable.objects.filter(table_id=table.pk)
         .values_list("session__classroom_id", flat=True)
         .first()
@@ -36,9 +69,19 @@ def teacher_may_watch(user: Any, table: Any) -> bool:
         .values_list("assignment__classroom_id", flat=True)
         .first()
     )
-    if owner_class is not None:
-        return taught.filter(pk=owner_class).exists()
-    return bool(table.seats.filter(user__student__classroom__in=taught).exists())
+    return owner
+
+
+def practice_allowed(user: Any) -> None:
+    """Refuse free practice to a pupil of an archived class (read-only, however they came in)."""
+    from games.errors import TableError
+    from lessons.classrooms.services import CLASSROOM_ARCHIVED
+    from lessons.models import Classroom
+
+    if not getattr(user, "is_student", False):
+        return
+    if Classroom.objects.filter(students__user_id=user.pk, archived_at__isnull=False).exists():
+        raise TableError("archived", CLASSROOM_ARCHIVED)
 
 
 def session_place(table: Any) -> hooks.TablePlace | None:
@@ -80,8 +123,12 @@ def register() -> None:
         hooks.name_rules.append(student_name)
     if teacher_may_watch not in hooks.watch_rules:
         hooks.watch_rules.append(teacher_may_watch)
+    if teacher_may_act_on_seat not in hooks.seat_rules:
+        hooks.seat_rules.append(teacher_may_act_on_seat)
     if session_place not in hooks.place_rules:
         hooks.place_rules.append(session_place)
+    if practice_allowed not in hooks.practice_checks:
+        hooks.practice_checks.append(practice_allowed)
     if aimed_options not in hooks.practice_rules:
         hooks.practice_rules.append(aimed_options)
     if practice_again_url not in hooks.replay_rules:

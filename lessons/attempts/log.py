@@ -38,10 +38,12 @@ from django.db.models import Model
 from django.utils import timezone
 
 from games.engine.fractions import FractionValue, is_fraction_card, parse_fraction
+from games.errors import TableError
 from games.listeners import Insert, JudgedPlay, PlayerAction, Update, Write
 from games.models import TableEvent
 from lessons.attempts.seat_students import last_attempt, seat_student_facts
 from lessons.attempts.seat_students import wrong_turn as _wrong_turn
+from lessons.classrooms.services import CLASSROOM_ARCHIVED
 from lessons.diagnosis import (
     CLAIM_DENOMINATOR,
     CLAIM_EQUAL,
@@ -90,10 +92,21 @@ def _seated(
     if user_id is None:
         return None
     if isinstance(seat_row, SeatStudent) and seat_row.user_id == user_id:
+        # Archiving a class deletes its seats' rows (classroom_archive), and no service writes
+        # one for an archived class: a kept row is a class not archived.
         return _Seated(seat_row, "kept", seat_row.open_turn)
-    student = Student.objects.filter(user_id=user_id, user__role="student").first()
+    student = (
+        Student.objects.select_related("classroom")
+        .filter(user_id=user_id, user__role="student")
+        .first()
+    )
     if student is None:
         return None
+    if student.classroom.archived_at is not None:
+        # An archived class is read-only, whatever way its pupil came in (a table dealt before
+        # the archive, a sign-in made after it): the move is refused, nothing is stored, and
+        # the table says why (its move rolls back with this refusal).
+        raise TableError("archived", CLASSROOM_ARCHIVED)
     facts = seat_student_facts(seat_id=seat_id, table_id=table_id, student=student)
     return _Seated(facts, "missing" if seat_row is None else "stale", facts.open_turn)
 

@@ -22,7 +22,7 @@ from lessons.classrooms.services import (
     roster_add_names,
 )
 from lessons.ent.links import links_carry
-from lessons.models import Classroom, ClassSession, User
+from lessons.models import Classroom, ClassSession, SeatStudent, User
 
 ARCHIVE_NOT_OWNER = _("Only the class's owner can archive it.")
 ARCHIVE_ALREADY = _("This class is already archived.")
@@ -46,6 +46,9 @@ def classroom_archive(*, classroom: Classroom, by: User) -> Classroom:
             raise ValidationError(ARCHIVE_SESSION_OPEN, code="session_open")
         locked.archived_at = timezone.now()
         locked.save(update_fields=["archived_at"])
+        # The attempt log trusts a seat's row without reading the class: without its row, a
+        # seat's next judged play looks the pupil up and is refused (lessons.attempts.log).
+        SeatStudent.objects.filter(classroom=locked).delete()
         _pupils_sign_out(locked)
     classroom.archived_at = locked.archived_at
     return classroom

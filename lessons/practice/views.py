@@ -112,11 +112,11 @@ def practice_play(request: SignedInRequest, assignment_id: int) -> HttpResponse:
     assignment = PracticeAssignment.objects.filter(pk=assignment_id).first()
     if student is None or assignment is None or not services.is_assigned_to(assignment, student):
         raise Http404
-    if assignment.due_on >= services.today():
-        warmup = warmup_for_assignment(student=student, assignment=assignment)
-        if warmup is not None:
-            return redirect("warmup_page", warmup_id=warmup.pk)
     try:
+        if assignment.due_on >= services.today():
+            warmup = warmup_for_assignment(student=student, assignment=assignment)
+            if warmup is not None:
+                return redirect("warmup_page", warmup_id=warmup.pk)
         table = services.practice_table_start(student=student, assignment=assignment)
     except ValidationError as error:
         messages.error(request, _error_message(error))

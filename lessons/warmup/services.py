@@ -179,6 +179,8 @@ def warmup_for_assignment(
     """
     if not assignment.warmup:
         return None
+    if Classroom.objects.filter(pk=assignment.classroom_id, archived_at__isnull=False).exists():
+        raise _refuse(CLASSROOM_ARCHIVED, "archived")
     with transaction.atomic():
         # Lock the student's row: two clicks at once open one round, not two.
         Student.objects.select_for_update().filter(pk=student.pk).first()
@@ -214,6 +216,9 @@ def _own_round(student: Student, warmup_id: object) -> WarmupRound:
     )
     if round_ is None:
         raise _refuse(NOT_FOUND, "not_found")
+    if round_.student.classroom.archived_at is not None:
+        # Read-only whatever way the pupil signed in (a sign-in made after the archive).
+        raise _refuse(CLASSROOM_ARCHIVED, "archived")
     return round_
 
 

@@ -21,6 +21,11 @@ def _seat_of_a(a: Any, b: Any) -> dict[str, Any]:
     return {**_table_of_a(a, b), "seat_index": 1}
 
 
+def _seat_of_student_a(a: Any, b: Any) -> dict[str, Any]:
+    """The seat of student_a (the pupil the access states move, archive or erase)."""
+    return {**_table_of_a(a, b), "seat_index": 0}
+
+
 ROUTES: list[Route] = [
     Route("games:practice", outcomes(L, P, P, P, P)),
     Route(
@@ -45,5 +50,13 @@ ROUTES: list[Route] = [
         method="post",
         kwargs=_seat_of_a,
         data=lambda a, b: {"bot": "on"},
+    ),
+    Route(
+        "games:seat_bot",
+        outcomes(L, F, N, R, N),
+        method="post",
+        kwargs=_seat_of_student_a,
+        data=lambda a, b: {"bot": "on"},
+        label="POST games:seat_bot (student_a's seat)",
     ),
 ]

@@ -199,6 +199,16 @@ for _state in ("moved", "pseudonymised", "erased"):
 _rows("ent_class_given", "POST ent_matching_link", TEACHERS_OF_A, P)
 _rows("ent_unlinked", "POST ent_matching_unlink", TEACHERS_OF_A, P)
 _rows("archived", "POST school_ent_class_give", ("school_admin",), Outcome.BAD_REQUEST)
+# A watching teacher acts only on the seats of their own pupils (lessons.attempts.hooks): once
+# student_a moved into another teacher's class, class A's co-teacher may still watch the table
+# (their pupil student_a's classmate plays there) but neither hand student_a's seat to a robot
+# nor pause the table (a pause stops student_a too): 403.
+for _row in ("POST games:pause", "POST games:seat_bot (student_a's seat)"):
+    _rows("moved", _row, ("co_teacher",), F)
+# A pseudonymised or erased pupil's seats went to robots (lessons.school.erasure): a robot's
+# seat is no one's to hand over (403, where it used to be a server error).
+for _state in ("pseudonymised", "erased"):
+    _rows(_state, "POST games:seat_bot (student_a's seat)", TEACHERS_OF_A, F)
 # A pupil's own warm-up rounds move with them (their answers are their evidence): a moved
 # pupil still opens and answers their own round.
 OWN_WARMUP_ROWS = ("GET warmup_page", "POST warmup_begin", "POST warmup_answer",

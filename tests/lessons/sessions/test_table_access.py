@@ -15,6 +15,7 @@ from games.realtime.consumer import CLOSE_NO_ACCESS
 from games.services import SeatSpec, table_create
 from lessons.attempts.hooks import teacher_may_watch
 from lessons.classrooms.co_teachers import co_teacher_add, co_teacher_remove
+from lessons.classrooms.student_changes import student_move
 from lessons.models import SessionTable
 from lessons.sessions.services import session_start
 from tests.conftest import ClassWorld
@@ -91,3 +92,65 @@ def test_a_teacher_of_a_seated_pupils_other_class_cannot_watch_a_class_table(
     SessionTable.objects.create(session=session, table=table, number=1)
     assert teacher_may_watch(class_a.teacher, table)
     assert not teacher_may_watch(class_b.teacher, table)
+
+
+def _co_teacher_removed_after_moving_a_pupil(class_a: ClassWorld) -> tuple[Any, Table]:
+    """A co-teacher of class A moves Basile into their own class, then is removed from A; a
+    practice table of no class seats Anaïs (class A, seat 0) and Basile (seat 1)."""
+    colleague = make_teacher(username="colleague")
+    co_teacher_add(classroom=class_a.classroom, by=class_a.teacher, username="colleague")
+    own = make_classroom(teacher=colleague, name="Classe C")
+    student_move(student=class_a.other_student.student, to=own)
+    co_teacher_remove(classroom=class_a.classroom, by=class_a.teacher, teacher_id=colleague.pk)
+    table = table_create(
+        ruleset="fractions",
+        seats=[
+            SeatSpec(name="AnaïsA", user_id=class_a.student.user.pk),
+            SeatSpec(name="BasileA", user_id=class_a.other_student.user.pk),
+            SeatSpec(name="Robot", bot="heuristic"),
+        ],
+        seed=8,
+    )
+    return colleague, table
+
+
+def test_a_removed_co_teacher_acts_only_on_the_seat_of_the_pupil_they_moved(
+    class_a: ClassWorld,
+) -> None:
+    colleague, table = _co_teacher_removed_after_moving_a_pupil(class_a)
+    client = signed_in_client(colleague, "en")
+    # The spectator view shows no hand: the teacher of a pupil seated there watches the table.
+    assert client.get(reverse("games:play", args=[table.pk])).status_code == 200
+    before = snapshot()
+    robot = client.post(reverse("games:seat_bot", args=[table.pk, 0]), {"bot": "on"})
+    assert robot.status_code == 403
+    # A pause stops every seat, Anaïs's too.
+    paused = client.post(reverse("games:pause", args=[table.pk]), {"paused": "on"})
+    assert paused.status_code == 403
+    assert snapshot() == before
+    assert Table.objects.get(pk=table.pk).status != Table.Status.PAUSED
+    assert not Seat.objects.filter(table=table, bot_takeover=True).exists()
+    # Basile, now their pupil: his seat is theirs to hand to a robot.
+    theirs = client.post(reverse("games:seat_bot", args=[table.pk, 1]), {"bot": "on"})
+    assert theirs.status_code == 302
+    taken = Seat.objects.filter(table=table, bot_takeover=True)
+    assert list(taken.values_list("index", flat=True)) == [1]
+
+
+def test_class_a_s_teacher_still_acts_on_anais_s_seat_not_on_the_moved_pupil_s(
+    class_a: ClassWorld,
+) -> None:
+    _colleague, table = _co_teacher_removed_after_moving_a_pupil(class_a)
+    owner = signed_in_client(class_a.teacher, "en")
+    assert (
+        owner.post(reverse("games:seat_bot", args=[table.pk, 1]), {"bot": "on"}).status_code == 403
+    )
+    assert (
+        owner.post(reverse("games:seat_bot", args=[table.pk, 0]), {"bot": "on"}).status_code == 302
+    )
+    assert (
+        owner.post(reverse("games:seat_bot", args=[table.pk, 2]), {"bot": "on"}).status_code == 403
+    )
+    assert owner.post(reverse("games:pause", args=[table.pk]), {"paused": "on"}).status_code == 403
+    taken = Seat.objects.filter(table=table, bot_takeover=True)
+    assert list(taken.values_list("index", flat=True)) == [0]  # a robot's seat is no one's
