@@ -239,17 +239,22 @@ X_FRAME_OPTIONS = "DENY"
 LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_HTTPONLY = True
-# Content-Security-Policy: everything from this server only, no inline script without the
-# response's nonce (request.csp_nonce), no plugin, no framing, forms posted here only. The one
-# inline style allowed is the body style of the static error pages (500.html, 503.html), which
-# must render with no template tag and no stylesheet: its hash, kept right by
-# tests/unoclass/test_content_security_policy.py.
+# Content-Security-Policy: everything from this server only, no inline script or <style>
+# without the response's nonce (request.csp_nonce), no plugin, no framing, forms posted here
+# only. The one inline style attribute allowed is the body style of the static error pages
+# (500.html, 503.html), which must render with no template tag and no stylesheet: its hash,
+# kept right by tests/unoclass/test_content_security_policy.py.
 ERROR_PAGE_STYLE_HASH = "'sha256-vw6k8i+96b+vScYAu6e6jEx9v5aVqJiRubEMebQ6mn8='"
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [csp_constants.SELF],
         "script-src": [csp_constants.SELF, csp_constants.NONCE],
-        "style-src": [csp_constants.SELF, csp_constants.UNSAFE_HASHES, ERROR_PAGE_STYLE_HASH],
+        "style-src": [
+            csp_constants.SELF,
+            csp_constants.NONCE,
+            csp_constants.UNSAFE_HASHES,
+            ERROR_PAGE_STYLE_HASH,
+        ],
         "img-src": [csp_constants.SELF, "data:"],
         "font-src": [csp_constants.SELF],
         "connect-src": [csp_constants.SELF],

@@ -71,6 +71,12 @@ def test_no_template_runs_inline_code_without_the_nonce() -> None:
         for tag in _inline_scripts(source):
             if 'nonce="{{ request.csp_nonce }}"' not in tag:
                 problems.append(f"{path.relative_to(TEMPLATES)}: {tag}")
+        # A <style> element runs under style-src: the nonce too (the PDF's template is read by
+        # WeasyPrint, never by a browser).
+        if path.name != "report_pdf.html":
+            for tag in re.findall(r"<style\b[^>]*>", source):
+                if 'nonce="{{ request.csp_nonce }}"' not in tag:
+                    problems.append(f"{path.relative_to(TEMPLATES)}: {tag}")
         # An inline handler (onclick=…) would need 'unsafe-inline' or 'unsafe-hashes'.
         for handler in re.findall(r"<[^>]*\son[a-z]+\s*=", source):
             problems.append(f"{path.relative_to(TEMPLATES)}: {handler[:60]}")
