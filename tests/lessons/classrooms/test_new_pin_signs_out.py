@@ -7,13 +7,12 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games.models import Table
 from games.realtime.consumer import CLOSE_SIGNED_OUT
-from games.services import SeatSpec, table_create
 from lessons.classrooms.services import classroom_reset_all_pins, student_reset_pin
 from lessons.models import Student
 from tests.conftest import ClassWorld
 from tests.games.helpers import refusal_code, socket
+from tests.lessons.classrooms.test_archive_read_only import _practice_table
 from tests.support.factories import student_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -60,14 +59,6 @@ def test_the_login_cards_new_pins_button_signs_the_class_out(class_a: ClassWorld
     url = reverse("classroom_cards", args=[class_a.classroom.pk])
     assert teacher.post(url, {"action": "reset"}).status_code in {200, 302}
     assert not _signed_in(pupil)
-
-
-def _practice_table(world: ClassWorld) -> Table:
-    seats = [
-        SeatSpec(name="AnaïsA", user_id=world.student.user.pk),
-        SeatSpec(name="Robot", bot="heuristic"),
-    ]
-    return table_create(ruleset="fractions", seats=seats, seed=4)
 
 
 async def test_a_new_pin_closes_the_pupils_open_socket_and_refuses_the_old_cookie(
