@@ -61,7 +61,7 @@ CSV_CLASS_FULL = _(
     "A class holds at most %(limit)d students: it has %(existing)d, the file adds %(count)d."
 )
 
-# Headings after _heading_key(): accents, case, spaces and punctuation ignored.
+# Headings after heading_key(): accents, case, spaces and punctuation ignored.
 FIRST_NAME_HEADINGS = {"prenom", "prenoms", "prenomeleve", "prenomdeleleve", "firstname",
                        "givenname", "forename", "first"}  # fmt: skip
 LAST_NAME_HEADINGS = {"nom", "nomdefamille", "nomeleve", "nomdeleleve", "lastname",
@@ -72,7 +72,8 @@ ENT_ID_HEADINGS = {"ent", "entid", "ident", "identifiantent", "identent", "exter
                    "ido"}  # fmt: skip
 
 
-def _heading_key(heading: str) -> str:
+def heading_key(heading: str) -> str:
+    """Return a column heading with accents, case, spaces and punctuation taken out."""
     decomposed = unicodedata.normalize("NFKD", heading.casefold())
     return "".join(ch for ch in decomposed if ch.isalnum())
 
@@ -135,7 +136,7 @@ class _Columns:
 
 def _columns(headings: list[str]) -> _Columns:
     """Return where the name columns (and an ENT id column) are, or refuse the file."""
-    keys = [_heading_key(h) for h in headings]
+    keys = [heading_key(h) for h in headings]
 
     def find(names: set[str]) -> int | None:
         return next((i for i, k in enumerate(keys) if k in names), None)

@@ -19,7 +19,13 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from lessons.classrooms.name_rule import name_clean
-from lessons.classrooms.roster_csv import CSV_BINARY, CSV_CELL_TOO_LONG, CSV_EMPTY, CSV_TOO_BIG
+from lessons.classrooms.roster_csv import (
+    CSV_BINARY,
+    CSV_CELL_TOO_LONG,
+    CSV_EMPTY,
+    CSV_TOO_BIG,
+    heading_key,
+)
 from lessons.classrooms.roster_files.pupils import (
     SCHOOL_MAX_PUPILS,
     SCHOOL_TOO_MANY,
@@ -55,11 +61,6 @@ LEFT_HEADINGS = {"dateradiation", "datederadiation", "datesortie", "datedesortie
 # UTF-8 read as Windows-1252 and saved again: "é" became "Ã©", "è" "Ã¨", "É" "Ã‰".
 _GARBLED = re.compile("[ÃÂ][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192"
                       "\u02c6\u02dc\u2013-\u203a\u20ac\u2122]")  # fmt: skip
-
-
-def _key(heading: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", heading.casefold())
-    return "".join(ch for ch in decomposed if ch.isalnum())
 
 
 def _decode(data: bytes) -> str:
@@ -108,7 +109,7 @@ def _heading_line(lines: list[str]) -> tuple[int, str, list[str]] | None:
         if seen > HEADING_SEARCH_LINES:
             return None
         sep = _delimiter(line)
-        keys = [_key(cell) for cell in next(csv.reader([line], delimiter=sep))]
+        keys = [heading_key(cell) for cell in next(csv.reader([line], delimiter=sep))]
         if all(_find(keys, names) is not None for names in (FIRST_HEADINGS, LAST_HEADINGS)) and (
             _find(keys, CLASS_HEADINGS) is not None
         ):
@@ -156,7 +157,7 @@ def _pupils(lines: list[str]) -> SchoolRead:
         def cell(at: int | None, cells: list[str] = cells) -> str:
             return name_clean(cells[at]) if at is not None and at < len(cells) else ""
 
-        if len(cells) < reach or not cell(first) or [_key(c) for c in cells] == keys:
+        if len(cells) < reach or not cell(first) or [heading_key(c) for c in cells] == keys:
             continue  # an empty line, a footer (short, or no first name), the headings again
         if cell(left_at):
             left += 1
