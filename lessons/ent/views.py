@@ -67,7 +67,7 @@ def ent_callback(request: HttpRequest, connector_id: int) -> HttpResponse:
     """Validate the ticket with the connector's server, once, then sign the user in by role."""
     connector = get_object_or_404(EntConnector, pk=connector_id)
     if request.method == "POST":
-        return _logout_request(request)
+        return _logout_request(request, connector)
     if not connector.enabled:
         return ent_refusal(request, "disabled", connector)
     if not client.server_is_secure(connector):
@@ -130,14 +130,26 @@ def ent_callback(request: HttpRequest, connector_id: int) -> HttpResponse:
     return response
 
 
-def _logout_request(request: HttpRequest) -> HttpResponse:
-    """End the session of the ticket a CAS logoutRequest names; always answer 200 to the ENT."""
+def _logout_request(request: HttpRequest, connector: EntConnector) -> HttpResponse:
+    """End the session of the ticket a CAS logoutRequest names; always answer 200 to the ENT.
+
+    Only from the connector's CAS server (client.logout_sender_allowed), and only a ticket of
+    this connector: a used ticket in anyone else's hands signs nobody out.
+    """
     body = request.POST.get("logoutRequest", "")
+    sender = str(request.META.get("REMOTE_ADDR") or "")
+    if not client.logout_sender_allowed(connector, sender):
+        logger.warning("ENT single sign-out refused: not from the connector's CAS server")
+        return HttpResponse(status=200)
     if body and len(body) <= LOGOUT_REQUEST_MAX_BYTES:
         indexes = SingleLogoutMixin.get_saml_slos(body.encode("utf-8")) or []
         for index in indexes[:1]:
             ticket = (index.text or "").strip()
-            if ticket and len(ticket) <= TICKET_MAX_LENGTH and single_sign_out(ticket):
+            if (
+                ticket
+                and len(ticket) <= TICKET_MAX_LENGTH
+                and single_sign_out(ticket, connector=connector)
+            ):
                 logger.info("ENT single sign-out ended a session")
     return HttpResponse(status=200)
 
@@ -146,8 +158,7 @@ def _logout_request(request: HttpRequest) -> HttpResponse:
 @require_POST
 def ent_logout(request: HttpRequest, connector_id: int) -> HttpResponse:
     """Receive the ENT's single sign-out (a SAML logoutRequest naming the ticket)."""
-    get_object_or_404(EntConnector, pk=connector_id)
-    return _logout_request(request)
+    return _logout_request(request, get_object_or_404(EntConnector, pk=connector_id))
 
 
 @with_device  # its password form counts in the sign-in limits

@@ -176,6 +176,27 @@ def test_single_sign_out_ends_the_session_the_ticket_opened(
     assert not EntSignIn.objects.get(ticket_hash=ticket_hash(ticket_of(url))).session_key
 
 
+def test_single_sign_out_from_anyone_but_the_cas_server_ends_nothing(
+    cas: CasServer, linked: EntIdentity
+) -> None:
+    """Issue 32 §10: a used ticket (a shared PC's history, a proxy log) signed its session out."""
+    client = Client()
+    url = callback_url(cas, client, linked.connector, "prof.edifice")
+    assert client.get(local(url)).status_code == 302
+    body = {"logoutRequest": LOGOUT_REQUEST.format(ticket=ticket_of(url))}
+    for path in ("ent_callback", "ent_logout"):
+        stranger = Client(REMOTE_ADDR="203.0.113.40")
+        assert stranger.post(reverse(path, args=[linked.connector_id]), body).status_code == 200
+    assert signed_in_user_id(client) == linked.user_id
+    # Another connector's server (another ENT) cannot end this connector's sign-ins either.
+    other = make_connector(cas.url, "gar", school_uai=SCHOOL_UAI)
+    Client().post(reverse("ent_logout", args=[other.pk]), body)
+    assert signed_in_user_id(client) == linked.user_id
+    # The CAS server's own address (127.0.0.1 here) does.
+    Client(REMOTE_ADDR="127.0.0.1").post(reverse("ent_logout", args=[linked.connector_id]), body)
+    assert signed_in_user_id(client) is None
+
+
 @pytest.mark.parametrize(
     "body",
     [
