@@ -232,3 +232,20 @@ def test_each_lock_of_a_pupil_lasts_twice_the_last_until_the_teacher_unlocks(
     assert minutes == [5, 10, 20]
     services.student_unlock(student=student)
     assert round(_lock_once(class_a, student).total_seconds() / 60) == 5
+
+
+def test_a_forged_device_cookie_earns_no_trust(class_a: ClassWorld) -> None:
+    student, pin = class_a.student.student, class_a.student.pin
+    tablet = _device()
+    assert _pin(tablet, class_a, student, pin).status_code == 302
+    stranger = _device("203.0.113.82")
+    for _ in range(services.LOCK_AFTER_FAILURES):
+        _pin(stranger, class_a, student, _wrong(pin))
+    # The stranger edits its cookie to the tablet's id with a made-up trust: refused.
+    forged = _same_device(tablet)
+    value = forged.cookies[sign_in_limit.COOKIE_NAME].value
+    forged.cookies[sign_in_limit.COOKIE_NAME] = value[:-3] + (
+        "AAA" if value[-3:] != "AAA" else "BBB"
+    )
+    assert form_errors(_pin(forged, class_a, student, pin)) == [LOCKED_PUPIL]
+    assert _pin(_same_device(tablet), class_a, student, pin).status_code == 302
