@@ -68,9 +68,10 @@ JOIN_ADDRESS_BLOCKED = _("Too many failed attempts from this network. Wait a few
 JOIN_PIN_WRONG_TRUSTED = _("Wrong PIN. Try again.")
 JOIN_DEVICE_BLOCKED = _("Too many failed attempts on this device. Ask your teacher, or wait.")
 JOIN_STUDENT_LOCKED = _("Too many wrong PINs. Ask your teacher, or try again in a few minutes.")
+# The pause is the pupil's next lock: 5 minutes, twice as long each time within a day.
 JOIN_PIN_WRONG = ngettext_lazy(
-    "Wrong PIN. %(left)d try left before a 5-minute pause.",
-    "Wrong PIN. %(left)d tries left before a 5-minute pause.",
+    "Wrong PIN. %(left)d try left before a %(minutes)d-minute pause.",
+    "Wrong PIN. %(left)d tries left before a %(minutes)d-minute pause.",
     "left",
 )
 JOIN_CODE_GENERATION_FAILED = "Could not find a free join code."
@@ -373,7 +374,10 @@ def student_sign_in_check(
                 student.locked_until = timezone.now() + timedelta(seconds=seconds)
                 refusal = ValidationError(JOIN_STUDENT_LOCKED, code="locked")
             else:
-                refusal = ValidationError(JOIN_PIN_WRONG, code="wrong_pin", params={"left": left})
+                minutes = sign_in_limit.account_next_lock_seconds("pin", account) // 60
+                refusal = ValidationError(
+                    JOIN_PIN_WRONG, code="wrong_pin", params={"left": left, "minutes": minutes}
+                )
             student.save(update_fields=["failed_attempts", "locked_until"])
     sign_in_limit.failure("pin", client, account)
     raise refusal

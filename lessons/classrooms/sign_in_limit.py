@@ -228,11 +228,15 @@ def lock_left_seconds(kind: Kind, bucket: Bucket, name: str) -> float:
     return max(0.0, float(until) - _now()) if until is not None else 0.0
 
 
+def _lock_length(first_lock_seconds: int, strikes: int) -> int:
+    return int(min(first_lock_seconds * 2 ** min(strikes - 1, 16), DAY_SECONDS))
+
+
 def _strike(key: str, first_lock_seconds: int) -> int:
     """Count one more lock of this bucket; return its length (doubling, at most a day)."""
     strikes = int(cache.get(f"{key}:strikes", 0)) + 1
     cache.set(f"{key}:strikes", strikes, DAY_SECONDS)
-    return int(min(first_lock_seconds * 2 ** min(strikes - 1, 16), DAY_SECONDS))
+    return _lock_length(first_lock_seconds, strikes)
 
 
 def _count(key: str, limit: int, rule: Rule) -> None:
@@ -286,6 +290,12 @@ def account_trusted(client: Client, account: str) -> bool:
 def account_lock_seconds(kind: Kind, account: str) -> int:
     """Count a lock of an account kept elsewhere (a pupil's row); return its length."""
     return _strike(_key(kind, "account", account), RULES[kind].first_lock_seconds)
+
+
+def account_next_lock_seconds(kind: Kind, account: str) -> int:
+    """Return how long the account's next lock would last (what a pupil is told)."""
+    strikes = int(cache.get(f"{_key(kind, 'account', account)}:strikes", 0)) + 1
+    return _lock_length(RULES[kind].first_lock_seconds, strikes)
 
 
 def account_strikes_forget(kind: Kind, account: str) -> None:

@@ -249,3 +249,11 @@ def test_a_forged_device_cookie_earns_no_trust(class_a: ClassWorld) -> None:
     )
     assert form_errors(_pin(forged, class_a, student, pin)) == [LOCKED_PUPIL]
     assert _pin(_same_device(tablet), class_a, student, pin).status_code == 302
+
+
+def test_the_pupil_is_told_the_length_of_the_next_pause(class_a: ClassWorld) -> None:
+    student = class_a.student.student
+    _lock_once(class_a, student)  # 5 minutes; the next one is 10
+    Student.objects.filter(pk=student.pk).update(locked_until=None, failed_attempts=0)
+    answer = _pin(_device("203.0.113.83"), class_a, student, _wrong(class_a.student.pin))
+    assert form_errors(answer) == ["Wrong PIN. 4 tries left before a 10-minute pause."]
