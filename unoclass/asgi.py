@@ -18,6 +18,7 @@ from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from games.realtime.origins import SameOriginValidator  # noqa: E402
+from games.realtime.stream_guard import guarded_routes  # noqa: E402
 from games.routing import http_urlpatterns as games_streams  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from lessons.routing import http_urlpatterns as lessons_streams  # noqa: E402
@@ -47,7 +48,8 @@ def build_application(
     """
     return ProtocolTypeRouter(
         {
-            "http": URLRouter([*streams, django_route]),  # type: ignore[list-item]
+            # The streams get the pages' Host check and headers (games/realtime/stream_guard.py).
+            "http": URLRouter([*guarded_routes(streams), django_route]),  # type: ignore[list-item]
             "websocket": WebsocketDenier()
             if refuse_websockets
             # The Origin's scheme, host and port, as for a POST (games/realtime/origins.py).

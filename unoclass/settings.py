@@ -276,6 +276,11 @@ TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
 # tests' own server on loopback: it is honoured only under DEBUG.
 ENT_SITE_URL = os.environ.get("ENT_SITE_URL", "")
 ENT_ALLOW_HTTP = DEBUG and env_bool("ENT_ALLOW_HTTP")
+# Addresses besides the CAS server's own from which the ENT may post single sign-out
+# (comma-separated; lessons.ent.client.logout_sender_allowed).
+ENT_LOGOUT_ADDRESSES = [
+    a.strip() for a in os.environ.get("ENT_LOGOUT_ADDRESSES", "").split(",") if a.strip()
+]
 
 # Logs never carry student data: the request logger prints paths and status codes only.
 # A refusal (403, 400) is one line: the filter drops the traceback Django attaches to it, so

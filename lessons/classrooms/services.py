@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -21,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games.realtime.signout import tell_sign_ins_changed, tell_signed_out
+from lessons.classrooms import sign_in_limit
 from lessons.classrooms.name_rule import (
     TOO_LONG,
     UNPRINTABLE,
@@ -43,11 +43,13 @@ from lessons.models import (
 ROSTER_MAX_LINES = 60
 CLASSROOM_MAX_STUDENTS = 100
 LOCK_AFTER_FAILURES = 5
-LOCK_DURATION = timedelta(minutes=5)
+# The first lock of a pupil; each next one (within a day) lasts twice as long (sign_in_limit).
+LOCK_DURATION = timedelta(seconds=sign_in_limit.RULES["pin"].first_lock_seconds)
 # One classroom usually shares one public address, so the per-address limit must let a whole
-# class mistype a few PINs and still stop a script trying thousands.
-ADDRESS_FAILURE_LIMIT = 40
-ADDRESS_FAILURE_WINDOW_SECONDS = 10 * 60
+# school mistype codes and PINs and still stop a script trying thousands; a device's own limit
+# is far lower (sign_in_limit). Wrong codes and wrong PINs count apart.
+ADDRESS_FAILURE_LIMIT = sign_in_limit.RULES["pin"].address_limit
+DEVICE_FAILURE_LIMIT = sign_in_limit.RULES["pin"].device_limit
 
 ROSTER_EMPTY = _("Paste at least one name, one name per line.")
 ROSTER_TOO_MANY_LINES = _("Paste at most %(limit)d names at a time (you pasted %(count)d).")
@@ -63,10 +65,13 @@ JOIN_CODE_UNKNOWN = _("No class has this code. Check the code on the board and t
 JOIN_STUDENT_UNKNOWN = _("This name is not in this class. Pick your name in the list.")
 JOIN_PIN_MALFORMED = _("Your PIN has exactly 4 digits.")
 JOIN_ADDRESS_BLOCKED = _("Too many failed attempts from this network. Wait a few minutes.")
+JOIN_PIN_WRONG_TRUSTED = _("Wrong PIN. Try again.")
+JOIN_DEVICE_BLOCKED = _("Too many failed attempts on this device. Ask your teacher, or wait.")
 JOIN_STUDENT_LOCKED = _("Too many wrong PINs. Ask your teacher, or try again in a few minutes.")
+# The pause is the pupil's next lock: 5 minutes, twice as long each time within a day.
 JOIN_PIN_WRONG = ngettext_lazy(
-    "Wrong PIN. %(left)d try left before a 5-minute pause.",
-    "Wrong PIN. %(left)d tries left before a 5-minute pause.",
+    "Wrong PIN. %(left)d try left before a %(minutes)d-minute pause.",
+    "Wrong PIN. %(left)d tries left before a %(minutes)d-minute pause.",
     "left",
 )
 JOIN_CODE_GENERATION_FAILED = "Could not find a free join code."
@@ -279,55 +284,66 @@ def classroom_reset_all_pins(*, classroom: Classroom) -> list[StudentWithPin]:
 
 
 def student_unlock(*, student: Student) -> None:
-    """Let a locked student try their PIN again at once."""
+    """Let a locked student try their PIN again at once (their next lock is a first one)."""
     student.failed_attempts = 0
     student.locked_until = None
     student.save(update_fields=["failed_attempts", "locked_until"])
+    sign_in_limit.account_strikes_forget("pin", sign_in_limit.account_for_pupil(student.pk))
 
 
-def _address_key(address: str) -> str:
-    return f"lessons:join-failures:{address}"
+def _refuse(bucket: sign_in_limit.Bucket) -> ValidationError:
+    if bucket == "device":
+        return ValidationError(JOIN_DEVICE_BLOCKED, code="device_blocked")
+    return ValidationError(JOIN_ADDRESS_BLOCKED, code="address_blocked")
 
 
-def address_is_blocked(*, address: str) -> bool:
-    """Tell whether an address has failed too often recently to try again."""
-    return int(cache.get(_address_key(address), 0)) >= ADDRESS_FAILURE_LIMIT
+def join_classroom_find(
+    *, code: str, address: str = "", client: sign_in_limit.Client | None = None
+) -> Classroom:
+    """Return the classroom with this join code, counting a wrong code against the client.
 
-
-def address_record_failure(*, address: str) -> None:
-    """Count one failed sign-in step (wrong code or wrong PIN) from an address."""
-    key = _address_key(address)
-    if cache.add(key, 1, ADDRESS_FAILURE_WINDOW_SECONDS):
-        return
-    try:
-        cache.incr(key)
-    except ValueError:
-        # The window expired between add and incr: start a new one.
-        cache.set(key, 1, ADDRESS_FAILURE_WINDOW_SECONDS)
-
-
-def join_classroom_find(*, code: str, address: str) -> Classroom:
-    """Return the classroom with this join code, counting a wrong code against the address."""
-    if address_is_blocked(address=address):
-        raise ValidationError(JOIN_ADDRESS_BLOCKED, code="address_blocked")
+    A device that typed this class's code before keeps finding it while the address is
+    locked (a stranger's wrong codes do not lock a class out of its own tablets).
+    """
+    client = client or sign_in_limit.Client.from_address(address)
+    if (bucket := sign_in_limit.refusal("code", client)) == "device":
+        raise _refuse(bucket)
     # An archived class's code no longer lets anyone in.
     classroom = Classroom.objects.filter(
         join_code=join_code_normalise(code), archived_at__isnull=True
     ).first()
+    known = classroom is not None and client.device.trusts(
+        sign_in_limit.account_for_class(classroom.pk)
+    )
+    if bucket is not None and not known:
+        raise _refuse(bucket)  # found or not: a locked address learns nothing
     if classroom is None:
-        address_record_failure(address=address)
+        sign_in_limit.failure("code", client)
         raise ValidationError(JOIN_CODE_UNKNOWN, code="unknown_code")
+    client.device.trust([sign_in_limit.account_for_class(classroom.pk)])
     return classroom
 
 
 def student_sign_in_check(
-    *, classroom: Classroom, student_id: int, pin: str, address: str
+    *,
+    classroom: Classroom,
+    student_id: int,
+    pin: str,
+    address: str = "",
+    client: sign_in_limit.Client | None = None,
 ) -> Student:
-    """Check a student's PIN, counting failures and locking after five; return the student."""
-    if address_is_blocked(address=address):
-        raise ValidationError(JOIN_ADDRESS_BLOCKED, code="address_blocked")
+    """Check a student's PIN, counting failures and locking after five; return the student.
+
+    The pupil's lock (on their row, where the teacher sees and lifts it) stops only devices
+    they never signed in on; each lock within a day lasts twice the one before.
+    """
+    client = client or sign_in_limit.Client.from_address(address)
+    account = sign_in_limit.account_for_pupil(student_id)
+    if (bucket := sign_in_limit.refusal("pin", client, account)) is not None:
+        raise _refuse(bucket)
     if len(pin) != PIN_LENGTH or not pin.isdigit() or not pin.isascii():
         raise ValidationError(JOIN_PIN_MALFORMED, code="malformed_pin")
+    trusted = client.device.trusts(account)
     with transaction.atomic():
         student = (
             Student.objects.select_for_update()
@@ -337,22 +353,31 @@ def student_sign_in_check(
         )
         if student is None:
             refusal = ValidationError(JOIN_STUDENT_UNKNOWN, code="unknown_student")
-        elif student.is_locked():
+        elif student.is_locked() and not trusted:
             refusal = ValidationError(JOIN_STUDENT_LOCKED, code="locked")
         elif pin_matches(pin, student.pin_hash):
             if student.failed_attempts:
                 student.failed_attempts = 0
                 student.save(update_fields=["failed_attempts"])
+            client.device.trust([account, sign_in_limit.account_for_class(classroom.pk)])
             return student
+        elif trusted:
+            # The pupil's own device: its own bucket stops it, the pupil's row is not touched.
+            left = 0
+            refusal = ValidationError(JOIN_PIN_WRONG_TRUSTED, code="wrong_pin")
         else:
             student.failed_attempts += 1
             left = LOCK_AFTER_FAILURES - student.failed_attempts
             if left <= 0:
                 student.failed_attempts = 0
-                student.locked_until = timezone.now() + LOCK_DURATION
+                seconds = sign_in_limit.account_lock_seconds("pin", account)
+                student.locked_until = timezone.now() + timedelta(seconds=seconds)
                 refusal = ValidationError(JOIN_STUDENT_LOCKED, code="locked")
             else:
-                refusal = ValidationError(JOIN_PIN_WRONG, code="wrong_pin", params={"left": left})
+                minutes = sign_in_limit.account_next_lock_seconds("pin", account) // 60
+                refusal = ValidationError(
+                    JOIN_PIN_WRONG, code="wrong_pin", params={"left": left, "minutes": minutes}
+                )
             student.save(update_fields=["failed_attempts", "locked_until"])
-    address_record_failure(address=address)
+    sign_in_limit.failure("pin", client, account)
     raise refusal

@@ -34,6 +34,7 @@ from lessons.classrooms.fresh_pins import (
     fresh_pins_to_cards,
 )
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
+from lessons.classrooms.sign_in_limit import client_of, with_device
 from lessons.classrooms.student_landing import STUDENT_BACKEND, student_land
 from lessons.ent.pupils import pupil_connectors
 from lessons.models import Classroom, EntConnector
@@ -41,10 +42,6 @@ from lessons.practice.home import practice_next, practice_of_classroom
 from lessons.school.signup import signup_closed_page, signup_invitation_use, signup_refusal
 from lessons.sessions.selectors import session_card_for_student
 from lessons.warmup.selectors import open_rounds_for_student
-
-
-def _client_address(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
 def _practice_url() -> str | None:
@@ -124,6 +121,7 @@ STUDENT_DEVICE_COOKIE = "unoclass_student_device"
 STUDENT_DEVICE_SECONDS = 180 * 24 * 3600
 
 
+@method_decorator(with_device, name="dispatch")  # the device cookie of the sign-in limits
 class TeacherLoginView(auth_views.LoginView):
     """Sign a teacher in with username and password."""
 
@@ -325,6 +323,7 @@ def student_unlock(request: SignedInRequest, student_id: int) -> HttpResponse:
     return redirect("classroom_detail", classroom_id=student.classroom_id)
 
 
+@with_device
 @require_http_methods(["GET", "POST"])
 def join(request: HttpRequest) -> HttpResponse:
     """Step 1 of student sign-in: the class code."""
@@ -332,7 +331,7 @@ def join(request: HttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         try:
             classroom = services.join_classroom_find(
-                code=form.cleaned_data["code"], address=_client_address(request)
+                code=form.cleaned_data["code"], client=client_of(request)
             )
         except ValidationError as error:
             form.add_error("code", error)
@@ -346,13 +345,14 @@ def join(request: HttpRequest) -> HttpResponse:
 def _join_classroom(request: HttpRequest, code: str) -> Classroom:
     # A code in the URL counts like a typed one, so guessing codes by URL is rate-limited too.
     try:
-        return services.join_classroom_find(code=code, address=_client_address(request))
+        return services.join_classroom_find(code=code, client=client_of(request))
     except ValidationError as error:
-        if error.code == "address_blocked":
+        if error.code in {"address_blocked", "device_blocked"}:
             raise PermissionDenied(error.messages[0]) from error
         raise Http404 from error
 
 
+@with_device
 def join_name(request: HttpRequest, code: str) -> HttpResponse:
     """Step 2 of student sign-in: pick your name."""
     classroom = _join_classroom(request, code)
@@ -360,6 +360,7 @@ def join_name(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "lessons/join_name.html", {"classroom": classroom, "students": students})
 
 
+@with_device
 @require_http_methods(["GET", "POST"])
 def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
     """Step 3 of student sign-in: the PIN; success signs the student in, in the class language.
@@ -378,7 +379,7 @@ def join_pin(request: HttpRequest, code: str, student_id: int) -> HttpResponse:
                 classroom=classroom,
                 student_id=student_id,
                 pin=form.cleaned_data["pin"],
-                address=_client_address(request),
+                client=client_of(request),
             )
         except ValidationError as error:
             form.add_error("pin", error)

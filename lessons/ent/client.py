@@ -5,14 +5,17 @@ says why python-cas).
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+import socket
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 from xml.etree.ElementTree import ParseError
 
 import requests
 from cas import CASClient
 from django.conf import settings
+from django.core.cache import cache
 from django.urls import reverse
 
 from lessons.ent.states import STATE_PARAMETER
@@ -102,3 +105,48 @@ def validate_ticket(
     if not user:
         return None
     return str(user), dict(attributes or {})
+
+
+# How long the CAS server's resolved addresses are kept (a logoutRequest is rare; a flood of
+# forged ones must not make a DNS query each).
+SERVER_ADDRESSES_SECONDS = 300
+
+
+def _server_addresses(connector: EntConnector) -> frozenset[str]:
+    """Return the addresses the connector's CAS server host resolves to (cached a while)."""
+    host = urlsplit(connector.server_url).hostname or ""
+    key = f"lessons:ent-server-addresses:{host[:200]}"
+    known = cache.get(key)
+    if isinstance(known, list):
+        return frozenset(known)
+    try:
+        found = {str(info[4][0]) for info in socket.getaddrinfo(host, None)} if host else set()
+    except (OSError, UnicodeError):
+        found = set()
+    cache.set(key, sorted(found), SERVER_ADDRESSES_SECONDS)
+    return frozenset(found)
+
+
+def _same_address(one: str, other: str) -> bool:
+    try:
+        first = ipaddress.ip_address(one.split("%", 1)[0])
+        second = ipaddress.ip_address(other.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(first, ipaddress.IPv6Address) and first.ipv4_mapped is not None:
+        first = first.ipv4_mapped
+    if isinstance(second, ipaddress.IPv6Address) and second.ipv4_mapped is not None:
+        second = second.ipv4_mapped
+    return first == second
+
+
+def logout_sender_allowed(connector: EntConnector, address: str) -> bool:
+    """Tell whether a single sign-out POST comes from the connector's CAS server.
+
+    The CAS protocol has the server post the logoutRequest itself (back channel); python-cas
+    and django-cas-ng take any sender, so a used ticket (a shared PC's history, a proxy log)
+    would sign its session out. Accepted senders: the addresses the CAS server's host
+    resolves to, and ENT_LOGOUT_ADDRESSES (an ENT whose back channel leaves from elsewhere).
+    """
+    allowed = set(_server_addresses(connector)) | set(getattr(settings, "ENT_LOGOUT_ADDRESSES", ()))
+    return any(_same_address(address, known) for known in allowed)

@@ -17,7 +17,7 @@ REASONS = {
         "Sign in with the ENT again."
     ),
     "refused": _("The ENT did not confirm this sign-in. Sign in with the ENT again."),
-    "blocked": _("Too many failed sign-ins from this network. Try again in 15 minutes."),
+    "blocked": _("Too many failed sign-ins on this device or from this network. Try again later."),
     "no_id": _("The ENT did not send an account id. Ask your ENT administrator."),
     "other_school": _("This ENT account belongs to another school."),
     "role": _("Only teachers and pupils can sign in to unoclass with the ENT."),

@@ -47,13 +47,16 @@ def ticket_remember_session(sign_in: EntSignIn, request: HttpRequest) -> None:
     sign_in.save(update_fields=["user", "session_key"])
 
 
-def single_sign_out(ticket: str) -> bool:
+def single_sign_out(ticket: str, *, connector: EntConnector | None = None) -> bool:
     """End the Django session the ticket opened, and close its sockets; tell whether one was.
 
     The ENT's logoutRequest names the ticket (SessionIndex); its session is deleted from the
     store and the user's sockets of that session hear the sign-out (games.realtime.signout).
     """
-    sign_in = EntSignIn.objects.filter(ticket_hash=ticket_hash(ticket)).first()
+    sign_ins = EntSignIn.objects.filter(ticket_hash=ticket_hash(ticket))
+    if connector is not None:  # the ENT that posts names only its own tickets
+        sign_ins = sign_ins.filter(connector=connector)
+    sign_in = sign_ins.first()
     if sign_in is None or not sign_in.session_key:
         return False
     store = import_module(settings.SESSION_ENGINE).SessionStore

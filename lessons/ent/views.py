@@ -14,7 +14,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from lessons.classrooms.login_limit import address_failure_record, address_is_blocked
+from lessons.classrooms import sign_in_limit
+from lessons.classrooms.sign_in_limit import with_device
 from lessons.ent import client, teachers
 from lessons.ent.forms import EntLinkForm
 from lessons.ent.pages import ent_refusal
@@ -35,10 +36,6 @@ logger = logging.getLogger(__name__)
 LOGOUT_REQUEST_MAX_BYTES = 16 * 1024
 
 
-def _address(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
-
-
 def safe_next(candidate: str | None) -> str:
     """Return `next` if it is a local path of this site, else "" (no open redirect)."""
     if not candidate:
@@ -50,6 +47,7 @@ def safe_next(candidate: str | None) -> str:
     return ""
 
 
+@with_device
 @require_safe
 def ent_login(request: HttpRequest, connector_id: int) -> HttpResponse:
     """Send the browser to the ENT's CAS sign-in page; keep a safe local `next` for after."""
@@ -63,12 +61,13 @@ def ent_login(request: HttpRequest, connector_id: int) -> HttpResponse:
 
 
 @csrf_exempt  # the ENT's server POSTs single sign-out here (CAS posts to the service URL)
+@with_device
 @require_http_methods(["GET", "POST"])
 def ent_callback(request: HttpRequest, connector_id: int) -> HttpResponse:
     """Validate the ticket with the connector's server, once, then sign the user in by role."""
     connector = get_object_or_404(EntConnector, pk=connector_id)
     if request.method == "POST":
-        return _logout_request(request)
+        return _logout_request(request, connector)
     if not connector.enabled:
         return ent_refusal(request, "disabled", connector)
     if not client.server_is_secure(connector):
@@ -82,17 +81,21 @@ def ent_callback(request: HttpRequest, connector_id: int) -> HttpResponse:
     started = state_take(request, connector.pk, state)
     if started is None:
         return ent_refusal(request, "state", connector)
-    address = _address(request)
-    if address_is_blocked(address):
+    # Refused tickets count apart from passwords (kind "ent"): a device that signed in with
+    # this ENT before is stopped only by its own count, not by the school address's.
+    attempt = sign_in_limit.client_of(request)
+    trust = sign_in_limit.account_for_ent(connector.pk)
+    if sign_in_limit.refusal("ent", attempt, trust) is not None:
         return ent_refusal(request, "blocked", connector)
     sign_in = ticket_claim(connector, ticket)
     if sign_in is None:
-        address_failure_record(address)
+        sign_in_limit.failure("ent", attempt, trust)
         return ent_refusal(request, "replayed", connector)
     answer = client.validate_ticket(connector, ticket, state)
     if answer is None:
-        address_failure_record(address)
+        sign_in_limit.failure("ent", attempt, trust)
         return ent_refusal(request, "refused", connector)
+    attempt.device.trust([trust])
     profile = profile_from_answer(connector, *answer)
     if profile is None:
         return ent_refusal(request, "no_id", connector)
@@ -127,14 +130,26 @@ def ent_callback(request: HttpRequest, connector_id: int) -> HttpResponse:
     return response
 
 
-def _logout_request(request: HttpRequest) -> HttpResponse:
-    """End the session of the ticket a CAS logoutRequest names; always answer 200 to the ENT."""
+def _logout_request(request: HttpRequest, connector: EntConnector) -> HttpResponse:
+    """End the session of the ticket a CAS logoutRequest names; always answer 200 to the ENT.
+
+    Only from the connector's CAS server (client.logout_sender_allowed), and only a ticket of
+    this connector: a used ticket in anyone else's hands signs nobody out.
+    """
     body = request.POST.get("logoutRequest", "")
+    sender = str(request.META.get("REMOTE_ADDR") or "")
+    if not client.logout_sender_allowed(connector, sender):
+        logger.warning("ENT single sign-out refused: not from the connector's CAS server")
+        return HttpResponse(status=200)
     if body and len(body) <= LOGOUT_REQUEST_MAX_BYTES:
         indexes = SingleLogoutMixin.get_saml_slos(body.encode("utf-8")) or []
         for index in indexes[:1]:
             ticket = (index.text or "").strip()
-            if ticket and len(ticket) <= TICKET_MAX_LENGTH and single_sign_out(ticket):
+            if (
+                ticket
+                and len(ticket) <= TICKET_MAX_LENGTH
+                and single_sign_out(ticket, connector=connector)
+            ):
                 logger.info("ENT single sign-out ended a session")
     return HttpResponse(status=200)
 
@@ -143,10 +158,10 @@ def _logout_request(request: HttpRequest) -> HttpResponse:
 @require_POST
 def ent_logout(request: HttpRequest, connector_id: int) -> HttpResponse:
     """Receive the ENT's single sign-out (a SAML logoutRequest naming the ticket)."""
-    get_object_or_404(EntConnector, pk=connector_id)
-    return _logout_request(request)
+    return _logout_request(request, get_object_or_404(EntConnector, pk=connector_id))
 
 
+@with_device  # its password form counts in the sign-in limits
 @require_http_methods(["GET", "POST"])
 def ent_link(request: HttpRequest) -> HttpResponse:
     """Link the ENT account to an existing teacher account (password once), or create one."""

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from lessons.models import Classroom, SessionMember
+from lessons.models import Classroom, SeatStudent, SessionMember
 from lessons.school.erasure import student_erase, student_pseudonymise
 from lessons.school.retention import Policy, classroom_expires_at, school_policy
 
@@ -65,6 +66,12 @@ def _classroom_purge(classroom: Classroom, *, mode: str, moment: datetime) -> in
                 SessionMember.objects.filter(student=student, table__isnull=True).delete()
                 student_pseudonymise(student=student)
                 count += 1
+        # The attempt log's seat facts name the pupil and their class; a purged class writes
+        # no more attempts, and a pseudonymised pupil keeps only their plays (the cascade
+        # takes an erased pupil's).
+        SeatStudent.objects.filter(
+            Q(classroom=classroom) | Q(student__classroom=classroom)
+        ).delete()
         Classroom.objects.filter(pk=classroom.pk, archived_at__isnull=True).update(
             archived_at=moment
         )

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 from pytest_django.fixtures import Settings
 
-from lessons.classrooms import services
+from lessons.classrooms.sign_in_limit import RULES
 from tests.conftest import ClassWorld
 from unoclass.proxy import client_address
 
@@ -50,14 +50,20 @@ def test_client_address(
 
 
 def _guess_codes(client: Client, forwarded: list[str]) -> None:
-    """Fail the class code once per header value: the client picks a new address each time."""
+    """Fail the class code once per header value: the client picks a new address each time.
+
+    It keeps no cookie either, so every guess counts in its address's cookieless bucket
+    (lessons.classrooms.sign_in_limit), the first to lock.
+    """
     for n, header in enumerate(forwarded):
         url = reverse("join_name", args=[f"QQQ{n:03d}"])
+        client.cookies.clear()
         assert client.get(url, HTTP_X_FORWARDED_FOR=header).status_code == 404
 
 
 def _blocked(client: Client, world: ClassWorld, header: str) -> bool:
     url = reverse("join_name", args=[world.classroom.join_code])
+    client.cookies.clear()
     status = client.get(url, HTTP_X_FORWARDED_FOR=header).status_code
     assert status in (200, 403)
     return status == 403
@@ -68,7 +74,7 @@ def test_a_spoofed_header_through_the_proxy_does_not_change_the_counted_address(
 ) -> None:
     settings.TRUSTED_PROXIES = [PROXY]
     through_proxy = Client(REMOTE_ADDR=PROXY)
-    spoofed = [f"198.51.100.{n}, 203.0.113.5" for n in range(services.ADDRESS_FAILURE_LIMIT)]
+    spoofed = [f"198.51.100.{n}, 203.0.113.5" for n in range(RULES["code"].device_limit)]
     _guess_codes(through_proxy, spoofed)
     # Every guess counted against the address the proxy saw, whatever the client wrote.
     assert _blocked(through_proxy, class_a, "198.51.100.250, 203.0.113.5")
@@ -81,6 +87,6 @@ def test_a_header_from_a_client_that_is_not_the_proxy_is_ignored(
 ) -> None:
     settings.TRUSTED_PROXIES = [PROXY]
     direct = Client(REMOTE_ADDR="203.0.113.9")
-    spoofed = [f"198.51.100.{n}" for n in range(services.ADDRESS_FAILURE_LIMIT)]
+    spoofed = [f"198.51.100.{n}" for n in range(RULES["code"].device_limit)]
     _guess_codes(direct, spoofed)
     assert _blocked(direct, class_a, "198.51.100.251")

@@ -335,11 +335,11 @@ http {{
         assert status == 200, body[-2000:]
         assert f"https://{HOST}:{https_port}/join/" in body
         # A spoofed X-Forwarded-For does not change the counted address: every wrong class
-        # code counts against the one address nginx saw.
+        # code (from no cookie) counts in the cookieless bucket of the one address nginx saw.
         limit = int(
             app.script(
-                "from lessons.classrooms import services; import json; "
-                "print(json.dumps(services.ADDRESS_FAILURE_LIMIT))"
+                "from lessons.classrooms.sign_in_limit import RULES; import json; "
+                "print(json.dumps(RULES['code'].device_limit))"
             )
         )
         for n in range(limit):

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 
 from lessons.classrooms.co_teachers import co_teacher_remove
 from lessons.classrooms.school_year import classroom_archive
-from lessons.classrooms.services import student_reset_pin
+from lessons.classrooms.services import other_sign_ins_end, student_reset_pin
 from lessons.classrooms.student_changes import student_move, student_remove
 from lessons.ent.links import class_name_give, pupil_unlink
 from lessons.ent.tickets import single_sign_out
@@ -29,6 +29,7 @@ from lessons.models import (
     Student,
     User,
 )
+from lessons.school.admin_services import teacher_set_active
 from lessons.school.erasure import student_erase
 from lessons.sessions.services import session_end
 from tests.e2e.security.access_matrix import (
@@ -239,6 +240,8 @@ def expected_in_state(
     row = STATE_ROWS.get((state, route.id, actor))
     if row is not None:
         return row
+    if state in SIGNED_OUT_BY:
+        return route.expect["anonymous"] if actor in SIGNED_OUT_BY[state] else base
     if state == "ent_class_given":
         return base  # who takes an ENT class changes what a page shows, not who gets it
     if state == "ent_unlinked":
@@ -279,3 +282,42 @@ def expected_in_state(
             return route.expect["student_b"]  # a pupil of another class now
         return route.expect["anonymous"]  # archived, pseudonymised, erased: signed out
     return base
+
+
+# --- Deactivation and password change (issue 32's acceptance): every link signs them out. ---
+# Kept in one block (and one lookup in expected_in_state and the socket matrix's
+# expected_socket) so that it merges with the matrices' other changes.
+
+
+def _ended_teachers(a: Any) -> list[User]:
+    # Class A's own teacher and the ENT-linked teacher (whose ENT sign-in ends the same way).
+    return [
+        User.objects.get(pk=a.teacher.pk),
+        User.objects.get(pk=extra_actor("ent_teacher", a).pk),
+    ]
+
+
+def _deactivated(a: Any, b: Any, co_teacher: User) -> Made:
+    # The school admin deactivates them: no page, socket or stream of theirs answers any more.
+    admin = extra_actor("school_admin", a)
+    for teacher in _ended_teachers(a):
+        teacher_set_active(admin=admin, teacher=teacher, active=False)
+    return Made(True)
+
+
+def _password_changed(a: Any, b: Any, co_teacher: User) -> Made:
+    # They change their password on another device: the sign-ins made before end.
+    for teacher in _ended_teachers(a):
+        teacher.set_password("another password, 2026")
+        teacher.save(update_fields=["password"])
+        other_sign_ins_end(user=teacher)
+    return Made(True)
+
+
+# The actors each state signs out (visitors from then on, on every link); nobody else changes.
+SIGNED_OUT_BY: dict[str, tuple[str, ...]] = {
+    "deactivated": ("teacher_a", "ent_teacher"),
+    "password_changed": ("teacher_a", "ent_teacher"),
+}
+STATES["deactivated"] = _deactivated
+STATES["password_changed"] = _password_changed

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 
 from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
 from tests.e2e.security.access_matrix import ACTORS, ENT_TICKETS, extra_actor
-from tests.e2e.security.access_states import STATES
+from tests.e2e.security.access_states import SIGNED_OUT_BY, STATES
 from tests.e2e.security.test_websocket_matrix import (
     ACCEPTED,
     CHECK,
@@ -35,6 +35,8 @@ def expected_socket(state: str, route: SocketRoute, actor: str) -> Any:
     base = route.expect[actor]
     if base == CHECK:
         return CHECK  # the network check asks no sign-in: no state changes it
+    if actor in SIGNED_OUT_BY.get(state, ()):
+        return route.expect["anonymous"]  # deactivated, password changed: signed out
     if state == "co_teacher_removed" and actor == "co_teacher":
         return CLOSE_NO_ACCESS  # a teacher of no class
     if state == "ent_signed_out" and actor in ENT_TICKETS:

@@ -14,7 +14,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 
-from lessons.classrooms.login_limit import ADDRESS_FAILURE_LIMIT, address_failure_record
+from lessons.classrooms import sign_in_limit
 from lessons.ent.tickets import ticket_hash
 from lessons.models import EntConnector, EntIdentity, EntSignIn
 from tests.lessons.ent.conftest import make_connector
@@ -176,6 +176,27 @@ def test_single_sign_out_ends_the_session_the_ticket_opened(
     assert not EntSignIn.objects.get(ticket_hash=ticket_hash(ticket_of(url))).session_key
 
 
+def test_single_sign_out_from_anyone_but_the_cas_server_ends_nothing(
+    cas: CasServer, linked: EntIdentity
+) -> None:
+    """Issue 32 §10: a used ticket (a shared PC's history, a proxy log) signed its session out."""
+    client = Client()
+    url = callback_url(cas, client, linked.connector, "prof.edifice")
+    assert client.get(local(url)).status_code == 302
+    body = {"logoutRequest": LOGOUT_REQUEST.format(ticket=ticket_of(url))}
+    for path in ("ent_callback", "ent_logout"):
+        stranger = Client(REMOTE_ADDR="203.0.113.40")
+        assert stranger.post(reverse(path, args=[linked.connector_id]), body).status_code == 200
+    assert signed_in_user_id(client) == linked.user_id
+    # Another connector's server (another ENT) cannot end this connector's sign-ins either.
+    other = make_connector(cas.url, "gar", school_uai=SCHOOL_UAI)
+    Client().post(reverse("ent_logout", args=[other.pk]), body)
+    assert signed_in_user_id(client) == linked.user_id
+    # The CAS server's own address (127.0.0.1 here) does.
+    Client(REMOTE_ADDR="127.0.0.1").post(reverse("ent_logout", args=[linked.connector_id]), body)
+    assert signed_in_user_id(client) is None
+
+
 @pytest.mark.parametrize(
     "body",
     [
@@ -196,26 +217,50 @@ def test_a_bad_logout_request_ends_nothing(cas: CasServer, linked: EntIdentity, 
     assert signed_in_user_id(client) == linked.user_id
 
 
-def test_a_blocked_address_cannot_sign_in_with_the_ent(cas: CasServer, linked: EntIdentity) -> None:
-    for _failure in range(ADDRESS_FAILURE_LIMIT):
-        address_failure_record("127.0.0.1")
+def _forged(client: Client, connector: EntConnector, ticket: str) -> int:
+    """Bring a forged ticket to a callback this client started; return the status."""
+    state = started_state(client, connector)
+    callback = reverse("ent_callback", args=[connector.pk])
+    return int(client.get(callback, {"ticket": ticket, "state": state}).status_code)
+
+
+def test_a_locked_address_refuses_new_devices_not_known_ones(
+    cas: CasServer, linked: EntIdentity
+) -> None:
+    known = Client()
+    assert ent_sign_in(cas, known, linked.connector, "prof.edifice").status_code == 302
+    stranger = sign_in_limit.Client.from_address("127.0.0.1")
+    for _failure in range(sign_in_limit.RULES["ent"].address_limit):
+        sign_in_limit.failure("ent", stranger)
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     response = ent_sign_in(cas, client, linked.connector, "prof.edifice")
     assert response.status_code == 429
     assert signed_in_user_id(client) is None
+    # The device that signed in with this ENT before still does (its cookie says so).
+    assert ent_sign_in(cas, known, linked.connector, "prof.edifice").status_code == 302
+    assert signed_in_user_id(known) == linked.user_id
 
 
-def test_forged_tickets_count_toward_the_address_limit(cas: CasServer, linked: EntIdentity) -> None:
-    client = Client()
-    callback = reverse("ent_callback", args=[linked.connector_id])
-
-    def forged(ticket: str) -> int:
-        state = started_state(client, linked.connector)
-        return int(client.get(callback, {"ticket": ticket, "state": state}).status_code)
-
-    for number in range(ADDRESS_FAILURE_LIMIT):
-        assert forged(f"ST-forged-{number}") == 403
-    assert forged("ST-forged-last") == 429
+def test_forged_tickets_lock_their_device_not_the_school(
+    cas: CasServer, linked: EntIdentity
+) -> None:
+    """Issue 32 §3: 52 forged tickets blocked every teacher's password and ENT sign-in."""
+    limit = sign_in_limit.RULES["ent"].device_limit
+    forger = Client()
+    for number in range(limit):
+        assert _forged(forger, linked.connector, f"ST-forged-{number}") == 403
+    assert _forged(forger, linked.connector, "ST-forged-last") == 429
+    # More forgers at the school's address, each under its own limit: 52 in all.
+    for device in range(5):
+        other = Client()
+        for number in range(limit - 1):
+            assert _forged(other, linked.connector, f"ST-forged-{device}-{number}") == 403
+    # A teacher's first sign-in from the school, by ENT or by password, still goes through.
+    teacher = Client()
+    assert ent_sign_in(cas, teacher, linked.connector, "prof.edifice").status_code == 302
+    assert signed_in_user_id(teacher) == linked.user_id
+    password = Client().post(reverse("login"), {"username": "mcurie", "password": TEACHER_PASSWORD})
+    assert password.status_code == 302
 
 
 def test_a_disabled_connector_signs_nobody_in(cas: CasServer, linked: EntIdentity) -> None:

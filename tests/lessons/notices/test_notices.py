@@ -132,7 +132,7 @@ def test_record_and_data_flow_give_this_servers_own_periods(settings) -> None:  
         record_fr = _get(reverse("processing_record"), "fr")
     assert "erased automatically 5 months after their class is archived" in record
     assert "A sign-in session: 3 days at most." in record
-    assert "Failed sign-in counts: 15 minutes." in record
+    assert "Failed sign-in counts: 1440 minutes." in record  # a lock's strikes: a day
     assert "30 days after their last ENT sign-in" in record and "30 days after" in flow
     assert "5 months after the class is archived" in flow and "3 days at most" in flow
     assert "effacées automatiquement 5 mois après l’archivage" in record_fr

@@ -14,7 +14,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Seat, TableEvent
-from lessons.models import Attempt, Classroom, MissedEquivalence, SchoolPolicy, Student, User
+from lessons.attempts.seat_students import seat_students_write
+from lessons.models import (
+    Attempt,
+    Classroom,
+    MissedEquivalence,
+    SchoolPolicy,
+    SeatStudent,
+    Student,
+    User,
+)
 from lessons.school.purge import classes_expired, purge_expired
 from lessons.school.retention import classroom_expires_at, months_later, school_year_end_after
 from tests.conftest import ClassWorld
@@ -172,3 +181,23 @@ def test_the_privacy_notice_states_the_schools_retention(db) -> None:  # type: i
     text = page_text(Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("privacy")))
     assert "plays automatically 6 months after their class is archived" in text
     assert "erases nothing automatically" not in text
+
+
+@pytest.mark.parametrize("keep_pseudonymised", [False, True])
+def test_a_purged_class_leaves_no_seat_facts(two_years, keep_pseudonymised: bool) -> None:  # type: ignore[no-untyped-def]
+    """The attempt log's seat facts (SeatStudent) name the pupil: the purge takes them too."""
+    class_a, class_b = two_years
+    for world in (class_a, class_b):
+        for table in {
+            s.table_id for s in Seat.objects.filter(user__student__classroom=world.classroom)
+        }:
+            seat_students_write(table_id=table)
+    assert SeatStudent.objects.filter(classroom=class_a.classroom).exists()
+    SchoolPolicy.objects.create(retention_months=3, keep_pseudonymised=keep_pseudonymised)
+    purge_expired(apply=True, now=_at("2025-09-21"))
+    students = Student.objects.filter(
+        pk__in=[class_a.student.student.pk, class_a.other_student.student.pk]
+    )
+    assert not SeatStudent.objects.filter(classroom=class_a.classroom).exists()
+    assert not SeatStudent.objects.filter(student__in=students).exists()
+    assert SeatStudent.objects.filter(classroom=class_b.classroom).exists()  # not expired
