@@ -47,9 +47,14 @@ def _plan(request: SignedInRequest, classroom_id: int, plan_id: int) -> GroupPla
     return plan
 
 
-def _refusal(form: PlanForm, error: ValidationError) -> None:
-    field = ERROR_FIELDS.get(str(error.code))
-    form.add_error(field, " ".join(str(message) for message in error.messages))
+def _refusal(request: SignedInRequest, form: PlanForm, error: ValidationError) -> bool:
+    """Show a refusal on the form; tell whether to send the teacher back (archived class)."""
+    text = " ".join(str(message) for message in error.messages)
+    if error.code == "archived":
+        messages.error(request, text)
+        return True
+    form.add_error(ERROR_FIELDS.get(str(error.code)), text)
+    return False
 
 
 @teacher_required
@@ -81,7 +86,8 @@ def plan_new(request: SignedInRequest, classroom_id: int, rule: str) -> HttpResp
                 recheck_on=form.cleaned_data["recheck_on"],
             )
         except ValidationError as error:
-            _refusal(form, error)
+            if _refusal(request, form, error):
+                return redirect("dashboard_class", classroom.pk)
         else:
             messages.success(request, _("Plan saved."))
             return redirect("plan_detail", classroom.pk, plan.pk)
@@ -129,7 +135,8 @@ def plan_edit(request: SignedInRequest, classroom_id: int, plan_id: int) -> Http
                 recheck_on=form.cleaned_data["recheck_on"],
             )
         except ValidationError as error:
-            _refusal(form, error)
+            if _refusal(request, form, error):
+                return redirect("plan_detail", plan.classroom_id, plan.pk)
         else:
             messages.success(request, _("Plan changed."))
             return redirect("plan_detail", plan.classroom_id, plan.pk)
@@ -189,8 +196,13 @@ def plan_recheck(request: SignedInRequest, plan_id: int) -> HttpResponse:
     """Open the child's re-check warm-up of a plan (from its day), then show it."""
     student = classroom_selectors.student_for_user(user=request.user)
     plan = GroupPlan.objects.filter(pk=plan_id).select_related("classroom").first()
-    if student is None or plan is None or not plan.memberships.filter(student=student).exists():
-        raise Http404
+    if (
+        student is None
+        or plan is None
+        or student.classroom_id != plan.classroom_id
+        or not plan.memberships.filter(student=student).exists()
+    ):
+        raise Http404  # another's plan, or a class the child has left
     try:
         round_ = services.plan_recheck_start(student=student, plan=plan)
     except ValidationError as error:
