@@ -8,7 +8,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from lessons.diagnosis.rulebook import RULES_BY_ID
-from lessons.models import GroupPlan
+from lessons.models import GroupPlan, Student
 from lessons.plans.activities import ACTIVITIES
 from lessons.plans.number_lines import pair_svg
 from lessons.plans.selectors import equal_partner, members_of, wrong_pairs
@@ -24,11 +24,22 @@ def _picture(reference: str, played: str, *, right: bool) -> SafeString:
     return mark_safe(pair_svg(reference, played, label=label))  # noqa: S308
 
 
-def sheet_context(plan: GroupPlan, lang: str) -> dict[str, Any]:
-    """Return the plan's words and pictures for its page and its PDF."""
+def sheet_context(
+    plan: GroupPlan,
+    lang: str,
+    *,
+    members: list[Student] | None = None,
+    pairs: list[tuple[str, str, int]] | None = None,
+) -> dict[str, Any]:
+    """Return the plan's words and pictures for its page and its PDF.
+
+    `members` and `pairs`: given, they are not read from the database (bench/plan_sheet.py).
+    """
     rule = RULES_BY_ID[plan.rule]
-    members = [m.student for m in members_of(plan)]
-    pairs = wrong_pairs(plan, members)
+    if members is None:
+        members = [m.student for m in members_of(plan)]
+    if pairs is None:
+        pairs = wrong_pairs(plan, members)
     from_class = bool(pairs)
     if not pairs:
         # Nothing played yet in the window: the rule's own examples.
