@@ -218,7 +218,7 @@ def _when(day: date, now: date) -> tuple[str, bool]:
 
 
 def child_words(plan: GroupPlan, played: int, *, day: date | None = None) -> str:
-    """Return the plan in a child's words: "3 parties d'ici vendredi (une par jour), puis un
+    """Return the plan in a child's words: "3 parties d’ici vendredi (une par jour), puis un
     petit échauffement le 16 novembre"."""
     now = today() if day is None else day
     if plan.recheck_on <= now:

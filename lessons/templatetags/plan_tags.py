@@ -15,6 +15,8 @@ register = template.Library()
 @register.inclusion_tag("lessons/plans/_group_plan.html", takes_context=True)
 def group_plan(context: Any, classroom: Classroom, rule_id: str) -> dict[str, Any]:
     """Show "Plan" on a misconception group, or its latest plan's loop."""
+    if not isinstance(classroom, Classroom):
+        return {}  # a page drawn from figures alone (template tests): no plans to read
     # Read once per page, not once per group.
     plans = context.render_context.get("group_plans")
     if plans is None:
@@ -32,6 +34,8 @@ def group_plan(context: Any, classroom: Classroom, rule_id: str) -> dict[str, An
 @register.inclusion_tag("lessons/plans/_plans_panel.html")
 def plans_panel(classroom: Classroom) -> dict[str, Any]:
     """Show every group's latest plan and its loop, and the children whose re-check is due."""
+    if not isinstance(classroom, Classroom):
+        return {}
     plans = sorted(selectors.latest_plans(classroom).values(), key=lambda p: p.rule)
     return {
         "classroom": classroom,
@@ -43,6 +47,8 @@ def plans_panel(classroom: Classroom) -> dict[str, Any]:
 @register.inclusion_tag("lessons/plans/_pupil_plans.html", takes_context=True)
 def pupil_plans(context: Any, student: Student | None) -> dict[str, Any]:
     """Show a child what was planned for them, in their words."""
+    if not isinstance(student, Student):
+        return {}
     return {
         "lines": selectors.pupil_plan_lines(student),
         "csrf_token": context.get("csrf_token"),
