@@ -12,17 +12,21 @@ from lessons.plans import selectors
 register = template.Library()
 
 
+def _latest(context: Any, classroom: Classroom) -> dict[str, Any]:
+    """Return the class's latest plan per rule, read once per page (not once per group)."""
+    plans = context.render_context.get("group_plans")
+    if plans is None:
+        plans = selectors.latest_plans(classroom)
+        context.render_context["group_plans"] = plans
+    return dict(plans)
+
+
 @register.inclusion_tag("lessons/plans/_group_plan.html", takes_context=True)
 def group_plan(context: Any, classroom: Classroom, rule_id: str) -> dict[str, Any]:
     """Show "Plan" on a misconception group, or its latest plan's loop."""
     if not isinstance(classroom, Classroom):
         return {}  # a page drawn from figures alone (template tests): no plans to read
-    # Read once per page, not once per group.
-    plans = context.render_context.get("group_plans")
-    if plans is None:
-        plans = selectors.latest_plans(classroom)
-        context.render_context["group_plans"] = plans
-    plan = plans.get(rule_id)
+    plan = _latest(context, classroom).get(rule_id)
     return {
         "classroom": classroom,
         "rule_id": rule_id,
@@ -31,12 +35,14 @@ def group_plan(context: Any, classroom: Classroom, rule_id: str) -> dict[str, An
     }
 
 
-@register.inclusion_tag("lessons/plans/_plans_panel.html")
-def plans_panel(classroom: Classroom) -> dict[str, Any]:
+@register.inclusion_tag("lessons/plans/_plans_panel.html", takes_context=True)
+def plans_panel(context: Any, classroom: Classroom) -> dict[str, Any]:
     """Show every group's latest plan and its loop, and the children whose re-check is due."""
     if not isinstance(classroom, Classroom):
         return {}
-    plans = sorted(selectors.latest_plans(classroom).values(), key=lambda p: p.rule)
+    plans = sorted(_latest(context, classroom).values(), key=lambda p: p.rule)
+    if not plans:
+        return {}  # a class without plans: one query in all
     return {
         "classroom": classroom,
         "loops": [selectors.plan_loop(plan) for plan in plans],

@@ -16,7 +16,7 @@ from tests.support.factories import make_students, student_client, teacher_clien
 pytestmark = pytest.mark.django_db
 
 # Queries per page, request overhead included (session and user: 2).
-CLASS_DASHBOARD_QUERIES = 10  # + classroom, window, students, rows, trend (2), missed, versions
+CLASS_DASHBOARD_QUERIES = 11  # + classroom, window, students, rows, trend (2), missed, versions, plans
 STUDENT_PAGE_QUERIES = 8  # + classroom, student, window, history, window rows, missed
 SESSION_PAGE_QUERIES = 7  # + classroom, session, rows, members with students, missed
 REPORT_QUERIES = 7  # + student with classroom, window, history, window rows, missed
