@@ -45,6 +45,9 @@ def test_the_dashboard_offers_planifier_then_shows_the_loop(
     page = fr(class_a.teacher).get(url).content.decode()
     assert "Fait avec le groupe le 2 novembre" in page
     assert "acquis 0 sur 2" in page and "0 parties jouées sur 6" in page
+    # The weekly bars mark the week the activity was done.
+    weekly = page[page.index('id="weekly-title"') :]
+    assert "activité faite avec le groupe le 2 novembre" in weekly
     assert reverse("plan_detail", args=[class_a.classroom.pk, plan.pk]) in page
 
 
