@@ -10,7 +10,7 @@ from django.utils import formats, timezone
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 
-from lessons.models import Classroom, Student
+from lessons.models import Classroom, PlanMember, Student
 from lessons.plans import selectors
 
 register = template.Library()
@@ -96,3 +96,28 @@ def plan_week_markers(
             for symbol, words, day in marks
         ),
     )
+
+
+@register.inclusion_tag("lessons/plans/_strip_markers.html")
+def plan_strip_markers(student: object) -> dict[str, Any]:
+    """Under a pupil's strip of claims: their plans' days (▲ activity, ◆ re-check)."""
+    if not isinstance(student, Student):
+        return {}
+    members = (
+        PlanMember.objects.filter(student=student)
+        .select_related("plan", "recheck")
+        .order_by("-plan__created_at", "-id")
+    )
+    return {
+        "lines": [
+            {
+                "plan": member.plan,
+                "rechecked_on": (
+                    timezone.localdate(member.recheck.finished_at)
+                    if member.recheck is not None and member.recheck.finished_at is not None
+                    else None
+                ),
+            }
+            for member in members
+        ]
+    }

@@ -182,3 +182,16 @@ def test_the_child_s_home_says_what_was_planned(class_a: ClassWorld, monday: Any
     assert "Ton petit échauffement t’attend." in page
     response = pupil.post(reverse("plan_recheck", args=[plan.pk]))
     assert response.status_code == 302 and "/warmup/" in response["Location"]
+
+
+def test_the_pupil_s_page_marks_the_plan_under_the_strip(class_a: ClassWorld, monday: Any) -> None:
+    (chloe,) = m1_children(class_a.classroom, ["Chloé"])
+    plan = plan_m1(class_a.teacher, class_a.classroom, [chloe])
+    url = reverse("dashboard_student", args=[class_a.classroom.pk, chloe.pk])
+    page = fr(class_a.teacher).get(url).content.decode()
+    assert "Planifié, activité pas encore faite" in page
+    assert "Revérification à partir du 16 novembre" in page
+    plan_mark_done(teacher=class_a.teacher, plan=plan)
+    page = fr(class_a.teacher).get(url).content.decode()
+    strip = page[page.index('class="strip"') :]
+    assert "Fait avec le groupe le 2 novembre" in strip[: strip.index("</section>")]
