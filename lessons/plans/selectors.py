@@ -203,7 +203,8 @@ def plans_for_student(*, student: Student | None) -> QuerySet[GroupPlan]:
     if student is None:
         return GroupPlan.objects.none()
     open_ids = (
-        PlanMember.objects.filter(student=student)
+        # A plan of a class the child has left is not theirs to follow any more.
+        PlanMember.objects.filter(student=student, plan__classroom_id=student.classroom_id)
         .exclude(recheck__finished_at__isnull=False)
         .values("plan_id")
     )

@@ -262,3 +262,15 @@ def test_from_found_to_held_three_of_four(class_a: ClassWorld, monday: Any) -> N
     assert refused.value.code == "done"
     assert PlanMember.objects.filter(plan=plan, recheck__isnull=False).count() == 4
     assert selectors.pupil_plan_lines(children[0]) == []
+
+
+def test_a_child_who_moved_class_no_longer_follows_the_old_plan(class_a: ClassWorld) -> None:
+    from lessons.classrooms.student_changes import student_move
+    from tests.support.factories import make_classroom
+
+    anais = class_a.student.student
+    plan_m1(class_a.teacher, class_a.classroom, [anais])
+    assert len(selectors.pupil_plan_lines(anais)) == 1
+    student_move(student=anais, to=make_classroom(teacher=class_a.teacher, name="Classe A2"))
+    anais.refresh_from_db()
+    assert selectors.pupil_plan_lines(anais) == []
