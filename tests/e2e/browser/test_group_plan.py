@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.browser.conftest import QUICK_BOTS, SETTINGS, Server, signed_in
+from tests.e2e.browser.conftest import QUICK_BOTS, SETTINGS, Server, serious_violations, signed_in
 from tests.lessons.plans.helpers import MONDAY
 from tests.support.live import LiveApp
 
@@ -88,6 +88,7 @@ print(json.dumps({{}}))
     expect(page.locator("h1")).to_contain_text("Plan · Même nombre ajouté")
     page.locator("#plan-done").click()
     expect(page.locator("#plan-loop")).to_contain_text("Fait avec le groupe le 2 novembre")
+    assert serious_violations(page) == []  # the plan's page, its pictures and its form
     plan = int(page.url.rstrip("/").rsplit("/", 1)[1])
     # The same day a first clean re-check (resolved); then one game a day on the plan's days.
     _script(
@@ -118,6 +119,7 @@ print(json.dumps({{}}))
     home = chloe.new_page()
     home.goto(f"{server.url}/")
     expect(home.locator("#my-plan")).to_contain_text("Ton petit échauffement t’attend.")
+    assert serious_violations(home) == []
     home.locator(f"#plan-recheck-{plan}").click()
     expect(home).to_have_url(re.compile(r"/warmup/\d+/$"))
     # The four answer (Farid takes the M1 traps again).
