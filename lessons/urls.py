@@ -6,6 +6,7 @@ from lessons.classrooms.urls import urlpatterns as classroom_urls
 from lessons.ent.pupil_urls import urlpatterns as ent_pupil_urls
 from lessons.ent.urls import urlpatterns as ent_urls
 from lessons.notices.urls import urlpatterns as notice_urls
+from lessons.plans.urls import urlpatterns as plan_urls
 from lessons.practice.urls import urlpatterns as practice_urls
 from lessons.reporting.urls import urlpatterns as reporting_urls
 from lessons.school.urls import urlpatterns as school_urls
@@ -20,6 +21,7 @@ urlpatterns = (
     + school_urls
     + practice_urls
     + warmup_urls
+    + plan_urls
     + ent_urls
     + ent_pupil_urls
 )

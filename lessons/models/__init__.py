@@ -29,6 +29,10 @@ from lessons.models.ent import (
     EntSeenPupil,
     EntSignIn,
 )
+from lessons.models.plans import (
+    GroupPlan,
+    PlanMember,
+)
 from lessons.models.practice import (
     PracticeAssignment,
     PracticeTable,
@@ -63,9 +67,11 @@ __all__ = [
     "EntSeenPupil",
     "EntSignIn",
     "GRADE_MAX_LENGTH",
+    "GroupPlan",
     "JOIN_CODE_ALPHABET",
     "JOIN_CODE_LENGTH",
     "MissedEquivalence",
+    "PlanMember",
     "PracticeAssignment",
     "PracticeTable",
     "SchoolPolicy",

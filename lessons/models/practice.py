@@ -37,6 +37,8 @@ class PracticeAssignment(models.Model):
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     # Each student answers a warm-up round (lessons.warmup) before their first game.
     warmup = models.BooleanField(_("warm-up round first"), default=False, db_default=False)
+    # At most one game a day counts (a group plan's games: spaced practice).
+    one_a_day = models.BooleanField(_("one game a day"), default=False, db_default=False)
 
     class Meta:
         ordering = ["due_on", "id"]

@@ -13,7 +13,7 @@ no class session: a session-less attempt is practice.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, datetime, time
 from typing import Any, Final
 
 from django.core.exceptions import ValidationError
@@ -45,6 +45,7 @@ DUE_IN_THE_PAST = _("The date is already past: choose today or a later day.")
 NOT_IN_CLASS = _("Choose students of this class only.")
 NOT_FOR_YOU = _("This practice is not for you.")
 DUE_DATE_PASSED = _("This practice was due on an earlier day.")
+PLAYED_TODAY = _("You have played today's game: come back tomorrow for the next one.")
 
 
 def today() -> date:
@@ -114,6 +115,17 @@ def is_assigned_to(assignment: PracticeAssignment, student: Student) -> bool:
     return not chosen.exists() or chosen.filter(pk=student.pk).exists()
 
 
+def _finished_today(assignment: PracticeAssignment, student: Student) -> bool:
+    """Tell whether the student began a game of the assignment today that is over."""
+    start = timezone.make_aware(datetime.combine(today(), time.min))
+    return PracticeTable.objects.filter(
+        assignment=assignment,
+        student=student,
+        created_at__gte=start,
+        table__status=Table.Status.FINISHED,
+    ).exists()
+
+
 def practice_table_start(
     *,
     student: Student,
@@ -144,6 +156,8 @@ def practice_table_start(
         )
         if ongoing is not None:
             return ongoing.table
+        if assignment.one_a_day and _finished_today(assignment, student):
+            raise ValidationError(PLAYED_TODAY, code="played_today")
         seats = [SeatSpec(name=student.display_name, user_id=student.user_id)]
         seats += [SeatSpec(name=robot_name(n), bot=ROBOT_KIND) for n in range(1, ROBOTS + 1)]
         table = table_create(

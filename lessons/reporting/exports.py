@@ -25,7 +25,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from typing import Final
 
 from django.conf import settings
@@ -46,7 +46,7 @@ from lessons.diagnosis import (
     STATUS_LABELS,
 )
 from lessons.exported_columns import columns
-from lessons.models import Attempt, Classroom, MissedEquivalence, Student
+from lessons.models import Attempt, Classroom, MissedEquivalence, PlanMember, Student
 from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.loading import WINDOW_DAYS, WRONG
 
@@ -99,7 +99,14 @@ ATTEMPT_HEADER: Final = (
     # The claim's time in local time with its offset: what turns_from_csv gives diagnose()
     # as "at" (a re-check a week later, "held").
     "at",
+    # "attempt", or "marker": a group plan's event (lessons.plans), after the attempts; a
+    # marker row has no card and turns_from_csv leaves it out.
+    "row_kind",
+    "marker",
+    "marker_rule",
 )
+MARKER_ACTIVITY: Final = "plan_activity"
+MARKER_RECHECK: Final = "plan_recheck"
 STUDENT_HEADER: Final = (
     "class_id",
     "student_id",
@@ -254,6 +261,9 @@ _HEADER_LABELS: Final[dict[str, Callable[[], str]]] = {
     "source": lambda: _("game or warm-up"),
     "warmup_round": lambda: _("warm-up round"),
     "at": lambda: _("time with its offset"),
+    "row_kind": lambda: _("attempt or marker"),
+    "marker": lambda: _("marker"),
+    "marker_rule": lambda: _("marker's misconception"),
     "claims": lambda: _("claims"),
     "accuracy": lambda: _("accuracy"),
     "first_play_utc": lambda: _("first play"),
@@ -299,6 +309,11 @@ def _labels(classroom: Classroom, flavour: Flavour) -> _Labels:
     words["reason"] = {code: labels[lang] for code, labels in REASON_LABELS.items()}
     words["state"] = {code: labels[lang] for code, labels in STATE_LABELS.items()}
     words["status"] = {code: labels[lang] for code, labels in STATUS_LABELS.items()}
+    with translation.override(lang):
+        words["marker"] = {
+            MARKER_ACTIVITY: _("activity done with the group"),
+            MARKER_RECHECK: _("plan's re-check done"),
+        }
     students = dict(Student.objects.filter(classroom=classroom).values_list("pk", "display_name"))
     return _Labels(classroom.name, students, words)
 
@@ -373,7 +388,40 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             row["source"],
             _or_blank(row["warmup_id"]),
             flavour.instant(row["created_at"]),
+            "attempt",
+            "",
+            "",
         ]
+    yield from _marker_lines(classroom, flavour, labels)
+
+
+def _marker_lines(
+    classroom: Classroom, flavour: Flavour, labels: _Labels
+) -> Iterator[list[object]]:
+    """Yield one line per group plan event and child: the activity done, the re-check done.
+
+    The activity's day is written as the start of that day (local time): a day, not a moment.
+    """
+    blank = len(ATTEMPT_HEADER) - 8  # all but class, student, attempt, the times, the 3 last
+    members = (
+        PlanMember.objects.filter(plan__classroom=classroom)
+        .select_related("plan", "recheck")
+        .order_by("plan__created_at", "plan_id", "id")
+    )
+    events: list[tuple[datetime, int, str, str]] = []
+    for member in members:
+        plan = member.plan
+        if plan.activity_done_on is not None:
+            day = timezone.make_aware(datetime.combine(plan.activity_done_on, time.min))
+            events.append((day, member.student_id, MARKER_ACTIVITY, plan.rule))
+        if member.recheck is not None and member.recheck.finished_at is not None:
+            events.append(
+                (member.recheck.finished_at, member.student_id, MARKER_RECHECK, plan.rule)
+            )
+    for moment, student, marker, rule in sorted(events, key=lambda e: (e[0], e[1], e[2])):
+        stamp, instant = flavour.stamp(moment), flavour.instant(moment)
+        cells: list[object] = [labels.class_label, labels.student(student), "", stamp]
+        yield [*cells, *([""] * blank), instant, "marker", labels.word("marker", marker), rule]
 
 
 def student_lines(classroom: Classroom, flavour: Flavour | None = None) -> Iterator[list[object]]:
@@ -481,6 +529,15 @@ def attempt_dictionary(lang: str) -> list[tuple[str, str]]:
             "a second clean re-check at least %(days)d days after the one that resolved it."
         )
         % {"days": HELD_MIN_DAYS},
+        "row_kind": _(
+            "attempt: a play or a warm-up answer; marker: an event of a group plan, after the "
+            "attempts, with no card (the offline diagnosis leaves it out)."
+        ),
+        "marker": _(
+            "On a marker row: plan_activity (the plan's activity done with the group that "
+            "day) or plan_recheck (the child finished the plan's re-check then)."
+        ),
+        "marker_rule": _("On a marker row: the misconception the group plan works on."),
     }
     columns = []
     for column in ATTEMPT_HEADER:

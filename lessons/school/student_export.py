@@ -36,7 +36,9 @@ from lessons.models import (
     EntIdentity,
     EntLinkEvent,
     EntSignIn,
+    GroupPlan,
     MissedEquivalence,
+    PlanMember,
     PracticeAssignment,
     PracticeTable,
     SeatStudent,
@@ -62,6 +64,8 @@ RELATIONS: dict[str, str] = {
     "lessons.EntIdentity.user": "ent_link",
     "lessons.EntSignIn.user": "ent_sign_ins",
     "lessons.EntLinkEvent.student": "ent_link_events",
+    "lessons.PlanMember.student": "group_plan_memberships",
+    "lessons.GroupPlan.members": "group_plans",
 }
 # Relations to a user that only a teacher's or an admin's account ever has.
 NOT_THE_PUPILS: dict[str, str] = {
@@ -74,6 +78,7 @@ NOT_THE_PUPILS: dict[str, str] = {
     "admin.LogEntry.user": "the Django admin's log (staff only)",
     "lessons.EntIdentity.linked_by": "the teacher who linked an ENT account",
     "lessons.EntLinkEvent.by": "the teacher who linked or unlinked an ENT account",
+    "lessons.GroupPlan.created_by": "the teacher who planned for a group",
 }
 
 
@@ -158,6 +163,9 @@ def student_data(*, student: Student) -> dict[str, Any]:
         "ent_link": _rows(EntIdentity.objects.filter(user_id=user_id)),
         "ent_sign_ins": _rows(EntSignIn.objects.filter(user_id=user_id).order_by("pk")),
         "ent_link_events": _rows(EntLinkEvent.objects.filter(student=student).order_by("pk")),
+        # The group plans the pupil belongs to (lessons.plans), and their own place in each.
+        "group_plans": _rows(GroupPlan.objects.filter(memberships__student=student).order_by("pk")),
+        "group_plan_memberships": _rows(PlanMember.objects.filter(student=student).order_by("pk")),
     }
 
 

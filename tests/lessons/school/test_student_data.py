@@ -17,6 +17,7 @@ from lessons.ent.links import seen_link
 from lessons.ent.presets import PRESETS
 from lessons.exported_columns import SECRET_COLUMNS
 from lessons.models import Attempt, EntConnector, EntSeenPupil, EntSignIn, Student, User
+from lessons.plans.services import plan_create
 from lessons.practice.services import assignment_create, practice_table_start, today
 from lessons.school.student_export import NOT_THE_PUPILS, RELATIONS, value_text
 from lessons.warmup.services import warmup_recheck
@@ -119,6 +120,8 @@ def _everything_of(world: ClassWorld) -> Student:
     )  # fmt: skip
     practice_table_start(student=student, assignment=named, seed=3)
     warmup_recheck(teacher=world.teacher, classroom=world.classroom, students=[student.pk])
+    # In a group plan (lessons.plans).
+    plan_create(teacher=world.teacher, classroom=world.classroom, rule="M1", students=[student])
     # Linked to the ENT by the teacher, and signed in through it once.
     connector = EntConnector.objects.create(
         name="ENT", server_url="https://ent.example/cas/", **PRESETS["edifice"]
