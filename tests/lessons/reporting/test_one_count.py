@@ -109,3 +109,19 @@ def test_the_pupil_page_and_the_class_heatmap_read_the_same_window(class_a: Clas
         skill: line.skills[skill].opportunities for skill in SKILL_IDS
     }
     assert (report.correct, report.claims) == (line.correct, line.claims) == (1, 1)
+
+
+def test_the_session_page_says_claims_tries_and_what_right_means(class_a: ClassWorld) -> None:
+    from django.urls import reverse
+
+    from tests.support.factories import teacher_client
+    from tests.support.responses import page_text
+
+    session = _session(class_a)
+    _turn(class_a, session, 1, [(2, 3), (2, 3), (2, 4)])
+    client = teacher_client(class_a.teacher)
+    client.cookies["django_language"] = "fr"
+    url = reverse("dashboard_session", args=[class_a.classroom.pk, session.pk])
+    text = page_text(client.get(url))
+    assert "3 essais" in text
+    assert "juste du premier coup" in text
