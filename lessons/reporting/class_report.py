@@ -9,12 +9,13 @@ loading.statuses_of); only "likely" counts a student as affected by a misconcept
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from statistics import median
 from typing import Final
 
-from django.db.models import Count, Q
+from django.db.models import Count
 
 from games.engine.fractions import FractionValue
 from lessons.classrooms.names import by_name
@@ -34,22 +35,26 @@ from lessons.diagnosis import (
     reason_agreement,
 )
 from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student
+from lessons.reporting.evidence import (
+    PupilEvidence,
+    Tally,
+    evidence_by_student,
+    no_evidence,
+    total,
+)
 from lessons.reporting.loading import (
     SOURCE_BOTH,
-    WRONG,
     Row,
     RuleStatus,
     Window,
-    accuracy,
-    by_student,
     class_rows,
     evidence_window,
     longest_wrong_run,
-    skills_from,
+    session_light_rows,
     statuses_of,
     statuses_then_and_now,
 )
-from lessons.reporting.reading import LowAccuracy, first_claims, low_accuracy
+from lessons.reporting.reading import LowAccuracy, low_accuracy
 
 TREND_SESSIONS: Final = 8
 TOP_WRONG_PLAYS: Final = 10
@@ -88,6 +93,7 @@ class StudentLine:
     missed: int = 0
     wrong_run: int = 0
     low_accuracy: LowAccuracy | None = None
+    tries: int = 0  # every card tried in the window (claims: one per turn)
 
     @property
     def accuracy(self) -> float | None:
@@ -163,6 +169,7 @@ class Tiles:
     last_week: float | None
     week_before: float | None
     median_rt_correct_s: float | None
+    tries: int = 0  # every card tried (claims: one per turn)
 
     @property
     def week_change(self) -> float | None:
@@ -235,17 +242,16 @@ def _trend(classroom: Classroom) -> tuple[list[SessionPoint], PerStudentSessions
     per_student: PerStudentSessions = {}
     totals: dict[int, list[int]] = {sid: [0, 0] for sid, _start in sessions}
     if sessions:
-        counts = (
-            Attempt.objects.filter(session_id__in=[sid for sid, _start in sessions])
-            .values_list("student_id", "session_id")
-            # Not `correct`: Attempt has a property of that name.
-            .annotate(claims=Count("id"), right=Count("id", filter=~Q(outcome=WRONG)))
-            .order_by()
-        )
-        for student_id, session_id, claims, correct in counts:
-            per_student.setdefault(student_id, {})[session_id] = (correct, claims)
-            totals[session_id][0] += correct
-            totals[session_id][1] += claims
+        # Claims, as every page counts them (lessons.reporting.evidence): one per turn.
+        rows = session_light_rows([sid for sid, _start in sessions])
+        for student_id, evidence in evidence_by_student(rows).items():
+            for claim in evidence.claims:
+                if claim.session_id not in totals:
+                    continue
+                right, claims = per_student.setdefault(student_id, {}).get(claim.session_id, (0, 0))
+                per_student[student_id][claim.session_id] = (right + claim.correct, claims + 1)
+                totals[claim.session_id][0] += claim.correct
+                totals[claim.session_id][1] += 1
     points = [SessionPoint(sid, start, *totals[sid]) for sid, start in sessions]
     return points, per_student
 
@@ -276,7 +282,7 @@ def _statuses(rows: list[Row]) -> tuple[dict[str, RuleStatus], list[str]]:
     return now, persistent
 
 
-def _last_session_run(first: list[Row]) -> int:
+def _last_session_run(first: Sequence[Row]) -> int:
     """Return the longest run of wrong first claims in the student's last session."""
     if not first:
         return 0
@@ -284,8 +290,11 @@ def _last_session_run(first: list[Row]) -> int:
     return longest_wrong_run(row for row in first if row.session_id == last)
 
 
-def wrong_plays(rows: list[Row]) -> list[WrongPlay]:
-    """Return the most common wrong plays (a/b → c/d and claim), most frequent first."""
+def wrong_plays(rows: Iterable[Row]) -> list[WrongPlay]:
+    """Return the most common wrong plays (a/b → c/d and claim), most frequent first.
+
+    `rows` are claims (the first try of each turn): a card retried is not a more common play.
+    """
     counts: Counter[tuple[FractionValue | None, FractionValue, str]] = Counter()
     students: dict[tuple[FractionValue | None, FractionValue, str], set[int]] = {}
     tags: dict[tuple[FractionValue | None, FractionValue, str], tuple[str, ...]] = {}
@@ -373,22 +382,24 @@ def _quality(classroom: Classroom, window: Window, rows: list[Row]) -> Quality:
     return Quality(versions, RULES_VERSION, len(wrong_equal), unclassified)
 
 
-def _tiles(window: Window, rows: list[Row]) -> Tiles:
-    correct, total = accuracy(rows)
+def _tiles(window: Window, rows: list[Row], evidence: Iterable[PupilEvidence]) -> Tiles:
+    pupils = list(evidence)
+    whole = total(e.tally for e in pupils)
     last_week = week_before = None
     if window.end is not None:
         cut, before = window.end - timedelta(days=7), window.end - timedelta(days=14)
-        last_week = _share(*accuracy(r for r in rows if r.created_at > cut))
-        week_before = _share(*accuracy(r for r in rows if before < r.created_at <= cut))
-    times = [r.response_ms for r in rows if r.correct and r.response_ms]
+        last_week = total(e.tally_since(cut) for e in pupils).share
+        week_before = total(e.tally_since(before, cut) for e in pupils).share
+    times = [r.response_ms for e in pupils for r in e.claims if r.correct and r.response_ms]
     return Tiles(
         active_students=len({r.student_id for r in rows}),
         sessions=len({r.session_id for r in rows if r.session_id is not None}),
-        claims=total,
-        accuracy=_share(correct, total),
+        claims=whole.claims,
+        accuracy=whole.share,
         last_week=last_week,
         week_before=week_before,
         median_rt_correct_s=median(times) / 1000 if times else None,
+        tries=whole.tries,
     )
 
 
@@ -400,7 +411,7 @@ def class_dashboard(classroom: Classroom, *, source: str = SOURCE_BOTH) -> Class
     window = evidence_window(classroom)
     students = by_name(classroom.students.only("id", "display_name", "classroom"))
     rows = class_rows(classroom, window, source=source)
-    grouped = by_student(rows)
+    grouped = evidence_by_student(rows)
     sessions, per_student_trend = _trend(classroom)
     missed: dict[int, int] = {}
     if not window.empty:
@@ -413,21 +424,21 @@ def class_dashboard(classroom: Classroom, *, source: str = SOURCE_BOTH) -> Class
     lines: list[StudentLine] = []
     alerts: list[Alert] = []
     for student in students:
-        own = grouped.get(student.pk, [])
-        correct, claims = accuracy(own)
+        evidence = grouped.get(student.pk) or no_evidence(student.pk)
+        tally: Tally = evidence.tally
         trend = per_student_trend.get(student.pk, {})
-        statuses, persistent = _statuses(own)
-        first = first_claims(own)
+        statuses, persistent = _statuses(list(evidence.rows))
         line = StudentLine(
             student=student,
-            correct=correct,
-            claims=claims,
+            correct=tally.right,
+            claims=tally.claims,
             trend=[_share(*trend.get(point.session_id, (0, 0))) for point in sessions],
             evidence=statuses,
-            skills=skills_from(own),
+            skills=evidence.skills,
             missed=missed.get(student.pk, 0),
-            wrong_run=_last_session_run(first),
-            low_accuracy=low_accuracy(first, statuses),
+            wrong_run=_last_session_run(evidence.claims),
+            low_accuracy=low_accuracy(evidence.claims, statuses),
+            tries=tally.tries,
         )
         lines.append(line)
         if line.wrong_run >= WRONG_RUN_ALERT:
@@ -440,12 +451,12 @@ def class_dashboard(classroom: Classroom, *, source: str = SOURCE_BOTH) -> Class
     return ClassDashboard(
         classroom=classroom,
         window=window,
-        tiles=_tiles(window, rows),
+        tiles=_tiles(window, rows, grouped.values()),
         lines=lines,
         sessions=sessions,
         rule_ids=RULE_IDS,
         skill_ids=SKILL_IDS,
-        wrong_plays=wrong_plays(rows),
+        wrong_plays=wrong_plays(c for e in grouped.values() for c in e.claims),
         panels=panels,
         alerts=alerts,
         quality=_quality(classroom, window, rows),

@@ -287,6 +287,14 @@ def session_rows(session_id: int) -> list[Row]:
     return _rows(_values(query, True))
 
 
+def session_light_rows(session_ids: Sequence[int]) -> list[Row]:
+    """Return light rows of several sessions, per student, oldest first (claims, not tags)."""
+    query = Attempt.objects.filter(session_id__in=session_ids).order_by(
+        "student_id", "created_at", "id"
+    )
+    return _rows(_values(query, False))
+
+
 def by_student(rows: Iterable[Row]) -> dict[int, list[Row]]:
     """Group rows by student, keeping their order."""
     grouped: dict[int, list[Row]] = {}

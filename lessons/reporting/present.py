@@ -32,6 +32,7 @@ from lessons.diagnosis import (
 )
 from lessons.reporting import charts, words
 from lessons.reporting.class_report import ClassDashboard, Tiles, WrongPlay
+from lessons.reporting.evidence import ACCURACY_WORDS
 from lessons.reporting.loading import RuleStatus
 from lessons.reporting.session_report import SessionReport
 from lessons.reporting.student_report import StudentReport
@@ -639,6 +640,8 @@ def session_context(report: SessionReport, lang: str) -> dict[str, Any]:
         "time": formats.time_format(timezone.localtime(session.started_at), "TIME_FORMAT"),
         "lines": lines,
         "accuracy": charts.percent(report.accuracy),
+        # The one definition of "right", said where the figure is (lessons.reporting.evidence).
+        "accuracy_words": ACCURACY_WORDS,
         "tags": [
             {"id": rule.id, "name": rule.name[lang], "events": events, "students": students}
             for rule, events, students in report.tag_counts

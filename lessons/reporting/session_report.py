@@ -11,8 +11,8 @@ from lessons.classrooms.names import name_key
 from lessons.diagnosis import RULE_IDS, RULES_BY_ID, Rule
 from lessons.models import ClassSession, MissedEquivalence, SessionMember, Student
 from lessons.reporting.class_report import WrongPlay, wrong_plays
-from lessons.reporting.loading import accuracy, by_student, longest_wrong_run, session_rows
-from lessons.reporting.reading import first_claims, fitting_rules
+from lessons.reporting.evidence import Tally, evidence_by_student, no_evidence, total
+from lessons.reporting.loading import session_rows
 from lessons.reporting.student_report import play_minutes
 
 
@@ -21,8 +21,9 @@ class SessionLine:
     """One student in the lesson."""
 
     student: Student
-    correct: int = 0
-    claims: int = 0
+    correct: int = 0  # claims right at the first try (lessons.reporting.evidence)
+    claims: int = 0  # one per turn
+    tries: int = 0  # every card tried
     wrong_run: int = 0
     missed: int = 0
     tags: Counter[str] = field(default_factory=Counter)
@@ -44,6 +45,7 @@ class SessionReport:
     wrong_plays: list[WrongPlay]
     correct: int
     claims: int
+    tries: int = 0
 
     @property
     def accuracy(self) -> float | None:
@@ -54,7 +56,7 @@ class SessionReport:
 def session_report(session: ClassSession) -> SessionReport:
     """Build the session page (four queries)."""
     rows = session_rows(session.pk)
-    grouped = by_student(rows)
+    grouped = evidence_by_student(rows)
     members = {
         m.student_id: m.student
         for m in SessionMember.objects.filter(session=session).select_related("student")
@@ -72,30 +74,31 @@ def session_report(session: ClassSession) -> SessionReport:
     lines = []
     events: Counter[str] = Counter()
     students_per_tag: dict[str, set[int]] = {}
+    tallies: list[Tally] = []
     for student_id, student in members.items():
-        own = grouped.get(student_id, [])
-        correct, claims = accuracy(own)
-        # Runs and mistakes read the first claim of each turn, as the diagnosis does.
-        first = first_claims(own)
-        tags: Counter[str] = Counter(
-            rule for row in first if not row.correct for rule in fitting_rules(row.tags)
-        )
+        evidence = grouped.get(student_id) or no_evidence(student_id)
+        tally = evidence.tally
+        tallies.append(tally)
+        # Runs and mistakes read the claims (the first try of each turn), as the diagnosis does.
+        tags: Counter[str] = Counter(rule for rules in evidence.fits for rule in rules)
         for tag, count in tags.items():
             events[tag] += count
             students_per_tag.setdefault(tag, set()).add(student_id)
         lines.append(
             SessionLine(
                 student=student,
-                correct=correct,
-                claims=claims,
-                wrong_run=longest_wrong_run(first),
+                correct=tally.right,
+                claims=tally.claims,
+                tries=tally.tries,
+                wrong_run=evidence.wrong_run,
                 missed=missed.get(student_id, 0),
                 tags=tags,
-                minutes=play_minutes(own) if own else None,
+                minutes=play_minutes(evidence.rows) if evidence.rows else None,
             )
         )
     lines.sort(key=lambda line: (name_key(line.student.display_name), line.student.pk))
-    correct, claims = accuracy(rows)
+    whole = total(tallies)
+    claims = [claim for evidence in grouped.values() for claim in evidence.claims]
     return SessionReport(
         session=session,
         lines=lines,
@@ -104,7 +107,8 @@ def session_report(session: ClassSession) -> SessionReport:
             for rule in RULE_IDS
             if events[rule]
         ],
-        wrong_plays=wrong_plays(rows),
-        correct=correct,
-        claims=claims,
+        wrong_plays=wrong_plays(claims),
+        correct=whole.right,
+        claims=whole.claims,
+        tries=whole.tries,
     )

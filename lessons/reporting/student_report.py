@@ -1,9 +1,10 @@
 """One student's page and progress report: skill ladder, accuracy, misconceptions, time played.
 
-Skill states and the dates they were reached read the student's whole history (light rows,
-without the JSON fields); misconception statuses read the class's evidence window through
-lessons.diagnosis.diagnose() (loading.statuses_of), so the student page, the family report and
-the class dashboard always agree. A family report names a misconception only when it is
+Skill states (and the days they were reached), claims and accuracy and misconception statuses
+read the class's evidence window, as the class dashboard does (lessons.reporting.evidence:
+one PupilEvidence), so the student page, the family report and the class dashboard always
+agree; only the time played, the sessions list and the last claims' strip read the whole
+history (light rows, without the JSON fields). A family report names a misconception only when it is
 "likely" (beyond chance at the stated error rate), and "fixed" only when diagnose() says
 "resolved" (a rule that was likely, then a clean re-check in a later warm-up) or "held" (a
 second clean re-check a week later or more), each with words.check_words: the days and figures.
@@ -34,18 +35,16 @@ from lessons.diagnosis import (
     m1_readings,
 )
 from lessons.models import MissedEquivalence, Student
+from lessons.reporting.evidence import evidence_of
 from lessons.reporting.loading import (
     SOURCE_BOTH,
     Row,
     RuleStatus,
     Window,
-    accuracy,
     evidence_window,
-    skills_from,
-    statuses_of,
     student_rows,
 )
-from lessons.reporting.reading import LowAccuracy, first_claims, low_accuracy
+from lessons.reporting.reading import LowAccuracy, low_accuracy
 
 SPARK_CLAIMS: Final = 20
 OWN_EXAMPLES: Final = 2
@@ -177,9 +176,11 @@ def _sessions(history: list[Row]) -> list[SessionSummary]:
         spans.setdefault(key, []).append(row)
     summaries = []
     for session_id, rows in spans.items():
-        correct, claims = accuracy(rows)
+        tally = evidence_of(rows[0].student_id, rows).tally
         minutes = play_minutes(rows)
-        summaries.append(SessionSummary(session_id, rows[0].day, correct, claims, minutes))
+        summaries.append(
+            SessionSummary(session_id, rows[0].day, tally.right, tally.claims, minutes)
+        )
     summaries.sort(key=lambda s: s.day)
     return summaries
 
@@ -215,23 +216,24 @@ def student_report(student: Student, *, lang: str, source: str = SOURCE_BOTH) ->
         if not window.empty
         else []
     )
-    evidence = statuses_of(recent)
+    pupil = evidence_of(student.pk, recent)
+    whole = evidence_of(student.pk, history)
+    evidence = pupil.statuses
     findings = [
         Finding(RULES_BY_ID[rule], evidence[rule], _examples(recent, rule, lang))
         for rule in RULE_IDS
         if evidence[rule].k or evidence[rule].status not in (STATUS_NONE, STATUS_NOT_POSSIBLE)
     ]
-    skills = skills_from(history)
-    correct, claims = accuracy(recent)
-    all_correct, all_claims = accuracy(history)
+    # The class heatmap's window: one window, so both say the same state.
+    skills = pupil.skills
     sessions = _sessions(history)
     return StudentReport(
         student=student,
         window=window,
         ladder=[SkillStep(SKILLS[skill], skills[skill]) for skill in SKILL_IDS],
-        last_claims=[row.correct for row in history[-SPARK_CLAIMS:]],
-        correct=correct,
-        claims=claims,
+        last_claims=list(whole.outcomes[-SPARK_CLAIMS:]),
+        correct=pupil.tally.right,
+        claims=pupil.tally.claims,
         findings=findings,
         focus=_focus(findings),
         fixed=[f for f in findings if f.evidence.status in (STATUS_RESOLVED, STATUS_HELD)],
@@ -243,7 +245,7 @@ def student_report(student: Student, *, lang: str, source: str = SOURCE_BOTH) ->
         first_play=history[0].created_at if history else None,
         last_play=history[-1].created_at if history else None,
         lang=lang,
-        all_correct=all_correct,
-        all_claims=all_claims,
-        low_accuracy=low_accuracy(first_claims(recent), evidence),
+        all_correct=whole.tally.right,
+        all_claims=whole.tally.claims,
+        low_accuracy=low_accuracy(pupil.claims, evidence),
     )

@@ -27,8 +27,8 @@ from games.services import due_seat, robot_time
 from lessons.classrooms.names import name_key
 from lessons.diagnosis import RULE_IDS, RULES_BY_ID
 from lessons.models import ClassSession, MissedEquivalence, SessionMember, SessionTable
-from lessons.reporting.loading import by_student, session_rows
-from lessons.reporting.reading import first_claims, fitting_rules
+from lessons.reporting.evidence import evidence_by_student
+from lessons.reporting.loading import session_rows
 
 WRONG_STREAK = 3
 IDLE_SECONDS = 120
@@ -101,8 +101,9 @@ class StudentRow:
     student_id: int
     name: str
     table_number: int | None
-    attempts: int = 0
-    errors: int = 0
+    attempts: int = 0  # claims: one per turn (lessons.reporting.evidence)
+    errors: int = 0  # wrong claims
+    tries: int = 0  # every card tried, a refused one tried again included
     missed: int = 0
     tags: list[str] = field(default_factory=list)
     fits: list[Fit] = field(default_factory=list)
@@ -154,6 +155,7 @@ class Overview:
                     "table": s.table_number,
                     "attempts": s.attempts,
                     "errors": s.errors,
+                    "tries": s.tries,
                     "missed": s.missed,
                     "alerts": [a.kind for a in s.alerts],
                 }
@@ -257,16 +259,14 @@ def _count_plays(session: ClassSession, rows: dict[int, StudentRow]) -> None:
     """
     outcomes: dict[int, list[bool]] = defaultdict(list)
     fits: dict[int, list[tuple[str, ...]]] = defaultdict(list)
-    for student_id, own in by_student(session_rows(session.pk)).items():
+    for student_id, evidence in evidence_by_student(session_rows(session.pk)).items():
         row = rows.get(student_id)
         if row is None:
             continue
-        for claim in first_claims(own):
-            row.attempts += 1
-            row.errors += 0 if claim.correct else 1
-            outcomes[student_id].append(claim.correct)
-            if not claim.correct:
-                fits[student_id].append(fitting_rules(claim.tags))
+        tally = evidence.tally
+        row.attempts, row.errors, row.tries = tally.claims, tally.wrong, tally.tries
+        outcomes[student_id] = list(evidence.outcomes)
+        fits[student_id] = list(evidence.fits)
     missed = MissedEquivalence.objects.filter(session=session).values_list("student_id", flat=True)
     for student_id in missed:
         if student_id in rows:

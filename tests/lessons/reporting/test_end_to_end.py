@@ -37,18 +37,20 @@ def test_a_played_session_shows_in_every_view(class_a: ClassWorld) -> None:
 
     dash = class_dashboard(class_a.classroom)
     lines = {line.student.pk: line for line in dash.lines}
-    assert (lines[basile.student.pk].correct, lines[basile.student.pk].claims) == (1, 2)
+    # One turn: one claim (its first try, wrong), two tries (lessons.reporting.evidence).
+    line = lines[basile.student.pk]
+    assert (line.correct, line.claims, line.tries) == (0, 1, 2)
     assert lines[anais.student.pk].claims == 0 and lines[anais.student.pk].missed == 1
     wrong_tags = tuple(classify((1, 3), (10, 12), "equal"))
     (play,) = dash.wrong_plays
     assert (play.reference, play.played, play.count, play.tags) == ((1, 3), (10, 12), 1, wrong_tags)
     for rule in wrong_tags:
         assert lines[basile.student.pk].evidence[rule].k == 1
-    assert [(p.session_id, p.correct, p.claims) for p in dash.sessions] == [(session.pk, 1, 2)]
+    assert [(p.session_id, p.correct, p.claims) for p in dash.sessions] == [(session.pk, 0, 1)]
 
     report = session_report(session)
     assert {line.student.pk: (line.claims, line.missed) for line in report.lines} == {
-        basile.student.pk: (2, 0),
+        basile.student.pk: (1, 0),
         anais.student.pk: (0, 1),
     }
 
