@@ -1,16 +1,17 @@
 // Drawing a state: the banner, the pile, the players, the actions, the hand, the teacher's
 // buttons. Who the game waits on and what may be played come from the server (docs/engine.md).
 
-import { $, IN_SESSION, S, SEAT, countText, fmt, plural, root } from "./page.js";
+import { $, IN_SESSION, RULESET, S, SEAT, countText, fmt, plural, root } from "./page.js";
 import { game, playerName, stopped, winnerName } from "./state.js";
-import { cardFace, cardName } from "./cards.js";
+import { cardFace, cardName, parseCard } from "./cards.js";
 import { announce } from "./log.js";
-import { closeChooser, playCard } from "./chooser.js";
+import { bothRulesLookPossible, closeChooser, openRules, playCard } from "./chooser.js";
 
 /** Hide every action and disable the cards: the game is over for this page. */
 export function lockHand() {
   for (const button of document.querySelectorAll(".play-actions button")) button.hidden = true;
   for (const button of document.querySelectorAll("#play-hand button")) button.disabled = true;
+  for (const rules of document.querySelectorAll("#play-hand .card-rules")) rules.remove();
   $("play-hint").hidden = true;
   closeChooser();
 }
@@ -54,6 +55,9 @@ function renderBanner(view) {
     text = IN_SESSION ? S.session_ended : S.stopped;
   } else if (game.table && game.table.status === "paused") {
     text = S.paused;
+  } else if (game.table && game.table.settings && game.table.settings.gather) {
+    // A class session's table waits for its children (games.services, "gather"): nobody moves.
+    text = S.gathering;
   }
   if (game.ended && view.game_over) text = `${text} ${S.session_over}`.trim();
   banner.textContent = text;
@@ -207,7 +211,10 @@ function focusSomewhere() {
 function renderHand(view) {
   const playable = game.playable;
   const refused = game.refused || {};
-  const tried = Object.keys(refused).join("|");
+  // Issue 30 §1.5: on my turn, a card both rules could fit carries the two rules as buttons of
+  // its own, so one tap plays it with the rule the child chose (the card's own tap still asks).
+  const rulesOnCards = RULESET === "fractions" && view.turn === SEAT && !view.round_over && !stopped();
+  const tried = `${Object.entries(refused).map(([c, r]) => `${c}:${r}`).join("|")}#${rulesOnCards}#${view.reference}`;
   const key = `${view.hand.join("|")}#${playable ? [...playable].join("|") : ""}#${view.drawn}#${tried}`;
   $("hand-count").textContent = `(${countText(view.hand.length)})`;
   if (key === game.handKey) return;
@@ -245,6 +252,10 @@ function renderHand(view) {
     button.setAttribute("aria-label", label);
     button.addEventListener("click", () => playCard(code, button));
     item.append(button);
+    if (rulesOnCards && bothRulesLookPossible(parseCard(code), view)) {
+      item.classList.add("hand__card--rules");
+      item.append(ruleButtons(code, cardName(code), button));
+    }
     list.append(item);
   });
   if (!view.hand.length) {
@@ -254,11 +265,32 @@ function renderHand(view) {
     list.append(empty);
   }
   if (focusIndex >= 0) {
-    const buttons = list.querySelectorAll("button");
+    const buttons = list.querySelectorAll("button[data-index]");
     const next = buttons[Math.min(focusIndex, buttons.length - 1)];
     if (next) next.focus();
     else focusSomewhere();
   }
+}
+
+/** Build the two rule buttons of a card ("equal" / "same denominator"): one tap plays it. */
+function ruleButtons(code, label, card) {
+  const box = document.createElement("span");
+  box.className = "card-rules";
+  for (const rule of openRules(code)) {
+    // A span with the button role: the hand's <button>s stay its cards, one per card.
+    const button = document.createElement("span");
+    button.setAttribute("role", "button");
+    button.className = `card-rules__rule card-rules__rule--${rule}`;
+    button.dataset.cardRule = rule;
+    button.dataset.for = code;
+    button.textContent = S[`rule_${rule}_short`];
+    // Keyboards and screen readers play the card itself (it asks): one tab stop a card.
+    button.tabIndex = -1;
+    button.setAttribute("aria-label", fmt(S.play_with_rule, { card: label, rule: S[`rule_${rule}`] }));
+    button.addEventListener("click", () => playCard(code, card, rule));
+    box.append(button);
+  }
+  return box;
 }
 
 /** Offer "take my seat back" while a robot plays this seat (after turns left to the timer). */
