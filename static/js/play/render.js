@@ -5,6 +5,7 @@ import { $, IN_SESSION, RULESET, S, SEAT, countText, fmt, plural, root } from ".
 import { game, playerName, stopped, winnerName } from "./state.js";
 import { cardFace, cardName, parseCard } from "./cards.js";
 import { announce } from "./log.js";
+import { animate, motionOn } from "./motion.js";
 import { bothRulesLookPossible, closeChooser, openRules, playCard } from "./chooser.js";
 
 /** Hide every action and disable the cards: the game is over for this page. */
@@ -31,6 +32,7 @@ export function render() {
     announce(view.turn === null ? S.you_answer : S.your_turn);
   }
   game.lastActing = acting;
+  motionOn(); // the table's setting may have changed: data-motion says it
   renderBanner(view);
   renderPile(view);
   renderPlayers(view);
@@ -67,6 +69,7 @@ function renderBanner(view) {
   $("play-after").hidden = !view.game_over && !stopped();
   const next = $("play-next-game");
   if (next) next.hidden = !view.game_over || game.ended;
+  renderStandings(view);
 
   const turn = $("play-turn");
   const acting = stopped() ? null : view.acting;
@@ -82,14 +85,22 @@ function renderBanner(view) {
 
 function renderPile(view) {
   const top = $("play-top");
-  top.replaceChildren();
-  if (view.top) {
-    const card = cardFace(view.top, document.createElement("div"));
-    card.classList.add("card--big");
-    card.setAttribute("role", "img");
-    card.setAttribute("aria-label", fmt(S.top_card, { card: cardName(view.top) }));
-    top.append(card);
+  // Redrawn only when it changed: a state that moves nothing on the pile moves nothing.
+  if (top.dataset.shown !== String(view.top) || !top.firstChild) {
+    top.replaceChildren();
+    if (view.top) {
+      const card = cardFace(view.top, document.createElement("div"));
+      card.classList.add("card--big");
+      card.setAttribute("role", "img");
+      card.setAttribute("aria-label", fmt(S.top_card, { card: cardName(view.top) }));
+      // From the hand below (this seat's play) or from the opponents' strip above.
+      card.style.setProperty("--from-y", game.lastPlayedSeat === SEAT ? "8rem" : "-6rem");
+      top.append(card);
+      if (top.dataset.shown) animate(card, "card--fly");
+    }
+    top.dataset.shown = String(view.top);
   }
+
   // What may go on the pile, in words the server built from the engine's facts (to_play).
   const list = $("play-to-play");
   const parts = stopped() ? [] : game.toPlay || [];
@@ -137,7 +148,13 @@ function renderPlayers(view) {
     const count = document.createElement("span");
     count.className = "player__count";
     count.textContent = countText(view.hand_sizes[seat]);
-    item.append(name, count);
+    // The seat's hand as a card back (its count in text beside it): the testability contract.
+    const back = document.createElement("span");
+    back.className = "card-back";
+    back.dataset.cardBack = "";
+    back.dataset.count = String(view.hand_sizes[seat]);
+    back.setAttribute("aria-hidden", "true");
+    item.append(name, back, count);
     const badges = [];
     if (seat === acting) badges.push([view.turn === null ? S.answering : S.playing, "turn"]);
     if (view.uno_window === seat) badges.push([S.uno_uncalled, "uncalled"]);
@@ -220,6 +237,8 @@ function renderHand(view) {
   if (key === game.handKey) return;
   game.handKey = key;
   const list = $("play-hand");
+  const before = game.shownHand;
+  game.shownHand = [...view.hand];
   const focused = list.contains(document.activeElement) ? document.activeElement : null;
   const focusIndex = focused ? Number(focused.dataset.index) : -1;
   list.replaceChildren();
@@ -249,6 +268,8 @@ function renderHand(view) {
       button.append(flag);
     }
     if (view.drawn === code) button.classList.add("card--drawn");
+    // A card new to the hand (drawn, or given) comes in from the deck; not on the first show.
+    if (before && !before.includes(code)) animate(button, "card--arrived");
     button.setAttribute("aria-label", label);
     button.addEventListener("click", () => playCard(code, button));
     item.append(button);
@@ -291,6 +312,56 @@ function ruleButtons(code, label, card) {
     box.append(button);
   }
   return box;
+}
+
+/** Show the standings at the game's end: built last to first, at once without motion. */
+function renderStandings(view) {
+  const list = $("play-standings");
+  const own = $("play-own");
+  if (!list) return;
+  const over = Boolean(view.game_over);
+  list.hidden = !over;
+  if (own) own.hidden = !over || SEAT === null || RULESET !== "fractions";
+  if (!over) {
+    list.replaceChildren();
+    list.dataset.shown = "";
+    return;
+  }
+  if (list.dataset.shown === String(game.stateId)) return;
+  list.dataset.shown = String(game.stateId);
+  const winners = Array.isArray(view.winner) ? view.winner : [view.winner];
+  const seats = [...Array(view.players).keys()];
+  const scored = Array.isArray(view.scores) && view.scores.some((score) => score);
+  // The winner first, then the most points (several rounds) or the fewest cards left.
+  seats.sort((a, b) => {
+    const win = Number(winners.includes(b)) - Number(winners.includes(a));
+    if (win) return win;
+    if (scored) return (view.scores[b] || 0) - (view.scores[a] || 0);
+    return view.hand_sizes[a] - view.hand_sizes[b];
+  });
+  const motion = motionOn();
+  list.replaceChildren(
+    ...seats.map((seat, rank) => {
+      const line = document.createElement("li");
+      line.className = "standings__line";
+      line.dataset.seat = String(seat);
+      if (seat === SEAT) line.classList.add("standings__line--me");
+      // Last to first: the last line comes first, the winner's last.
+      if (motion) line.style.setProperty("--step", String(seats.length - 1 - rank));
+      const name = document.createElement("span");
+      name.textContent = fmt(S.standing, { rank: rank + 1, name: playerName(seat) });
+      const detail = document.createElement("span");
+      detail.textContent = scored
+        ? plural(view.scores[seat], S.points_one, S.points, { score: view.scores[seat] })
+        : countText(view.hand_sizes[seat]);
+      line.append(name, detail);
+      return line;
+    }),
+  );
+  if (own && SEAT !== null) {
+    const count = game.foundEqual || 0;
+    own.textContent = plural(count, S.you_found_one, S.you_found, { count });
+  }
 }
 
 /** Offer "take my seat back" while a robot plays this seat (after turns left to the timer). */
