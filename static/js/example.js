@@ -113,7 +113,7 @@ function open(example, takeFocus = true) {
   $("play-example-figure").replaceChildren(numberLine(reference, played, labelOf));
   const legend = $("play-example-legend");
   legend.replaceChildren(
-    withFractions(document.createElement("li"), fmt(element.dataset.pile || "", { f: reference.text })),
+    withFractions(document.createElement("li"), fmt(element.dataset.pileText || "", { f: reference.text })),
     withFractions(document.createElement("li"), fmt(element.dataset.played || "", { f: played.text })),
   );
   legend.setAttribute("aria-hidden", "true"); // the figure's text alternative says the same

@@ -61,11 +61,26 @@ function targetOptions(view) {
   return seats;
 }
 
+/** Tell whether both fraction rules could apply to a card by its looks (so the child says). */
+export function bothRulesLookPossible(card, view) {
+  if (card.kind !== "frac" || !view || !view.reference) return false;
+  return card.den === Number(view.reference.split("/")[1]);
+}
+
+/** Return the rules still open to a card this turn: the server's `refused` rules them out. */
+export function openRules(code) {
+  const out = (game.refused && game.refused[code]) || [];
+  return ["equal", "denominator"].filter((rule) => !out.includes(rule));
+}
+
 /** Say which fraction rule a play uses: asked only when both could apply by their looks. */
-async function fractionClaim(card, view) {
+async function fractionClaim(code, card, view) {
   if (view.reference) {
-    const referenceDen = Number(view.reference.split("/")[1]);
-    if (card.den !== referenceDen) return "equal";
+    if (!bothRulesLookPossible(card, view)) return "equal";
+    // Remembered: once a rule was refused for this card this turn, only the other one is
+    // left, and asking again would only offer a choice the server refuses (already_refused).
+    const open = openRules(code);
+    if (open.length === 1) return open[0];
     return choose(S.choose_rule, [
       { label: S.rule_equal, value: "equal" },
       { label: S.rule_denominator, value: "denominator" },
@@ -74,7 +89,8 @@ async function fractionClaim(card, view) {
   return view.denominator ? "denominator" : null;
 }
 
-export async function playCard(code, button) {
+/** Play a card, with the rule the child tapped on the card itself (`claim`), if any. */
+export async function playCard(code, button, claim) {
   const view = game.view;
   if (!view || SEAT === null) return;
   const stateId = game.stateId;
@@ -87,8 +103,8 @@ export async function playCard(code, button) {
   try {
     if (RULESET === "fractions") {
       if (card.kind === "frac") {
-        const claim = await fractionClaim(card, view);
-        if (claim) action.claim = claim;
+        const rule = claim || (await fractionClaim(code, card, view));
+        if (rule) action.claim = rule;
       } else if (
         (card.kind === "+2" || card.kind === "wild" || card.kind === "+4") &&
         !(game.denominatorCards && !game.denominatorCards.has(code))

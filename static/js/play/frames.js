@@ -13,6 +13,9 @@ import { game } from "./state.js";
 export function showState(frame) {
   if (typeof frame.state_id !== "number" || frame.state_id < game.stateId) return;
   if (frame.state_id > game.stateId) clearError();
+  // Only the next state, with its own events, moves anything: a first state, a catch-up or a
+  // reconnect shows the final state at once (motion.js).
+  game.live = game.stateId >= 0 && frame.state_id === game.stateId + 1 && Array.isArray(frame.events);
   game.stateId = frame.state_id;
   game.view = frame.view;
   game.table = frame.table;

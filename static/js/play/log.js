@@ -2,12 +2,24 @@
 
 import { $, SEAT } from "./page.js";
 import { game } from "./state.js";
+import { callout } from "./motion.js";
 
 const MAX_LOG = 60;
 
 /** Log one live event; its sentence is also read through the live region. */
 export function showEvent(event, text, stateId, silent = false) {
   if (event.type === "uno" && event.seat === SEAT) game.unoSaidAt = stateId;
+  if (event.type === "played") {
+    game.lastPlayedSeat = event.seat;
+    // The end of game's own line: the equal fractions this child found (this page saw).
+    if (event.seat === SEAT && (event.rule === "equal" || event.claim === "equal")) game.foundEqual = (game.foundEqual || 0) + 1;
+  }
+  // The last move, big by the pile: a play, a draw, a UNO (not the turn's "X plays now").
+  if (text && event.type !== "turn") {
+    const last = $("play-last");
+    if (last) last.textContent = text;
+  }
+  if (!silent) callout(event); // a catch-up shows its final state at once: no callout
   if (text) logLine(text, event.type, silent);
 }
 

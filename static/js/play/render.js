@@ -1,16 +1,18 @@
 // Drawing a state: the banner, the pile, the players, the actions, the hand, the teacher's
 // buttons. Who the game waits on and what may be played come from the server (docs/engine.md).
 
-import { $, IN_SESSION, S, SEAT, countText, fmt, plural, root } from "./page.js";
+import { $, IN_SESSION, RULESET, S, SEAT, countText, fmt, plural, root } from "./page.js";
 import { game, playerName, stopped, winnerName } from "./state.js";
-import { cardFace, cardName } from "./cards.js";
+import { cardFace, cardName, parseCard } from "./cards.js";
 import { announce } from "./log.js";
-import { closeChooser, playCard } from "./chooser.js";
+import { animate, motionOn } from "./motion.js";
+import { bothRulesLookPossible, closeChooser, openRules, playCard } from "./chooser.js";
 
 /** Hide every action and disable the cards: the game is over for this page. */
 export function lockHand() {
   for (const button of document.querySelectorAll(".play-actions button")) button.hidden = true;
   for (const button of document.querySelectorAll("#play-hand button")) button.disabled = true;
+  for (const rules of document.querySelectorAll("#play-hand .card-rules")) rules.remove();
   $("play-hint").hidden = true;
   closeChooser();
 }
@@ -30,6 +32,7 @@ export function render() {
     announce(view.turn === null ? S.you_answer : S.your_turn);
   }
   game.lastActing = acting;
+  motionOn(); // the table's setting may have changed: data-motion says it
   renderBanner(view);
   renderPile(view);
   renderPlayers(view);
@@ -54,6 +57,9 @@ function renderBanner(view) {
     text = IN_SESSION ? S.session_ended : S.stopped;
   } else if (game.table && game.table.status === "paused") {
     text = S.paused;
+  } else if (game.table && game.table.settings && game.table.settings.gather) {
+    // A class session's table waits for its children (games.services, "gather"): nobody moves.
+    text = S.gathering;
   }
   if (game.ended && view.game_over) text = `${text} ${S.session_over}`.trim();
   banner.textContent = text;
@@ -63,6 +69,7 @@ function renderBanner(view) {
   $("play-after").hidden = !view.game_over && !stopped();
   const next = $("play-next-game");
   if (next) next.hidden = !view.game_over || game.ended;
+  renderStandings(view);
 
   const turn = $("play-turn");
   const acting = stopped() ? null : view.acting;
@@ -78,14 +85,22 @@ function renderBanner(view) {
 
 function renderPile(view) {
   const top = $("play-top");
-  top.replaceChildren();
-  if (view.top) {
-    const card = cardFace(view.top, document.createElement("div"));
-    card.classList.add("card--big");
-    card.setAttribute("role", "img");
-    card.setAttribute("aria-label", fmt(S.top_card, { card: cardName(view.top) }));
-    top.append(card);
+  // Redrawn only when it changed: a state that moves nothing on the pile moves nothing.
+  if (top.dataset.shown !== String(view.top) || !top.firstChild) {
+    top.replaceChildren();
+    if (view.top) {
+      const card = cardFace(view.top, document.createElement("div"));
+      card.classList.add("card--big");
+      card.setAttribute("role", "img");
+      card.setAttribute("aria-label", fmt(S.top_card, { card: cardName(view.top) }));
+      // From the hand below (this seat's play) or from the opponents' strip above.
+      card.style.setProperty("--from-y", game.lastPlayedSeat === SEAT ? "8rem" : "-6rem");
+      top.append(card);
+      if (top.dataset.shown) animate(card, "card--fly");
+    }
+    top.dataset.shown = String(view.top);
   }
+
   // What may go on the pile, in words the server built from the engine's facts (to_play).
   const list = $("play-to-play");
   const parts = stopped() ? [] : game.toPlay || [];
@@ -133,7 +148,13 @@ function renderPlayers(view) {
     const count = document.createElement("span");
     count.className = "player__count";
     count.textContent = countText(view.hand_sizes[seat]);
-    item.append(name, count);
+    // The seat's hand as a card back (its count in text beside it): the testability contract.
+    const back = document.createElement("span");
+    back.className = "card-back";
+    back.dataset.cardBack = "";
+    back.dataset.count = String(view.hand_sizes[seat]);
+    back.setAttribute("aria-hidden", "true");
+    item.append(name, back, count);
     const badges = [];
     if (seat === acting) badges.push([view.turn === null ? S.answering : S.playing, "turn"]);
     if (view.uno_window === seat) badges.push([S.uno_uncalled, "uncalled"]);
@@ -207,12 +228,17 @@ function focusSomewhere() {
 function renderHand(view) {
   const playable = game.playable;
   const refused = game.refused || {};
-  const tried = Object.keys(refused).join("|");
+  // Issue 30 §1.5: on my turn, a card both rules could fit carries the two rules as buttons of
+  // its own, so one tap plays it with the rule the child chose (the card's own tap still asks).
+  const rulesOnCards = RULESET === "fractions" && view.turn === SEAT && !view.round_over && !stopped();
+  const tried = `${Object.entries(refused).map(([c, r]) => `${c}:${r}`).join("|")}#${rulesOnCards}#${view.reference}`;
   const key = `${view.hand.join("|")}#${playable ? [...playable].join("|") : ""}#${view.drawn}#${tried}`;
   $("hand-count").textContent = `(${countText(view.hand.length)})`;
   if (key === game.handKey) return;
   game.handKey = key;
   const list = $("play-hand");
+  const before = game.shownHand;
+  game.shownHand = [...view.hand];
   const focused = list.contains(document.activeElement) ? document.activeElement : null;
   const focusIndex = focused ? Number(focused.dataset.index) : -1;
   list.replaceChildren();
@@ -242,9 +268,15 @@ function renderHand(view) {
       button.append(flag);
     }
     if (view.drawn === code) button.classList.add("card--drawn");
+    // A card new to the hand (drawn, or given) comes in from the deck; not on the first show.
+    if (before && !before.includes(code)) animate(button, "card--arrived");
     button.setAttribute("aria-label", label);
     button.addEventListener("click", () => playCard(code, button));
     item.append(button);
+    if (rulesOnCards && bothRulesLookPossible(parseCard(code), view)) {
+      item.classList.add("hand__card--rules");
+      item.append(ruleButtons(code, cardName(code), button));
+    }
     list.append(item);
   });
   if (!view.hand.length) {
@@ -254,10 +286,81 @@ function renderHand(view) {
     list.append(empty);
   }
   if (focusIndex >= 0) {
-    const buttons = list.querySelectorAll("button");
+    const buttons = list.querySelectorAll("button[data-index]");
     const next = buttons[Math.min(focusIndex, buttons.length - 1)];
     if (next) next.focus();
     else focusSomewhere();
+  }
+}
+
+/** Build the two rule buttons of a card ("equal" / "same denominator"): one tap plays it. */
+function ruleButtons(code, label, card) {
+  const box = document.createElement("span");
+  box.className = "card-rules";
+  for (const rule of openRules(code)) {
+    // A span with the button role: the hand's <button>s stay its cards, one per card.
+    const button = document.createElement("span");
+    button.setAttribute("role", "button");
+    button.className = `card-rules__rule card-rules__rule--${rule}`;
+    button.dataset.cardRule = rule;
+    button.dataset.for = code;
+    button.textContent = S[`rule_${rule}_short`];
+    // Keyboards and screen readers play the card itself (it asks): one tab stop a card.
+    button.tabIndex = -1;
+    button.setAttribute("aria-label", fmt(S.play_with_rule, { card: label, rule: S[`rule_${rule}`] }));
+    button.addEventListener("click", () => playCard(code, card, rule));
+    box.append(button);
+  }
+  return box;
+}
+
+/** Show the standings at the game's end: built last to first, at once without motion. */
+function renderStandings(view) {
+  const list = $("play-standings");
+  const own = $("play-own");
+  if (!list) return;
+  const over = Boolean(view.game_over);
+  list.hidden = !over;
+  if (own) own.hidden = !over || SEAT === null || RULESET !== "fractions";
+  if (!over) {
+    list.replaceChildren();
+    list.dataset.shown = "";
+    return;
+  }
+  if (list.dataset.shown === String(game.stateId)) return;
+  list.dataset.shown = String(game.stateId);
+  const winners = Array.isArray(view.winner) ? view.winner : [view.winner];
+  const seats = [...Array(view.players).keys()];
+  const scored = Array.isArray(view.scores) && view.scores.some((score) => score);
+  // The winner first, then the most points (several rounds) or the fewest cards left.
+  seats.sort((a, b) => {
+    const win = Number(winners.includes(b)) - Number(winners.includes(a));
+    if (win) return win;
+    if (scored) return (view.scores[b] || 0) - (view.scores[a] || 0);
+    return view.hand_sizes[a] - view.hand_sizes[b];
+  });
+  const motion = motionOn();
+  list.replaceChildren(
+    ...seats.map((seat, rank) => {
+      const line = document.createElement("li");
+      line.className = "standings__line";
+      line.dataset.seat = String(seat);
+      if (seat === SEAT) line.classList.add("standings__line--me");
+      // Last to first: the last line comes first, the winner's last.
+      if (motion) line.style.setProperty("--step", String(seats.length - 1 - rank));
+      const name = document.createElement("span");
+      name.textContent = fmt(S.standing, { rank: rank + 1, name: playerName(seat) });
+      const detail = document.createElement("span");
+      detail.textContent = scored
+        ? plural(view.scores[seat], S.points_one, S.points, { score: view.scores[seat] })
+        : countText(view.hand_sizes[seat]);
+      line.append(name, detail);
+      return line;
+    }),
+  );
+  if (own && SEAT !== null) {
+    const count = game.foundEqual || 0;
+    own.textContent = plural(count, S.you_found_one, S.you_found, { count });
   }
 }
 
