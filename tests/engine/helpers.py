@@ -48,6 +48,15 @@ def rejects(g: Game, seat: int, action: dict[str, Any], code: str) -> IllegalAct
     return info.value
 
 
+def refusal(g: Game, seat: int, action: dict[str, Any]) -> IllegalAction:
+    """Apply an action that must be refused; return the refusal."""
+    try:
+        g.apply(seat, action)
+    except IllegalAction as exc:
+        return exc
+    raise AssertionError("the play was accepted")
+
+
 def card_count(g: Game) -> int:
     """Return every card held, piled or discarded."""
     return sum(len(h) for h in g.hands) + len(g.pile) + len(g.discard)

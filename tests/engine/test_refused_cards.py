@@ -15,32 +15,24 @@ from hypothesis import strategies as st
 
 from games.engine import Game, IllegalAction
 from games.engine.cards import KIND
-from tests.engine.helpers import new
+from tests.engine.helpers import new, refusal
 from tests.engine.strategies import Config, configs
 
 # Seat 1 plays first on 1/3: 2/6 is equal to it, 1/2, 5/6 and 1/6 fit by no rule.
 HANDS = [["1/2b", "5/6v", "2/3j"], ["2/6r", "1/2r", "5/6b", "1/6j"]]
 
 
-def _refused(g: Game, seat: int, action: dict[str, Any]) -> IllegalAction:
-    try:
-        g.apply(seat, action)
-    except IllegalAction as exc:
-        return exc
-    raise AssertionError("the play was accepted")
-
-
 def test_a_refused_card_is_refused_again_unjudged() -> None:
     g = new("fractions", HANDS, start="1/3v")
     play = {"type": "play", "card": "1/2r", "claim": "equal"}
-    first = _refused(g, 1, play)
+    first = refusal(g, 1, play)
     assert first.code == "not_equivalent"
     assert g.refused_cards(1) == {}  # apply changed nothing
     assert g.note_refusal(1, first) is True
     assert g.refused_cards(1) == {"1/2r": ["equal"]}
     assert g.refused_cards(0) == {} and g.refused_cards(None) == {}
     before = g.to_dict()
-    again = _refused(g, 1, play)
+    again = refusal(g, 1, play)
     assert again.code == "already_refused"
     assert again.details == {"card": "1/2r", "claim": "equal", "rules": ["equal"]}
     assert "1/2 rouge" in again.messages["fr"] and "red 1/2" in again.messages["en"]
@@ -49,20 +41,20 @@ def test_a_refused_card_is_refused_again_unjudged() -> None:
 
 def test_a_new_claim_is_judged_and_no_claim_asks_for_both_rules() -> None:
     g = new("fractions", HANDS, start="1/3v")
-    g.note_refusal(1, _refused(g, 1, {"type": "play", "card": "1/2r", "claim": "denominator"}))
+    g.note_refusal(1, refusal(g, 1, {"type": "play", "card": "1/2r", "claim": "denominator"}))
     # "equal" was not tried: judged (and refused) again, not "already refused".
-    equal = _refused(g, 1, {"type": "play", "card": "1/2r", "claim": "equal"})
+    equal = refusal(g, 1, {"type": "play", "card": "1/2r", "claim": "equal"})
     assert equal.code == "not_equivalent"
     g.note_refusal(1, equal)
     assert g.refused_cards(1) == {"1/2r": ["denominator", "equal"]}
-    assert _refused(g, 1, {"type": "play", "card": "1/2r"}).code == "already_refused"
+    assert refusal(g, 1, {"type": "play", "card": "1/2r"}).code == "already_refused"
     # Another card is judged as ever.
-    assert _refused(g, 1, {"type": "play", "card": "5/6b"}).code == "no_match"
+    assert refusal(g, 1, {"type": "play", "card": "5/6b"}).code == "no_match"
 
 
 def test_a_card_refused_under_one_rule_is_accepted_under_the_other() -> None:
     g = new("fractions", HANDS, start="1/3v")
-    g.note_refusal(1, _refused(g, 1, {"type": "play", "card": "2/6r", "claim": "denominator"}))
+    g.note_refusal(1, refusal(g, 1, {"type": "play", "card": "2/6r", "claim": "denominator"}))
     events = g.apply(1, {"type": "play", "card": "2/6r"})  # either rule: equal holds
     assert events[0]["rule"] == "equal"
     assert g.refused_cards(1) == {} and "refused" not in g.to_dict()
@@ -70,7 +62,7 @@ def test_a_card_refused_under_one_rule_is_accepted_under_the_other() -> None:
 
 def test_any_applied_action_forgets_the_refused_cards() -> None:
     g = new("fractions", HANDS, start="1/3v")
-    g.note_refusal(1, _refused(g, 1, {"type": "play", "card": "1/2r"}))
+    g.note_refusal(1, refusal(g, 1, {"type": "play", "card": "1/2r"}))
     assert g.to_dict()["refused"] == {"1/2r": ["denominator", "equal"]}
     assert Game.from_dict(g.to_dict()).refused_cards(1) == {"1/2r": ["denominator", "equal"]}
     g.apply(1, {"type": "draw"})
@@ -79,7 +71,7 @@ def test_any_applied_action_forgets_the_refused_cards() -> None:
 
 def test_slips_and_other_seats_are_not_kept() -> None:
     g = new("fractions", HANDS, start="1/3v")
-    slip = _refused(g, 0, {"type": "play", "card": "1/2b"})
+    slip = refusal(g, 0, {"type": "play", "card": "1/2b"})
     assert slip.code == "not_your_turn"
     assert g.note_refusal(0, slip) is False
     assert g.note_refusal(1, IllegalAction("card_not_in_hand", {"card": "1/2r"})) is False
@@ -93,7 +85,7 @@ def test_with_a_penalty_the_repeat_costs_nothing_and_is_not_judged() -> None:
     assert events[0]["type"] == "wrong_attempt"
     assert g.refused_cards(1) == {"1/2r": ["equal"]}
     hand = len(g.hands[1])
-    assert _refused(g, 1, play).code == "already_refused"
+    assert refusal(g, 1, play).code == "already_refused"
     assert len(g.hands[1]) == hand  # no second penalty draw
     # A second wrong attempt of another card keeps the first.
     assert g.apply(1, {"type": "play", "card": "5/6b"})[0]["type"] == "wrong_attempt"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
+from games import driver
 from games.models import Table
 from games.services import SeatSpec, table_act, table_create
 from unoclass.asgi import application
@@ -25,6 +27,17 @@ FRACTIONS_SETUP: dict[str, Any] = {
     ],
     "start": "1/3v",
 }
+
+
+def hold_still(settings: Any) -> Iterator[None]:
+    """Keep bots and round pauses from moving during a test; cancel the driver's timers after.
+
+    Use as an autouse fixture: ``_still = pytest.fixture(autouse=True)(hold_still)``.
+    """
+    settings.GAMES_BOT_DELAY = 3600
+    settings.GAMES_ROUND_PAUSE = 3600
+    yield
+    driver.cancel_all()
 
 
 def make_table(

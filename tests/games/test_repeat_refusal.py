@@ -14,32 +14,32 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games import driver
 from games.catch_up import frames_since
 from games.errors import TableError
 from games.models import Table
 from games.services import table_act, table_replay
 from lessons.models import Attempt
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
+from tests.games.helpers import (
+    FRACTIONS_SETUP,
+    act,
+    hold_still,
+    make_table,
+    receive_until,
+    socket,
+)
 
 # FRACTIONS_SETUP: seat 1 (the other student) plays first on 1/3, holding 4/12j, 2/3r, 10/12v
 # and 1/6b; 2/3 has the denominator 3 but is not equal to 1/3.
 WRONG = {"type": "play", "card": "2/3r", "claim": "equal"}
 
 
-@pytest.fixture(autouse=True)
-def _still(settings):  # type: ignore[no-untyped-def]
-    settings.GAMES_BOT_DELAY = 3600
-    settings.GAMES_ROUND_PAUSE = 3600
-    yield
-    driver.cancel_all()
+_still = pytest.fixture(autouse=True)(hold_still)
 
 
 def _try(table: Table, user: Any, action: dict[str, Any]) -> str:
     """Send an action on the stored state; return the refusal's code ("" when applied)."""
-    table.refresh_from_db()
     try:
-        table_act(table_id=table.pk, user=user, action=action, state_id=table.state_id)
+        act(table, user, action)
     except TableError as exc:
         return exc.code
     return ""

@@ -16,11 +16,8 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import driver
 from games.catch_up import frames_since
-from games.models import Table
-from games.services import table_act
-from tests.games.helpers import make_table, receive_until, socket
+from tests.games.helpers import act, hold_still, make_table, receive_until, socket
 
 # Seat 1 plays first (dealer 0); both seats are students.
 SETUP: dict[str, Any] = {
@@ -33,17 +30,7 @@ SETUP: dict[str, Any] = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _still(settings):  # type: ignore[no-untyped-def]
-    settings.GAMES_BOT_DELAY = 3600
-    settings.GAMES_ROUND_PAUSE = 3600
-    yield
-    driver.cancel_all()
-
-
-def _act(table: Table, user: Any, action: dict[str, Any]) -> None:
-    table.refresh_from_db()
-    table_act(table_id=table.pk, user=user, action=action, state_id=table.state_id)
+_still = pytest.fixture(autouse=True)(hold_still)
 
 
 @pytest.mark.django_db
@@ -57,7 +44,7 @@ def _act(table: Table, user: Any, action: dict[str, Any]) -> None:
 )
 def test_the_catch_up_state_says_what_to_play(pair: Any, action: Any, words: str) -> None:
     table = make_table(list(pair), setup=SETUP, options={"plus4_challenge": False})
-    _act(table, pair[1], action)
+    act(table, pair[1], action)
     for seat, lang in ((0, "fr"), (1, "fr"), (None, "fr"), (0, "en")):
         found = frames_since(table_id=table.pk, seat=seat, since=0, lang=lang)
         state = found.frames[-1]
@@ -71,7 +58,7 @@ def test_the_catch_up_state_says_what_to_play(pair: Any, action: Any, words: str
 @pytest.mark.parametrize("card", ["joker", "+04"])
 def test_the_first_state_of_the_page_says_what_to_play(pair: Any, card: str) -> None:
     table = make_table(list(pair), setup=SETUP, options={"plus4_challenge": False})
-    _act(table, pair[1], {"type": "play", "card": card, "denominator": 12})
+    act(table, pair[1], {"type": "play", "card": card, "denominator": 12})
     client = Client()
     client.force_login(pair[0])
     page = client.get(reverse("games:play", args=[table.pk])).content.decode()

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from tests.conftest import ClassWorld
 from tests.e2e.browser.conftest import accessibility_problems
+from tests.e2e.browser.foundation_pages import foundation_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -17,27 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_foundation_pages_have_no_serious_accessibility_violation(
     browser: Any, live_server: Any, class_a: ClassWorld
 ) -> None:
-    code = class_a.classroom.join_code
-    classroom = [class_a.classroom.pk]
-    pages = {
-        None: [
-            reverse("home"),
-            reverse("join"),
-            reverse("join_name", args=[code]),
-            reverse("join_pin", args=[code, class_a.student.student.pk]),
-            reverse("login"),
-            reverse("signup"),
-        ],
-        class_a.teacher: [
-            reverse("home"),
-            reverse("classroom_create"),
-            reverse("classroom_detail", args=classroom),
-            reverse("classroom_roster", args=classroom),
-            reverse("classroom_cards", args=classroom),
-            reverse("password_change"),
-        ],
-        class_a.student.user: [reverse("home")],
-    }
+    pages = foundation_pages(class_a, teacher_more=("classroom_create",))
     assert accessibility_problems(browser, live_server, pages) == {}
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.urls import reverse
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.conftest import ClassWorld
 from tests.e2e.browser.conftest import Server, live_server_sign_in, signed_in
+from tests.e2e.browser.foundation_pages import foundation_pages
 from tests.e2e.browser.pages import PlayPage, card_selector
 from tests.e2e.browser.test_play import DUEL_SETUP
 
@@ -49,29 +49,7 @@ def _violations(page: Page) -> list[str]:
 
 @pytest.mark.django_db(transaction=True)
 def test_no_page_breaks_the_policy(browser: Any, live_server: Any, class_a: ClassWorld) -> None:
-    code = class_a.classroom.join_code
-    classroom = [class_a.classroom.pk]
-    pages = {
-        None: [
-            reverse("home"),
-            reverse("join"),
-            reverse("join_name", args=[code]),
-            reverse("join_pin", args=[code, class_a.student.student.pk]),
-            reverse("login"),
-            reverse("signup"),
-            reverse("privacy"),
-            reverse("accessibility"),
-            reverse("network_check"),
-        ],
-        class_a.teacher: [
-            reverse("home"),
-            reverse("classroom_detail", args=classroom),
-            reverse("classroom_roster", args=classroom),
-            reverse("classroom_cards", args=classroom),
-            reverse("password_change"),
-        ],
-        class_a.student.user: [reverse("home")],
-    }
+    pages = foundation_pages(class_a, visitor_more=("privacy", "accessibility", "network_check"))
     found: dict[str, list[str]] = {}
     for user, urls in pages.items():
         context = browser.new_context(locale="fr-FR")
