@@ -73,3 +73,27 @@ def pair(class_a: ClassWorld) -> tuple[User, User]:
 def pytest_configure(config: pytest.Config) -> None:
     """Silence whitenoise's notice that collectstatic has not run (tests never need it)."""
     config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
+
+
+# A file of more tests than this is dealt to the workers test by test (the matrices); a smaller
+# one goes whole to one worker.
+WHOLE_FILE_TESTS = 60
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep each small test file on one xdist worker (`make test`: `-n 2 --dist loadgroup`).
+
+    Its module and package fixtures (daphne, chromium, a CAS or Redis server) then start once,
+    and its tests run in the file's order; the big parametrized matrices are shared out test
+    by test. Runs before xdist's own hook, which reads the `xdist_group` marks (tryfirst).
+    """
+    by_file: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        by_file.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    for path, file_items in by_file.items():
+        if len(file_items) > WHOLE_FILE_TESTS:
+            continue
+        for item in file_items:
+            if item.get_closest_marker("xdist_group") is None:
+                item.add_marker(pytest.mark.xdist_group(path))
