@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# pytest's worker processes in `make test` (pytest-xdist): one a core of this 2-core machine.
+# `make test TEST_WORKERS=0` runs the suite in one process (docs/testing.md, "The suite's time").
+TEST_WORKERS ?= 2
 HOST ?= 127.0.0.1
 # Debian packages the test suite needs: chromium for the browser tests, gettext for
 # translations, redis and postgresql for the scale-out tests, pango and a font for the PDF
@@ -79,7 +82,7 @@ test: install-dev system-deps node_modules/.installed translations cas-venv
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/mypy
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 lint: install-dev
 	$(VENV)/bin/ruff check --fix .

@@ -73,3 +73,52 @@ def pair(class_a: ClassWorld) -> tuple[User, User]:
 def pytest_configure(config: pytest.Config) -> None:
     """Silence whitenoise's notice that collectstatic has not run (tests never need it)."""
     config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
+
+
+# A file of more tests than this is dealt to the workers test by test (the matrices); a smaller
+# one goes whole to one worker.
+WHOLE_FILE_TESTS = 60
+
+
+def _by_file(items: list[pytest.Item]) -> dict[str, list[pytest.Item]]:
+    by_file: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        by_file.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    return by_file
+
+
+def _uses_test_database(item: pytest.Item) -> bool:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(
+        fixtures & {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+    """Share the tests out between xdist's workers (`make test`: `-n 2 --dist loadgroup`).
+
+    Before the other plugins' hooks: each small test file is marked to stay on one worker
+    (xdist reads the `xdist_group` marks in its own hook), so its module and package fixtures
+    (daphne, chromium, a CAS or Redis server) start once and its tests run in the file's order;
+    the big parametrized matrices are shared out test by test.
+
+    After them (pytest-django sorts the tests without a database last): the end-to-end files
+    that never touch the test database (daphne, chromium, Redis, PostgreSQL in processes of
+    their own) go first. They are the long ones, a few to 110 s each: begun first, they share
+    the two workers with the many short tests instead of ending the run on one worker. The rest
+    keeps pytest-django's order (plain database tests before transactional ones).
+    """
+    by_file = _by_file(items)
+    for file_items in by_file.values():
+        if len(file_items) <= WHOLE_FILE_TESTS:
+            for item in file_items:
+                if item.get_closest_marker("xdist_group") is None:
+                    item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    first = {
+        path
+        for path, file_items in by_file.items()
+        if path.startswith("tests/e2e/") and not any(map(_uses_test_database, file_items))
+    }
+    yield
+    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in first)

@@ -81,54 +81,51 @@ async def _pupil_table(class_a: Any) -> tuple[str, bytes | None]:
     return path, await cookie_for(class_a.student.user)
 
 
-@pytest.mark.parametrize(("origin", "overrides", "extra", "host"), [_case(r) for r in REFUSED])
-async def test_a_pupils_socket_refuses_another_origin(
-    origin: bytes, overrides: dict[str, Any], extra: Any, host: bytes, class_a: Any
-) -> None:
-    path, cookie = await _pupil_table(class_a)
-    with override_settings(ALLOWED_HOSTS=["testserver"], **overrides):
+LINKS = ["socket", "stream"]
+
+
+async def _pupils_link_opens(
+    link: str, path: str, cookie: bytes | None, origin: bytes, host: bytes, extra: Any
+) -> dict[str, Any] | None:
+    """Open the pupil's table socket or stream with these headers; return the first state it
+    sends (None: refused, the socket closed or the stream answered 403)."""
+    if link == "socket":
         comm = _socket(path, cookie, origin, host, extra)
         connected, _code = await comm.connect(timeout=10)
-    assert not connected
-
-
-@pytest.mark.parametrize(("origin", "overrides", "extra", "host"), [_case(r) for r in REFUSED])
-async def test_a_pupils_stream_refuses_another_origin(
-    origin: bytes, overrides: dict[str, Any], extra: Any, host: bytes, class_a: Any
-) -> None:
-    path, cookie = await _pupil_table(class_a)
-    stream_path, _frames = fallback_paths(path)
-    with override_settings(ALLOWED_HOSTS=["testserver"], **overrides):
-        found = await stream(stream_path, cookie, [(b"origin", origin), *extra], host=host)
-    assert found.status == 403
-
-
-@pytest.mark.parametrize(("origin", "overrides", "extra", "host"), [_case(r) for r in ACCEPTED])
-async def test_a_pupils_socket_opens_from_the_site_or_a_trusted_origin(
-    origin: bytes, overrides: dict[str, Any], extra: Any, host: bytes, class_a: Any
-) -> None:
-    path, cookie = await _pupil_table(class_a)
-    with override_settings(ALLOWED_HOSTS=["testserver"], **overrides):
-        comm = _socket(path, cookie, origin, host, extra)
-        connected, _code = await comm.connect(timeout=10)
-        assert connected
+        if not connected:
+            return None
         state = await receive_until(comm, "state", 5)
         await comm.disconnect()
-    assert state["view"]["seat"] == 0
+        return state
+    stream_path, _frames = fallback_paths(path)
+    found = await stream(stream_path, cookie, [(b"origin", origin), *extra], host=host)
+    if found.status == 403:
+        return None
+    assert found.status == 200
+    state = await found.frame("state", 5)
+    await found.disconnect()
+    return state
 
 
-@pytest.mark.parametrize(("origin", "overrides", "extra", "host"), [_case(r) for r in ACCEPTED])
-async def test_a_pupils_stream_opens_from_the_site_or_a_trusted_origin(
-    origin: bytes, overrides: dict[str, Any], extra: Any, host: bytes, class_a: Any
+@pytest.mark.parametrize("link", LINKS)
+@pytest.mark.parametrize(("origin", "overrides", "extra", "host"), [_case(r) for r in REFUSED])
+async def test_a_pupils_link_refuses_another_origin(
+    origin: bytes, overrides: dict[str, Any], extra: Any, host: bytes, link: str, class_a: Any
 ) -> None:
     path, cookie = await _pupil_table(class_a)
-    stream_path, _frames = fallback_paths(path)
     with override_settings(ALLOWED_HOSTS=["testserver"], **overrides):
-        found = await stream(stream_path, cookie, [(b"origin", origin), *extra], host=host)
-        assert found.status == 200
-        state = await found.frame("state", 5)
-        await found.disconnect()
-    assert state["view"]["seat"] == 0
+        assert await _pupils_link_opens(link, path, cookie, origin, host, extra) is None
+
+
+@pytest.mark.parametrize("link", LINKS)
+@pytest.mark.parametrize(("origin", "overrides", "extra", "host"), [_case(r) for r in ACCEPTED])
+async def test_a_pupils_link_opens_from_the_site_or_a_trusted_origin(
+    origin: bytes, overrides: dict[str, Any], extra: Any, host: bytes, link: str, class_a: Any
+) -> None:
+    path, cookie = await _pupil_table(class_a)
+    with override_settings(ALLOWED_HOSTS=["testserver"], **overrides):
+        state = await _pupils_link_opens(link, path, cookie, origin, host, extra)
+    assert state is not None and state["view"]["seat"] == 0
 
 
 async def test_a_stream_without_origin_opens_and_a_socket_without_one_does_not(
