@@ -61,6 +61,14 @@ def _names(world: ClassWorld) -> set[str]:
     return set(world.classroom.students.values_list("display_name", flat=True))
 
 
+def test_the_upload_page_says_how_to_get_the_school_file(class_a: ClassWorld) -> None:
+    client = signed_in_client(class_a.teacher, "fr")
+    page = page_text(client.get(reverse("classroom_import", args=[class_a.classroom.pk])))
+    assert "Comment obtenir le fichier de l’école" in page
+    assert "Exportations › En XML › Élèves sans adresses" in page
+    assert "sans choisir de niveau, de cycle ni de classe (toute l’école)" in page
+
+
 def test_pick_one_class_of_eight_preview_then_confirm(class_a: ClassWorld) -> None:
     client = signed_in_client(class_a.teacher, "fr")
     before = snapshot()
@@ -79,6 +87,7 @@ def test_pick_one_class_of_eight_preview_then_confirm(class_a: ClassWorld) -> No
     assert "4 nouveaux élèves" in text
     assert all(name in text for name in CM1_A_NAMES)
     assert "Zoé P." not in text and "Noah" not in text  # other classes, a pupil who left
+    assert "deux fois le même élève" not in text  # AnaïsA and BasileA are nobody of the file
     assert snapshot() == before
 
     response = _confirm(client, class_a)
@@ -258,8 +267,7 @@ WRONG_FILES_EN = {
         "in a spreadsheet."
     ),
     "zipped-onde": (
-        "The zip file holds no pupils' XML file: is it SIECLE's "
-        "ExportXML_ElevesSansAdresses.zip?"
+        "The zip file holds no pupils' XML file: is it SIECLE's ExportXML_ElevesSansAdresses.zip?"
     ),
     "zip-bomb": (
         "The file unpacks to more than 16 MB: this is not a school's pupils' export, it was "
@@ -312,6 +320,25 @@ def test_a_pupil_who_left_is_shown_in_the_class_but_not_in_the_file_and_kept(
     assert snapshot() == before
     _confirm(client, class_a)
     assert "Océane P." in _names(class_a)  # shown, never erased by an import
+
+
+def test_a_pupil_imported_before_under_a_shorter_name_is_pointed_out(
+    class_a: ClassWorld,
+) -> None:
+    # Imported in September as "Lucas M."; since then a second Lucas M. arrived: the file now
+    # reads "Lucas Ma." and "Lucas Mo.", and one of them is the pupil already in the class.
+    Student.objects.filter(pk=class_a.student.student.pk).update(display_name="Lucas M.")
+    client = signed_in_client(class_a.teacher, "fr")
+    _upload(client, class_a, onde_csv(), "CSVExtraction.csv")
+    response = _pick(client, class_a, "CM1 A")
+    assert _listed(response, "missing") == ["BasileA", "Lucas M."]
+    text = page_text(response)
+    assert f"À vérifier avant d’ajouter{NNBSP}: deux fois le même élève{NNBSP}?" in text
+    assert (
+        f"«{NNBSP}Lucas M.{NNBSP}», dans la classe, est peut-être «{NNBSP}Lucas Ma.{NNBSP}», "
+        f"«{NNBSP}Lucas Mo.{NNBSP}» dans le fichier."
+    ) in text
+    assert "BasileA" not in text.split("deux fois le même élève")[1]
 
 
 def test_a_siecle_pupil_in_the_inactive_division_is_not_imported(class_a: ClassWorld) -> None:
