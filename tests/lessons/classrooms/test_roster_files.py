@@ -94,8 +94,14 @@ def test_a_utf8_file_with_or_without_bom_reads_the_same(encoding: str) -> None:
 
 def test_headings_with_leading_spaces_and_other_separators_are_found() -> None:
     spaced = [f" {h}" if h in ("Libellé classe", "Prénom élève") else h for h in ONDE_HEADINGS]
+    # Every cell quoted, as some spreadsheets and extractions write them.
+    quoted = b"\r\n".join(
+        b'"' + line.replace(b";", b'";"') + b'"' if line else line
+        for line in onde_csv().split(b"\r\n")
+    )
     for data in (
         onde_csv(SCHOOL, headings=spaced),
+        quoted,
         onde_csv(SCHOOL, separator="\t"),
         onde_csv(SCHOOL, separator=","),
     ):
