@@ -65,6 +65,15 @@ def frac(card: FractionValue | None) -> str:
     return "?" if card is None else f"{card[0]}/{card[1]}"
 
 
+def top_card(card: FractionValue | None, named_denominator: int | None) -> str:
+    """Write the card a play answered: a/b, or a Joker and the denominator asked for."""
+    if card is not None:
+        return frac(card)
+    if named_denominator is None:
+        return _("Joker")
+    return _("Joker (denominator %(d)d asked)") % {"d": named_denominator}
+
+
 @dataclass(frozen=True)
 class Cell:
     """One heatmap cell: a CSS class, a symbol, a short text and a full description."""
@@ -179,7 +188,7 @@ def wrong_play_rows(plays: list[WrongPlay], lang: str) -> list[dict[str, Any]]:
     """Describe common wrong plays: the pair, the claim, the counts, the rules it fits."""
     return [
         {
-            "pair": f"{frac(play.reference)} → {frac(play.played)}",
+            "pair": f"{top_card(play.reference, play.named_denominator)} → {frac(play.played)}",
             "claim": _("equal") if play.claim == "equal" else _("same denominator"),
             "count": play.count,
             "students": play.students,
