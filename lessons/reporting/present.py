@@ -34,7 +34,7 @@ from lessons.reporting import charts, words
 from lessons.reporting.class_report import ClassDashboard, Tiles, WrongPlay
 from lessons.reporting.evidence import ACCURACY_WORDS
 from lessons.reporting.loading import RuleStatus
-from lessons.reporting.session_report import SessionReport
+from lessons.reporting.session_report import Change, SessionReport
 from lessons.reporting.student_report import StudentReport
 
 LANGS = ("fr", "en")
@@ -656,4 +656,17 @@ def session_context(report: SessionReport, lang: str) -> dict[str, Any]:
             for rule, events, students in report.tag_counts
         ],
         "wrong_plays": wrong_play_rows(report.wrong_plays, lang),
+        "changes": [
+            {"student": change.student, "words": change_words(change, lang)}
+            for change in report.changes
+        ],
+    }
+
+
+def change_words(change: Change, lang: str) -> str:
+    """Say what a lesson changed for one rule: « name » : before → after, in words."""
+    return _("“%(rule)s”: %(before)s → %(after)s") % {
+        "rule": RULES_BY_ID[change.rule].name[lang],
+        "before": STATUS_LABELS[change.before][lang],
+        "after": STATUS_LABELS[change.after][lang],
     }
