@@ -297,6 +297,12 @@ def students_rows_between(
     return _rows(_values(query, True))
 
 
+def class_light_rows(classroom: Classroom) -> list[Row]:
+    """Return every attempt of a class, light rows (claims, not tags), per student, oldest first."""
+    query = Attempt.objects.filter(classroom=classroom).order_by("student_id", "created_at", "id")
+    return _rows(_values(query, False))
+
+
 def session_light_rows(session_ids: Sequence[int]) -> list[Row]:
     """Return light rows of several sessions, per student, oldest first (claims, not tags)."""
     query = Attempt.objects.filter(session_id__in=session_ids).order_by(
