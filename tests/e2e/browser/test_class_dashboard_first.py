@@ -79,4 +79,7 @@ def test_the_groups_and_their_loop_come_first_the_grids_one_key_away(
     assert not heatmap.is_visible()
     assert "grille" in summary.inner_text().lower()
     assert serious_violations(page) == []
+    # Printed, the page holds every figure, folded on screen or not.
+    page.emulate_media(media="print")
+    assert heatmap.is_visible() and page.locator("#panel-title").is_visible()
     context.close()
