@@ -79,6 +79,9 @@ def test_the_groups_and_their_loop_come_first_the_grids_one_key_away(
     assert not heatmap.is_visible()
     assert "grille" in summary.inner_text().lower()
     assert serious_violations(page) == []
+    # A link to a section inside the disclosure opens it.
+    page.goto(live_server.url + reverse("dashboard_class", args=[classroom.pk]) + "#heat-s-title")
+    assert page.locator("#heat-s-title").is_visible()
     # Printed, the page holds every figure, folded on screen or not.
     page.emulate_media(media="print")
     assert heatmap.is_visible() and page.locator("#panel-title").is_visible()
