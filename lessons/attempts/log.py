@@ -50,6 +50,7 @@ from lessons.diagnosis import (
     RULES_VERSION,
     attempt_evidence,
     classify,
+    infer_claim,
     missed_equivalences,
     skill_tags,
 )
@@ -142,15 +143,6 @@ def _hand_fractions(hand: list[Any]) -> list[str]:
     return ["{}/{}".format(*parse_fraction(card)) for card in hand if is_fraction_card(card)]
 
 
-def inferred_claim(
-    reference: FractionValue | None, denominator: int | None, played: FractionValue
-) -> str:
-    """Return the rule the play page infers when the student is not asked."""
-    if reference is None or played[1] == denominator:
-        return CLAIM_DENOMINATOR
-    return CLAIM_EQUAL
-
-
 def _claim(
     action: dict[str, Any],
     reference: FractionValue | None,
@@ -158,7 +150,7 @@ def _claim(
     played: FractionValue,
 ) -> tuple[str, str]:
     """Return (claim, claim_source) for a play."""
-    inferred = inferred_claim(reference, denominator, played)
+    inferred = infer_claim(reference, denominator, played)
     sent = action.get("claim")
     if sent not in (CLAIM_EQUAL, CLAIM_DENOMINATOR):
         return inferred, Attempt.ClaimSource.INFERRED
