@@ -33,7 +33,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 
@@ -278,7 +277,7 @@ def log_judged_play(play: JudgedPlay) -> list[Write]:
     facts.open_turn = turn if wrong else None
     session_id = facts.session_id
     if session_id is not None:
-        transaction.on_commit(lambda: session_changed(session_id))
+        session_changed(session_id)
     return [Insert(attempt), *seated.write()]
 
 
