@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import listeners, presence, store
+from games import host, listeners, presence, store
 from games.broadcast import broadcast_table_notice, broadcast_table_update, update_message
 from games.engine import Game, IllegalAction
 from games.engine.bots import play_bot_step
@@ -157,10 +157,10 @@ def table_act(
 ) -> Outcome:
     """Apply a player's action; raise TableError (nothing changed) when it is refused.
 
-    The flow: lock the table, let the engine apply the action, ask the move listener what to
-    write (lessons: the attempt log), store it all, broadcast after commit. A wrong fraction
-    play the engine refuses is still a judged play: its rows are committed (nothing of the
-    table changes), then the refusal is raised.
+    The flow: lock the table, let the engine apply the action, ask the table host (games.host)
+    what to write (lessons: the attempt log), store it all, broadcast after commit. A wrong
+    fraction play the engine refuses is still a judged play: its rows are committed (nothing of
+    the table changes), then the refusal is raised.
 
     `publish=False`: the caller (the mover's link) sends the outcome's `update` to its player,
     then through the outbox to the other seats (games.outbox.send_soon).
@@ -170,8 +170,8 @@ def table_act(
     if not isinstance(state_id, int) or isinstance(state_id, bool):
         raise TableError("bad_state_id", BAD_ACTION)
     with transaction.atomic():
-        listener = listeners.registered()
-        locked = _lock(table_id, listener.seat_row)
+        table_host = host.registered()
+        locked = _lock(table_id, table_host.seat_row)
         table, seat = locked.table, _seat_of(locked, user)
         if table.status == Table.Status.PAUSED:
             raise TableError("paused", TABLE_PAUSED)
@@ -195,7 +195,7 @@ def table_act(
             # not a judgement, so nothing is stored (issue 30 §1.8).
             if not (move.judged and exc.code in JUDGED_ERROR_CODES):
                 raise _refusal(exc) from exc
-            writes = listener.judged_play(move.judged_play(refused=exc))
+            writes = table_host.judged_play(move.judged_play(refused=exc))
             if move.game.note_refusal(seat.index, exc):
                 # Kept beside the state (which replays from the stored actions alone).
                 table.refused = refusal_record(table, move.game, seat.index)
@@ -204,8 +204,8 @@ def table_act(
                 store.store(writes=writes)
             refused = _refusal(exc)
         else:
-            writes = listener.judged_play(move.judged_play(events=events)) if move.judged else []
-            writes += listener.player_action(move.player_action(events))
+            writes = table_host.judged_play(move.judged_play(events=events)) if move.judged else []
+            writes += table_host.player_action(move.player_action(events))
             applied = [(seat.index, action, events, Actor.PLAYER)]
             return _commit(locked, move.game, applied, user, writes, publish=publish)
     raise refused  # after the commit: the judged play's rows are kept

@@ -1,6 +1,6 @@
 """Store every judged fraction play of a student (the attempt log) and every missed equivalence.
 
-`AttemptLog` is the games app's move listener (games.listeners), called inside the action's
+lessons' table host (lessons.attempts.hooks.LessonsHost, games.host) calls it inside a move's
 transaction: it returns the rows to write and games stores them with the move, so a row
 commits with the action or not at all, and always before the action is broadcast. A seat's
 student, class and session come from lessons' own row (SeatStudent), which the table lock
@@ -203,20 +203,6 @@ def attempt_figures(
         return [], {}, [], ["S1"]
     tags = classify((1, named), played, claim) if claim == CLAIM_DENOMINATOR else ["U"]
     return tags, {}, [], ["S1"]
-
-
-class AttemptLog:
-    """The move listener of lessons (games.listeners.MoveListener): the attempt log."""
-
-    seat_row = SeatStudent
-
-    def judged_play(self, play: JudgedPlay) -> list[Write]:
-        """Return the attempt of a student's judged fraction play (right or wrong)."""
-        return log_judged_play(play)
-
-    def player_action(self, record: PlayerAction) -> list[Write]:
-        """Return what a student's draw tells (a missed equivalence, the turn's `drew`)."""
-        return log_draw(record)
 
 
 def log_judged_play(play: JudgedPlay) -> list[Write]:
