@@ -102,7 +102,7 @@ def _changed(round_: WarmupRound) -> None:
     """Tell the teacher's live overview that a session round moved on (after commit)."""
     if round_.session_id is not None:
         session_id = int(round_.session_id)
-        transaction.on_commit(lambda: session_changed(session_id))
+        session_changed(session_id)
 
 
 def _new_round(
