@@ -10,6 +10,7 @@ from django.views.decorators.http import require_safe
 
 from lessons.classrooms.login_limit import FAILURE_WINDOW_SECONDS
 from lessons.models import ENT_SEEN_RETENTION_DAYS
+from lessons.notices import rgaa, statement
 from lessons.notices.retention import retention_in_force
 
 # A sign-in session lasts SESSION_COOKIE_AGE seconds (Django's default: two weeks).
@@ -56,5 +57,15 @@ def data_flow(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def accessibility(request: HttpRequest) -> HttpResponse:
-    """Show the standard followed, what is tested, the known limits and whom to tell."""
-    return render(request, "notices/accessibility.html")
+    """Show the RGAA self-assessment: its status and rate, each criterion, how it was checked."""
+    return render(
+        request,
+        "notices/accessibility.html",
+        {
+            "tally": rgaa.tally(),
+            "themes": statement.themes(),
+            "sample": statement.sample(),
+            "assessed_on": rgaa.assessment().assessed_on,
+            "tools": rgaa.assessment().tools,
+        },
+    )

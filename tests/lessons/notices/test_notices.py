@@ -160,7 +160,7 @@ def test_privacy_notice_links_the_cnil_only_as_a_plain_link() -> None:
 def test_accessibility_statement_declares_its_status_and_how_to_report() -> None:
     text = _get(reverse("accessibility"), "fr")
     assert "RGAA 4.1" in text and "WCAG 2.1" in text
-    assert "non conforme" in text
+    assert "partiellement conforme" in text
     assert "Signaler un problème" in text
     assert '<a href="https://formulaire.defenseurdesdroits.fr/">' in text
 
@@ -233,8 +233,8 @@ def test_every_page_footer_links_both_notices(class_a: ClassWorld) -> None:
     ]
     for user, url in pages:
         for language, privacy, accessibility in [
-            ("fr", "Données personnelles", "Accessibilité : non conforme"),
-            ("en", "Privacy notice", "Accessibility: not compliant"),
+            ("fr", "Données personnelles", "Accessibilité\u202f: partiellement conforme"),
+            ("en", "Privacy notice", "Accessibility: partially compliant"),
         ]:
             text = _get(url, language, user)
             footer = text[text.index('<footer class="site-footer">') :]
