@@ -132,15 +132,33 @@ def test_record_and_data_flow_give_this_servers_own_periods(settings) -> None:  
         record_fr = _get(reverse("processing_record"), "fr")
     assert "erased automatically 5 months after their class is archived" in record
     assert "A sign-in session: 3 days at most." in record
-    assert "Failed sign-in counts: 1440 minutes." in record  # a lock's strikes: a day
+    assert "Failed sign-in counts: 24 hours." in record  # a lock's strikes: a day
+    assert "A report's PDF in the server's cache: 7 days at most." in record
     assert "30 days after their last ENT sign-in" in record and "30 days after" in flow
     assert "5 months after the class is archived" in flow and "3 days at most" in flow
+    assert "24 hours at most" in flow and "7 days at most; emptied when a pupil is erased" in flow
+    for cookie in ("365 days", "180 days", "the token: 364 days"):
+        assert cookie in flow, cookie  # the device's, the pupil device's, the CSRF cookie's
+    assert "14 days in the deploy guide" in flow and "keeps no copy of a CSV export" in flow
     assert "effacées automatiquement 5 mois après l’archivage" in record_fr
     with mock.patch("lessons.notices.views.retention_in_force", return_value=None):
         assert "this server erases nothing automatically" in _get(
             reverse("processing_record"), "en"
         )
         assert "until the school has them deleted" in _get(reverse("data_flow"), "en")
+
+
+@pytest.mark.django_db
+def test_privacy_notice_gives_the_sign_in_limits_own_period(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.CSRF_COOKIE_AGE = 2 * 24 * 60 * 60
+    text = _get(reverse("privacy"), "en")
+    french = _get(reverse("privacy"), "fr")
+    flow = _get(reverse("data_flow"), "en")
+    assert "Failed sign-ins are counted for 24 hours at most." in text
+    assert "15 minutes" not in text
+    assert "comptées 24\xa0heures au plus" in french or "comptées 24 heures au plus" in french
+    assert "marks the device as a pupil's for 180 days" in text.replace("&#x27;", "'")
+    assert "the token: 2 days" in flow
 
 
 @pytest.mark.django_db
