@@ -17,6 +17,7 @@ from lessons.ent.states import STATE_SECONDS
 from lessons.models import ENT_SEEN_RETENTION_DAYS
 from lessons.notices import rgaa, statement
 from lessons.notices.retention import retention_in_force
+from lessons.reporting.loading import STATUS_CACHE_SECONDS
 from lessons.reporting.printing import CACHE_SECONDS as PDF_CACHE_SECONDS
 
 # A sign-in session lasts SESSION_COOKIE_AGE seconds (Django's default: two weeks).
@@ -45,6 +46,7 @@ def _periods() -> dict[str, object]:
         "pupil_device_days": STUDENT_DEVICE_SECONDS // SECONDS_PER_DAY,
         "csrf_days": settings.CSRF_COOKIE_AGE // SECONDS_PER_DAY,
         "pdf_cache_days": PDF_CACHE_SECONDS // SECONDS_PER_DAY,
+        "status_cache_hours": STATUS_CACHE_SECONDS // SECONDS_PER_HOUR,
         "ent_state_minutes": STATE_SECONDS // 60,
         "school_year_end": _school_year_end(),
     }
