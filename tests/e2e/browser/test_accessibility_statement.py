@@ -37,6 +37,13 @@ def claims() -> list[rgaa.Criterion]:
     ]
 
 
+def _in_language(browser: Any, live_server: Any, language: str) -> Any:
+    """Open a browser context that asks the live server for pages in `language`."""
+    context = browser.new_context(locale=language)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    return context
+
+
 def _axe(page: Page, rules: list[str]) -> list[dict[str, Any]]:
     options = {"runOnly": {"type": "rule", "values": rules}, "resultTypes": ["violations"]}
     violations: list[dict[str, Any]] = Axe().run(page, options=options).response["violations"]
@@ -86,10 +93,7 @@ def test_automated_claims_hold_on_every_sampled_page(
     titles: dict[str, list[str]] = defaultdict(list)
     for language in ("fr", "en"):
         for user, urls in pages.items():
-            context = browser.new_context(locale=language)
-            context.add_cookies(
-                [{"name": "django_language", "value": language, "url": live_server.url}]
-            )
+            context = _in_language(browser, live_server, language)
             try:
                 if user is not None:
                     live_server_sign_in(context, live_server, user)
@@ -114,8 +118,7 @@ def test_automated_claims_hold_on_every_sampled_page(
 def test_data_protection_pages_have_no_axe_violation_at_all(
     browser: Any, live_server: Any, language: str
 ) -> None:
-    context = browser.new_context(locale=language)
-    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    context = _in_language(browser, live_server, language)
     problems = {}
     try:
         page = context.new_page()
@@ -143,8 +146,7 @@ def test_the_footer_leads_to_the_statement_and_the_privacy_pages(
 ) -> None:
     with translation.override(language):
         link = status_label()
-    context = browser.new_context(locale=language)
-    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    context = _in_language(browser, live_server, language)
     try:
         page = context.new_page()
         page.goto(live_server.url + reverse("home"))
