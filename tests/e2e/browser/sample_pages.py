@@ -14,7 +14,7 @@ from tests.lessons.sessions.helpers import class_of
 def sample_pages(class_a: ClassWorld) -> dict[Any, list[str]]:
     """Build a seated class session and a warm-up; map each viewer to the sampled pages.
 
-    The statement's sample (lessons/notices/rgaa.py SAMPLE): home, sign-in, pupil home, play
+    The statement's sample (lessons/notices/rgaa.toml, [[sample]]): home, sign-in, pupil home, play
     table, warm-up, class dashboard, live session page, privacy (and the statement itself).
     Call it outside the event loop (tests.e2e.browser.conftest.outside_the_event_loop).
     """
