@@ -17,6 +17,13 @@ STUDENT_BACKEND = "django.contrib.auth.backends.ModelBackend"
 SameSite = Literal["Lax", "Strict", "None", False] | None
 
 
+# Set when a student signs out: this device is a student's, so a page that needs a sign-in
+# sends the next visitor to the class code (/join), not to the teacher's sign-in page.
+# The privacy notice states how long it lasts.
+STUDENT_DEVICE_COOKIE = "unoclass_student_device"
+STUDENT_DEVICE_SECONDS = 180 * 24 * 3600
+
+
 def student_land(request: HttpRequest, student: Student) -> HttpResponse:
     """Sign the pupil in and send them to their class's home, in the class's language.
 

@@ -35,7 +35,12 @@ from lessons.classrooms.fresh_pins import (
 )
 from lessons.classrooms.login_limit import LimitedAuthenticationForm
 from lessons.classrooms.sign_in_limit import client_of, with_device
-from lessons.classrooms.student_landing import STUDENT_BACKEND, student_land
+from lessons.classrooms.student_landing import (
+    STUDENT_BACKEND,
+    STUDENT_DEVICE_COOKIE,
+    STUDENT_DEVICE_SECONDS,
+    student_land,
+)
 from lessons.ent.pupils import pupil_connectors
 from lessons.models import Classroom, EntConnector
 from lessons.practice.home import practice_next, practice_of_classroom
@@ -113,12 +118,6 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Welcome! Create your first class."))
         return redirect("classroom_create")
     return render(request, "lessons/signup.html", {"form": form})
-
-
-# Set when a student signs out: this device is a student's, so a page that needs a sign-in
-# sends the next visitor to the class code (/join), not to the teacher's sign-in page.
-STUDENT_DEVICE_COOKIE = "unoclass_student_device"
-STUDENT_DEVICE_SECONDS = 180 * 24 * 3600
 
 
 @method_decorator(with_device, name="dispatch")  # the device cookie of the sign-in limits

@@ -3,17 +3,32 @@ and the accessibility statement: public pages, no sign-in."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from lessons.classrooms.login_limit import FAILURE_WINDOW_SECONDS
+from lessons.classrooms.sign_in_limit import COOKIE_SECONDS
+from lessons.classrooms.student_landing import STUDENT_DEVICE_SECONDS
+from lessons.ent.states import STATE_SECONDS
 from lessons.models import ENT_SEEN_RETENTION_DAYS
+from lessons.notices import rgaa, statement
 from lessons.notices.retention import retention_in_force
+from lessons.reporting.loading import STATUS_CACHE_SECONDS
+from lessons.reporting.printing import CACHE_SECONDS as PDF_CACHE_SECONDS
 
 # A sign-in session lasts SESSION_COOKIE_AGE seconds (Django's default: two weeks).
 SECONDS_PER_DAY = 24 * 60 * 60
+SECONDS_PER_HOUR = 60 * 60
+
+
+def _school_year_end() -> date:
+    """Return the last day of the school year (settings.SCHOOL_YEAR_END, "MM-DD"), any year."""
+    month, day = (int(part) for part in str(settings.SCHOOL_YEAR_END).split("-"))
+    return date(2000, month, day)
 
 
 def _periods() -> dict[str, object]:
@@ -26,7 +41,14 @@ def _periods() -> dict[str, object]:
         "retention": retention_in_force(),
         "session_days": settings.SESSION_COOKIE_AGE // SECONDS_PER_DAY,
         "ent_seen_days": ENT_SEEN_RETENTION_DAYS,
-        "failure_minutes": FAILURE_WINDOW_SECONDS // 60,
+        "failure_hours": FAILURE_WINDOW_SECONDS // SECONDS_PER_HOUR,
+        "device_cookie_days": COOKIE_SECONDS // SECONDS_PER_DAY,
+        "pupil_device_days": STUDENT_DEVICE_SECONDS // SECONDS_PER_DAY,
+        "csrf_days": settings.CSRF_COOKIE_AGE // SECONDS_PER_DAY,
+        "pdf_cache_days": PDF_CACHE_SECONDS // SECONDS_PER_DAY,
+        "status_cache_hours": STATUS_CACHE_SECONDS // SECONDS_PER_HOUR,
+        "ent_state_minutes": STATE_SECONDS // 60,
+        "school_year_end": _school_year_end(),
     }
 
 
@@ -56,5 +78,15 @@ def data_flow(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def accessibility(request: HttpRequest) -> HttpResponse:
-    """Show the standard followed, what is tested, the known limits and whom to tell."""
-    return render(request, "notices/accessibility.html")
+    """Show the RGAA self-assessment: its status and rate, each criterion, how it was checked."""
+    return render(
+        request,
+        "notices/accessibility.html",
+        {
+            "tally": rgaa.tally(),
+            "themes": statement.themes(),
+            "sample": statement.sample(),
+            "assessed_on": rgaa.assessment().assessed_on,
+            "tools": rgaa.assessment().tools,
+        },
+    )

@@ -44,9 +44,13 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 NNBSP = "\u202f"
 SKIP_TAGS = {"script", "style", "code", "kbd", "pre", "textarea", "svg"}
-# Not prose: an address (http://), a time or a ratio (9:30), a standard's version (WCAG 2.1)
-# and the rules' version (2026.11-1).
-NOT_PROSE = re.compile(r"https?://\S+|\d:\d|\b(?:RGAA|WCAG) \d+\.\d+|\b\d{4}\.\d{2}-\d+")
+# Not prose: an address (http://), a time or a ratio (9:30), a standard's version (WCAG 2.1),
+# the rules' version (2026.11-1), and an RGAA criterion's number alone in its element (8.4, in
+# the accessibility statement).
+NOT_PROSE = re.compile(
+    r"https?://\S+|\d:\d|\b(?:RGAA|WCAG) \d+\.\d+|\b\d{4}\.\d{2}-\d+"
+    r"|^\d{1,2}\.\d{1,2}$"
+)
 
 
 class _Text(HTMLParser):

@@ -132,15 +132,33 @@ def test_record_and_data_flow_give_this_servers_own_periods(settings) -> None:  
         record_fr = _get(reverse("processing_record"), "fr")
     assert "erased automatically 5 months after their class is archived" in record
     assert "A sign-in session: 3 days at most." in record
-    assert "Failed sign-in counts: 1440 minutes." in record  # a lock's strikes: a day
+    assert "Failed sign-in counts: 24 hours." in record  # a lock's strikes: a day
+    assert "A report's PDF in the server's cache: 7 days at most." in record
     assert "30 days after their last ENT sign-in" in record and "30 days after" in flow
     assert "5 months after the class is archived" in flow and "3 days at most" in flow
+    assert "24 hours at most" in flow and "7 days at most; emptied when a pupil is erased" in flow
+    for cookie in ("365 days", "180 days", "the token: 364 days"):
+        assert cookie in flow, cookie  # the device's, the pupil device's, the CSRF cookie's
+    assert "14 days in the deploy guide" in flow and "keeps no copy of a CSV export" in flow
     assert "effacées automatiquement 5 mois après l’archivage" in record_fr
     with mock.patch("lessons.notices.views.retention_in_force", return_value=None):
         assert "this server erases nothing automatically" in _get(
             reverse("processing_record"), "en"
         )
         assert "until the school has them deleted" in _get(reverse("data_flow"), "en")
+
+
+@pytest.mark.django_db
+def test_privacy_notice_gives_the_sign_in_limits_own_period(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.CSRF_COOKIE_AGE = 2 * 24 * 60 * 60
+    text = _get(reverse("privacy"), "en")
+    french = _get(reverse("privacy"), "fr")
+    flow = _get(reverse("data_flow"), "en")
+    assert "Failed sign-ins are counted for 24 hours at most." in text
+    assert "15 minutes" not in text
+    assert "comptées 24\xa0heures au plus" in french or "comptées 24 heures au plus" in french
+    assert "marks the device as a pupil's for 180 days" in text.replace("&#x27;", "'")
+    assert "the token: 2 days" in flow
 
 
 @pytest.mark.django_db
@@ -160,7 +178,7 @@ def test_privacy_notice_links_the_cnil_only_as_a_plain_link() -> None:
 def test_accessibility_statement_declares_its_status_and_how_to_report() -> None:
     text = _get(reverse("accessibility"), "fr")
     assert "RGAA 4.1" in text and "WCAG 2.1" in text
-    assert "non conforme" in text
+    assert "partiellement conforme" in text
     assert "Signaler un problème" in text
     assert '<a href="https://formulaire.defenseurdesdroits.fr/">' in text
 
@@ -233,8 +251,8 @@ def test_every_page_footer_links_both_notices(class_a: ClassWorld) -> None:
     ]
     for user, url in pages:
         for language, privacy, accessibility in [
-            ("fr", "Données personnelles", "Accessibilité : non conforme"),
-            ("en", "Privacy notice", "Accessibility: not compliant"),
+            ("fr", "Données personnelles", "Accessibilité\u202f: partiellement conforme"),
+            ("en", "Privacy notice", "Accessibility: partially compliant"),
         ]:
             text = _get(url, language, user)
             footer = text[text.index('<footer class="site-footer">') :]
