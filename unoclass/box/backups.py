@@ -62,12 +62,21 @@ def backup_now(folder: Path, *, keep_days: int, now: datetime | None = None) -> 
     moment = timezone.localtime(now or timezone.now())
     target = backup_folder(folder) / f"{PREFIX}{moment.strftime(STAMP)}{SUFFIX}"
     call_command("backup_db", str(target), force=True, stdout=io.StringIO())
-    limit = moment - timedelta(days=keep_days)
+    prune(folder, keep_days=keep_days, now=moment, keep=target)
+    return target
+
+
+def prune(folder: Path, *, keep_days: int, now: datetime, keep: Path) -> list[Path]:
+    """Remove the backups taken more than `keep_days` days before `now`, never `keep` (the one
+    just written, whatever the clock says); return the removed ones."""
+    limit = now - timedelta(days=keep_days)
+    removed = []
     for old in backups(folder):
         taken = backup_taken_at(old)
-        if old != target and taken is not None and taken < limit:
+        if old != keep and taken is not None and taken < limit:
             old.unlink()
-    return target
+            removed.append(old)
+    return removed
 
 
 def _check_backup(path: Path) -> None:

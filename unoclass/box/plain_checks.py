@@ -44,13 +44,12 @@ def _backup_line(say: Say, folder: Path) -> str:
         return say("No backup yet: run unoclass backup (every evening, for instance).")
     taken = backup_taken_at(found[-1])
     assert taken is not None
-    days = (timezone.now() - taken) // timedelta(days=1)
-    line = say("Last backup: %(days)d day(s) ago, in %(folder)s.") % {
-        "days": days,
+    line = say("Last backup: %(when)s, in %(folder)s.") % {
+        "when": taken.strftime("%Y-%m-%d %H:%M"),
         "folder": found[-1].parent,
     }
-    if days >= BACKUP_OLD_DAYS:
-        line += " " + say("Make a new one: unoclass backup.")
+    if timezone.now() - taken >= timedelta(days=BACKUP_OLD_DAYS):
+        line += " " + say("It is more than a week old: make a new one (unoclass backup).")
     return line
 
 
