@@ -12,15 +12,16 @@ HOST ?= 127.0.0.1
 # Debian packages the test suite needs: chromium for the browser tests, gettext for
 # translations, redis and postgresql for the scale-out tests, pango and a font for the PDF
 # reports (WeasyPrint), nginx and openssl for the deploy guide's test (docs/deploy.md), squid
-# as a school's filtering proxy (tests/e2e/network), nodejs for the JavaScript linter (ESLint 9
+# as a school's filtering proxy (tests/e2e/network), zbar-tools to read the box's QR code
+# (tests/e2e/box: zbarimg), nodejs for the JavaScript linter (ESLint 9
 # needs node >= 18.18: Debian 12 has 18.19). Debian packages npm apart from nodejs; a node from
 # elsewhere (NodeSource) brings its own npm, which Debian's npm package would conflict with.
 DEB_TEST_PACKAGES := chromium gettext redis-server postgresql libpango-1.0-0 libpangoft2-1.0-0 \
-	fonts-dejavu-core nginx openssl squid nodejs $(shell command -v npm >/dev/null 2>&1 || echo npm)
+	fonts-dejavu-core nginx openssl squid zbar-tools nodejs $(shell command -v npm >/dev/null 2>&1 || echo npm)
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
 .PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean \
-	cas-venv jslint
+	cas-venv jslint dist test-wheel
 
 # The tests' own CAS server (tests/support/cas): django-cas-server in a virtual environment of
 # its own, with the Django it supports, never mixed with the app's (python-cas is the client).
@@ -65,6 +66,13 @@ run: install translations
 	@echo "unoclass is served on http://$(HOST):$(PORT)/ (open it in a browser; Ctrl+C stops it)"
 	DEBUG=$${DEBUG:-1} $(VENV)/bin/daphne -b $(HOST) -p $(PORT) unoclass.asgi:application
 
+# The wheel and the sdist, in dist/: templates, static files, compiled translations and the demo
+# inside (setup.py), a `unoclass` command to run it without a checkout (docs/box.md).
+dist: install
+	$(PY) -m pip install --quiet "build>=1.2,<2"
+	rm -rf dist build
+	$(PY) -m build --outdir dist .
+
 system-deps:
 	@missing=""; \
 	for p in $(DEB_TEST_PACKAGES); do \
@@ -83,6 +91,12 @@ test: install-dev system-deps node_modules/.installed translations cas-venv
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
+
+# The wheel as a teacher installs it (tests/e2e/box, 1-2 min): built, installed into a fresh
+# virtual environment outside the checkout, `unoclass serve --lan` joined by a browser. Apart
+# from `make test`, which skips it; .ci/run runs it after `make test` (docs/testing.md).
+test-wheel: install-dev system-deps translations
+	UNOCLASS_WHEEL_TEST=1 $(PY) -m pytest tests/e2e/box -p no:cacheprovider -q
 
 lint: install-dev
 	$(VENV)/bin/ruff check --fix .

@@ -15,11 +15,16 @@ from csp import constants as csp_constants
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from unoclass import share
+
 # Typed code subscripts Django's generic classes (ModelForm[Classroom]); make that work at run
 # time too.
 django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Templates, static files and translations: the checkout's own folders, or the copies an
+# installed wheel carries (unoclass/share.py).
+SHARE_DIR = share.SHARE_DIR
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -91,7 +96,7 @@ WSGI_APPLICATION = "unoclass.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SHARE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -99,6 +104,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # Whether the PDF buttons print PDFs or open pages to print.
+                "lessons.reporting.context.pdf_printing",
             ],
         },
     },
@@ -197,7 +204,7 @@ LOGOUT_REDIRECT_URL = "home"
 # French first, English second.
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [SHARE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Paris")
 USE_TZ = True
@@ -205,7 +212,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 # Where collectstatic puts the files nginx serves (docs/deploy.md).
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [SHARE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -312,6 +319,11 @@ LOGGING = {
 # finished round stays on screen before the server deals the next one if nobody does.
 GAMES_BOT_DELAY = float(os.environ.get("GAMES_BOT_DELAY", "1.2"))
 GAMES_ROUND_PAUSE = float(os.environ.get("GAMES_ROUND_PAUSE", "10"))
+
+# PDF reports (WeasyPrint, in the print workers). PDF_PRINTING=0 turns them off, as a server
+# without WeasyPrint's libraries (Windows without GTK) has them: the reports then open as
+# pages to print from the browser, and the PDF buttons say why (lessons/reporting/printing.py).
+PDF_PRINTING = env_bool("PDF_PRINTING", True)
 
 # The network check page (/network-check/): how long it keeps each link open (a lesson's link
 # must outlive a minute: proxies that cut idle or long connections show up), and how often the
