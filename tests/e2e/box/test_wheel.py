@@ -120,6 +120,9 @@ def test_the_installed_wheel_serves_a_class_on_the_lan(
         # The set-up link works once.
         again = browser.new_context().new_page()
         assert again.goto(link).status == 403
+        # A page that reads a data file of the package (the accessibility verdicts) serves.
+        statement = again.goto(served.teacher_url + "accessibility/")
+        assert statement is not None and statement.status == 200
 
         # Django's commands under `unoclass`, beside the running server.
         demo = _ok(unoclass(bin_dir, data, "demo"))
