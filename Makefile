@@ -20,7 +20,7 @@ DEB_TEST_PACKAGES := chromium gettext redis-server postgresql libpango-1.0-0 lib
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
 .PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean \
-	cas-venv jslint
+	cas-venv jslint dist test-wheel
 
 # The tests' own CAS server (tests/support/cas): django-cas-server in a virtual environment of
 # its own, with the Django it supports, never mixed with the app's (python-cas is the client).
@@ -64,6 +64,13 @@ run: install translations
 	DEBUG=$${DEBUG:-1} $(PY) manage.py demo_data
 	@echo "unoclass is served on http://$(HOST):$(PORT)/ (open it in a browser; Ctrl+C stops it)"
 	DEBUG=$${DEBUG:-1} $(VENV)/bin/daphne -b $(HOST) -p $(PORT) unoclass.asgi:application
+
+# The wheel and the sdist, in dist/: templates, static files, compiled translations and the demo
+# inside (setup.py), a `unoclass` command to run it without a checkout (docs/box.md).
+dist: install
+	$(PY) -m pip install --quiet "build>=1.2,<2"
+	rm -rf dist build
+	$(PY) -m build --outdir dist .
 
 system-deps:
 	@missing=""; \

@@ -20,6 +20,10 @@ from django.utils.translation import gettext_lazy as _
 django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Templates, static files and translations: the checkout's own folders, or the copies an
+# installed wheel carries in unoclass/_share/ (setup.py).
+_WHEEL_SHARE = Path(__file__).resolve().parent / "_share"
+SHARE_DIR = _WHEEL_SHARE if _WHEEL_SHARE.is_dir() else BASE_DIR
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -91,7 +95,7 @@ WSGI_APPLICATION = "unoclass.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SHARE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -197,7 +201,7 @@ LOGOUT_REDIRECT_URL = "home"
 # French first, English second.
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("en", _("English"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [SHARE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Paris")
 USE_TZ = True
@@ -205,7 +209,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 # Where collectstatic puts the files nginx serves (docs/deploy.md).
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [SHARE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

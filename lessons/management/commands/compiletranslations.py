@@ -9,12 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import polib
 from django.apps import apps
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from lessons.typography import french_typography
+from lessons.catalogs import compile_catalog
 
 
 def _project_locale_dirs() -> list[Path]:
@@ -35,15 +34,6 @@ def _project_locale_dirs() -> list[Path]:
     return dirs
 
 
-def _french_typography(catalog: polib.POFile) -> None:
-    """Give every French translation its narrow no-break spaces and apostrophes
-    (lessons.typography)."""
-    for entry in catalog:
-        entry.msgstr = french_typography(entry.msgstr)
-        for index, text in entry.msgstr_plural.items():
-            entry.msgstr_plural[index] = french_typography(text)
-
-
 class Command(BaseCommand):
     help = "Compile every locale/*/LC_MESSAGES/*.po file to .mo with polib."
 
@@ -62,14 +52,7 @@ class Command(BaseCommand):
             raise CommandError(f"No .po file found under {', '.join(map(str, roots))}.")
         for po_path in po_files:
             try:
-                catalog = polib.pofile(str(po_path))
+                mo_path, translated, untranslated = compile_catalog(po_path)
             except (OSError, ValueError) as error:
                 raise CommandError(f"{po_path}: {error}") from error
-            if po_path.parent.parent.name == "fr":
-                _french_typography(catalog)
-            mo_path = po_path.with_suffix(".mo")
-            catalog.save_as_mofile(str(mo_path))
-            self.stdout.write(
-                f"{mo_path} ({len(catalog.translated_entries())} translated, "
-                f"{len(catalog.untranslated_entries())} untranslated)"
-            )
+            self.stdout.write(f"{mo_path} ({translated} translated, {untranslated} untranslated)")
