@@ -16,7 +16,6 @@ import hashlib
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import tomllib
 from pathlib import Path
@@ -80,9 +79,24 @@ def version() -> str:
     return str(tomllib.loads((BASE / "pyproject.toml").read_text())["project"]["version"])
 
 
-def wheelhouse(target: Path, app_wheel: Path | None) -> None:
-    """Put the app's wheel and all its dependencies' wheels in `target`."""
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+def wheelhouse(target: Path, app_wheel: Path | None, scratch: Path) -> None:
+    """Put the app's wheel and all its dependencies' wheels in `target`.
+
+    pip runs on Debian's own python3, the one the package installs into: a dependency's markers
+    are read for it (redis needs async-timeout below Python 3.11.3, and Debian 12 has 3.11.2).
+    """
+    debian_python = Path("/usr/bin/python3")
+    found = subprocess.run(
+        [str(debian_python), "-c", "import sys; print(sys.version_info[:2] == (3, 11))"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.stdout.strip() != "True":
+        raise SystemExit("make deb needs Debian 12's /usr/bin/python3 (3.11) and python3-venv")
+    venv = scratch / "build-venv"
+    subprocess.run([str(debian_python), "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin/python"), "-m", "pip", "--disable-pip-version-check"]
     source = str(app_wheel) if app_wheel else str(BASE)
     subprocess.run([*pip, "wheel", "--quiet", "--wheel-dir", str(target), source], check=True)
 
@@ -102,7 +116,7 @@ def control(size_kib: int, arch: str) -> str:
 
 def lay_out(root: Path, app_wheel: Path | None) -> None:
     """Lay the package's files out under `root`, as they will be installed."""
-    wheelhouse(root / "opt/unoclass/wheels", app_wheel)
+    wheelhouse(root / "opt/unoclass/wheels", app_wheel, root.parent)
     units = root / "lib/systemd/system"
     units.mkdir(parents=True)
     for unit in sorted((HERE / "systemd").iterdir()):
