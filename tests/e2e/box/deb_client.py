@@ -92,7 +92,9 @@ def main() -> None:
     classroom = re.search(r'href="/classrooms/(\d+)/"', home)
     seen["classroom"] = classroom.group(1) if classroom else home[-2000:]
     if classroom:
-        status, headers, body = site.request("GET", f"/classrooms/{classroom.group(1)}/reports/pdf/")
+        status, headers, body = site.request(
+            "GET", f"/classrooms/{classroom.group(1)}/reports/pdf/"
+        )
         seen["pdf"] = [status, headers.get("Content-Type", ""), body[:5].decode(errors="replace")]
     print(json.dumps(seen))
 

@@ -95,7 +95,9 @@ def run(command: list[str], timeout: float, **kwargs: object) -> subprocess.Comp
     done = subprocess.run(
         command, capture_output=True, text=True, timeout=timeout, check=False, **kwargs
     )  # type: ignore[call-overload]
-    assert done.returncode == 0, f"{shlex.join(command)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, (
+        f"{shlex.join(command)}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    )
     return done  # type: ignore[no-any-return]
 
 
@@ -141,20 +143,21 @@ def unit_command(root: Path, name: str) -> str:
     exec_start = exec_start.replace("%%", "%").replace("$$", "$")
     (user,) = values("User")
     (group,) = values("Group") or [user]
-    uid = next(
-        line.split(":")[2]
+    account = next(
+        line.split(":")
         for line in (root / "etc/passwd").read_text().splitlines()
         if line.startswith(f"{user}:")
     )
+    uid = account[2]
+    # systemd gives a User= service its account's HOME, USER, LOGNAME and SHELL.
+    env = {"HOME": account[5], "USER": user, "LOGNAME": user, "SHELL": account[6], **env}
     gid = next(
         line.split(":")[2]
         for line in (root / "etc/group").read_text().splitlines()
         if line.startswith(f"{group}:")
     )
     (directory,) = values("WorkingDirectory")
-    prepare = [
-        f"install -d -o {uid} -g {gid} -m 755 /run/{d}" for d in values("RuntimeDirectory")
-    ]
+    prepare = [f"install -d -o {uid} -g {gid} -m 755 /run/{d}" for d in values("RuntimeDirectory")]
     umask = (values("UMask") or ["0022"])[0]
     command = shlex.join(
         [
@@ -280,8 +283,10 @@ def test_the_package_installs_serves_and_purges(tmp_path: Path, timings: Timings
         timings.step("serve: the unit's daphne, nginx, the test request", started)
         seen = json.loads(next(line for line in out.splitlines() if line.startswith("{")))
         assert seen["http"][0] == 301 and seen["http"][1].startswith("https://"), seen
-        assert seen["healthz"] == [200, {"database": "ok", "cache": "ok",
-                                          "channel_layer": "ok", "status": "ok"}], seen
+        assert seen["healthz"] == [
+            200,
+            {"database": "ok", "cache": "ok", "channel_layer": "ok", "status": "ok"},
+        ], seen
         assert seen["login"] == 200, seen
         # nginx serves the collected static files itself (the guide's location, its headers).
         assert seen["sheet_status"][0] == 200 and "immutable" in seen["sheet_status"][1], seen
@@ -311,8 +316,8 @@ def test_the_package_installs_serves_and_purges(tmp_path: Path, timings: Timings
         after = facts(root, STATE)
         assert after["secret"] == before["secret"], (before, after)
         assert "before-upgrade-from-" in after["backups"], after
-        check = "unoclass-manage shell -c 'from lessons.models import Classroom; print(\"classes\", Classroom.objects.count())'"
-        assert int(facts(root, check)["classes"]) >= 1
+        count = "from lessons.models import Classroom; print('classes', Classroom.objects.count())"
+        assert int(facts(root, f'unoclass-manage shell -c "{count}"')["classes"]) >= 1
 
         # Remove keeps the data and the settings; purge erases them and the user.
         started = time.monotonic()
