@@ -37,7 +37,7 @@ from tests.support.live import BASE_DIR
 
 pytestmark = [
     pytest.mark.slow,
-    # Measured: about N min on this 2-core machine (docs/testing.md); five times that at least.
+    # Measured: 645 s at load 19 on this 2-core machine (docs/testing.md); over five times that.
     pytest.mark.timeout(3600),
     pytest.mark.skipif(
         os.environ.get("UNOCLASS_DEB_TEST") != "1",
