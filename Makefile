@@ -12,11 +12,12 @@ HOST ?= 127.0.0.1
 # Debian packages the test suite needs: chromium for the browser tests, gettext for
 # translations, redis and postgresql for the scale-out tests, pango and a font for the PDF
 # reports (WeasyPrint), nginx and openssl for the deploy guide's test (docs/deploy.md), squid
-# as a school's filtering proxy (tests/e2e/network), nodejs for the JavaScript linter (ESLint 9
+# as a school's filtering proxy (tests/e2e/network), zbar-tools to read the box's QR code
+# (tests/e2e/box: zbarimg), nodejs for the JavaScript linter (ESLint 9
 # needs node >= 18.18: Debian 12 has 18.19). Debian packages npm apart from nodejs; a node from
 # elsewhere (NodeSource) brings its own npm, which Debian's npm package would conflict with.
 DEB_TEST_PACKAGES := chromium gettext redis-server postgresql libpango-1.0-0 libpangoft2-1.0-0 \
-	fonts-dejavu-core nginx openssl squid nodejs $(shell command -v npm >/dev/null 2>&1 || echo npm)
+	fonts-dejavu-core nginx openssl squid zbar-tools nodejs $(shell command -v npm >/dev/null 2>&1 || echo npm)
 # Debian packages `make deb` and `make test-deb` need: Debian's python3-venv (the package's
 # wheels are gathered by the python3 they install into) and mmdebstrap (the test's fresh root).
 DEB_BOX_PACKAGES := python3-venv mmdebstrap
@@ -107,6 +108,12 @@ test: install-dev system-deps node_modules/.installed translations cas-venv
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
+
+# The wheel as a teacher installs it (tests/e2e/box, 1-2 min): built, installed into a fresh
+# virtual environment outside the checkout, `unoclass serve --lan` joined by a browser. Apart
+# from `make test`, which skips it; .ci/run runs it after `make test` (docs/testing.md).
+test-wheel: install-dev system-deps translations
+	UNOCLASS_WHEEL_TEST=1 $(PY) -m pytest tests/e2e/box -p no:cacheprovider -q
 
 lint: install-dev
 	$(VENV)/bin/ruff check --fix .

@@ -15,15 +15,16 @@ from csp import constants as csp_constants
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from unoclass import share
+
 # Typed code subscripts Django's generic classes (ModelForm[Classroom]); make that work at run
 # time too.
 django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Templates, static files and translations: the checkout's own folders, or the copies an
-# installed wheel carries in unoclass/_share/ (setup.py).
-_WHEEL_SHARE = Path(__file__).resolve().parent / "_share"
-SHARE_DIR = _WHEEL_SHARE if _WHEEL_SHARE.is_dir() else BASE_DIR
+# installed wheel carries (unoclass/share.py).
+SHARE_DIR = share.SHARE_DIR
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -103,6 +104,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # Whether the PDF buttons print PDFs or open pages to print.
+                "lessons.reporting.context.pdf_printing",
             ],
         },
     },
@@ -316,6 +319,11 @@ LOGGING = {
 # finished round stays on screen before the server deals the next one if nobody does.
 GAMES_BOT_DELAY = float(os.environ.get("GAMES_BOT_DELAY", "1.2"))
 GAMES_ROUND_PAUSE = float(os.environ.get("GAMES_ROUND_PAUSE", "10"))
+
+# PDF reports (WeasyPrint, in the print workers). PDF_PRINTING=0 turns them off, as a server
+# without WeasyPrint's libraries (Windows without GTK) has them: the reports then open as
+# pages to print from the browser, and the PDF buttons say why (lessons/reporting/printing.py).
+PDF_PRINTING = env_bool("PDF_PRINTING", True)
 
 # The network check page (/network-check/): how long it keeps each link open (a lesson's link
 # must outlive a minute: proxies that cut idle or long connections show up), and how often the

@@ -23,6 +23,7 @@ from lessons.plans.activities import activity_for
 from lessons.plans.forms import ERROR_FIELDS, DoneForm, PlanForm
 from lessons.plans.sheet import sheet_context
 from lessons.reporting.pdf_render import PdfUnavailable, html_to_pdf
+from lessons.reporting.printing import pdf_available
 
 
 def _lang() -> str:
@@ -170,21 +171,25 @@ def plan_done(request: SignedInRequest, classroom_id: int, plan_id: int) -> Http
     return redirect("plan_detail", plan.classroom_id, plan.pk)
 
 
-def plan_sheet_html(request: SignedInRequest, plan: GroupPlan) -> str:
-    """Return the plan's A4 sheet as a self-contained HTML document."""
-    context = {**sheet_context(plan, _lang()), "lang": _lang()}
+def plan_sheet_html(request: SignedInRequest, plan: GroupPlan, *, print_page: bool = False) -> str:
+    """Return the plan's A4 sheet as a self-contained HTML document (`print_page`: for the
+    browser to print, on a server that makes no PDF)."""
+    context = {**sheet_context(plan, _lang()), "lang": _lang(), "print_page": print_page}
     return render_to_string("lessons/plans/plan_pdf.html", context, request=request)
 
 
 @teacher_required
 @require_GET
 def plan_pdf(request: SignedInRequest, classroom_id: int, plan_id: int) -> HttpResponse:
-    """Return the plan's sheet as one A4 page (PDF) to print for the group."""
+    """Return the plan's sheet as one A4 page (PDF) to print for the group (a page to print
+    from the browser on a server that makes no PDF)."""
     plan = _plan(request, classroom_id, plan_id)
+    if not pdf_available():
+        return HttpResponse(plan_sheet_html(request, plan, print_page=True))
     try:
         document = html_to_pdf(plan_sheet_html(request, plan))
     except PdfUnavailable:
-        return HttpResponse(_("PDF printing is not available on this server."), status=503)
+        return HttpResponse(plan_sheet_html(request, plan, print_page=True))
     response = HttpResponse(document, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="plan-{plan.rule}-{plan.pk}.pdf"'
     return response

@@ -31,10 +31,18 @@ def report_body(request: HttpRequest, context: dict[str, Any]) -> str:
     return render_to_string("lessons/reports/_report_body.html", context, request=request)
 
 
-def document_html(request: HttpRequest, bodies: list[str], *, lang: str, title: str) -> str:
-    """Return a self-contained HTML document of reports, each starting on a new page."""
-    return render_to_string(
-        "lessons/reports/report_pdf.html",
-        {"bodies": bodies, "report_lang": lang, "title": title, "inline_css": inline_css()},
-        request=request,
-    )
+def document_html(
+    request: HttpRequest, bodies: list[str], *, lang: str, title: str, print_page: bool = False
+) -> str:
+    """Return a self-contained HTML document of reports, each starting on a new page.
+
+    `print_page`: for the browser to print, on a server that makes no PDF (its note says why).
+    """
+    context = {
+        "bodies": bodies,
+        "report_lang": lang,
+        "title": title,
+        "inline_css": inline_css(),
+        "print_page": print_page,
+    }
+    return render_to_string("lessons/reports/report_pdf.html", context, request=request)

@@ -6,7 +6,10 @@ Nothing here imports Django, so a fresh worker process imports this module alone
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import gc
+import importlib.util
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,8 +17,33 @@ from typing import Any
 WARM_UP_HTML = '<html lang="fr"><p>Bilan · <strong>½</strong> <em>é</em></p></html>'
 
 
+# The names WeasyPrint itself opens Pango by (weasyprint/text/ffi.py): Linux, Windows, macOS.
+PANGO_NAMES = ("libpango-1.0.so.0", "libpango-1.0-0.dll", "libpango-1.0-0", "libpango-1.0.dylib")
+
+
 class PdfUnavailable(RuntimeError):
     """WeasyPrint (or the system libraries it needs) is not installed on this server."""
+
+
+@functools.cache
+def weasyprint_installed() -> bool:
+    """Tell whether WeasyPrint and its Pango library are there (Windows without GTK: not).
+
+    Looked up, not imported: the server's process never loads WeasyPrint (its print workers
+    do). A print that fails all the same raises PdfUnavailable.
+    """
+    try:
+        if importlib.util.find_spec("weasyprint") is None:
+            return False
+    except (ImportError, ValueError):  # ValueError: a module blanked in sys.modules
+        return False
+    for name in PANGO_NAMES:
+        try:
+            ctypes.CDLL(name)
+        except OSError:
+            continue
+        return True
+    return False
 
 
 def _no_fetch(url: str, *args: Any, **kwargs: Any) -> dict[str, Any]:

@@ -40,13 +40,14 @@ from lessons.reporting.student_report import student_report
 class PrintJob:
     """What to print: its cache slot and version, how to build the HTML of its parts (printed
     side by side, joined in order) and to read its version again (None: gone), the file's
-    name."""
+    name, and the whole as one page for the browser to print (a server without PDFs)."""
 
     slot: str
     version: str
     parts: tuple[Callable[[], str], ...]
     version_now: Callable[[], str | None]
     filename: str
+    page: Callable[[], str]
 
 
 def _body(request: HttpRequest, student: Student, lang: str, *, for_student: bool) -> str:
@@ -69,11 +70,11 @@ def _class_version(students: list[Student], lang: str) -> str:
 def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -> PrintJob:
     lang = reader_lang()  # the reader's language, as the report page's
 
-    def make_html() -> str:
+    def make_html(print_page: bool = False) -> str:
         with translation.override(lang):
             body = _body(request, student, lang, for_student=for_student)
             title = _("Progress report · %(name)s") % {"name": student.display_name}
-            return document_html(request, [body], lang=lang, title=title)
+            return document_html(request, [body], lang=lang, title=title, print_page=print_page)
 
     def version_now() -> str | None:
         again = Student.objects.select_related("classroom").filter(pk=student.pk).first()
@@ -86,6 +87,7 @@ def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -
         (make_html,),
         version_now,
         f"report-{student.pk}.pdf",
+        lambda: make_html(print_page=True),
     )
 
 
@@ -110,12 +112,12 @@ def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
     if not students:
         raise Http404
 
-    def part(run: list[Student]) -> Callable[[], str]:
+    def part(run: list[Student], print_page: bool = False) -> Callable[[], str]:
         def make_html() -> str:
             with translation.override(lang):
                 bodies = [_body(request, s, lang, for_student=False) for s in run]
                 title = _("Progress reports · %(name)s") % {"name": classroom.name}
-                return document_html(request, bodies, lang=lang, title=title)
+                return document_html(request, bodies, lang=lang, title=title, print_page=print_page)
 
         return make_html
 
@@ -130,6 +132,7 @@ def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
         tuple(part(run) for run in in_parts(students, printing.pool().workers)),
         version_now,
         f"reports-class-{classroom.pk}.pdf",
+        part(students, print_page=True),
     )
 
 
@@ -167,6 +170,8 @@ async def _print(
 ) -> HttpResponseBase:
     """Check the user's role, then the method, then answer the job's PDF (cached or printed).
 
+    A server that prints no PDF (printing.pdf_available) answers the page to print instead.
+
     The same order as the synchronous views' decorators: sign-in, role (403), GET only (405),
     then the lookups (404).
     """
@@ -178,14 +183,13 @@ async def _print(
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET", "HEAD"])
     job = await sync_to_async(prepare)(user)
+    if not printing.pdf_available():
+        return HttpResponse(await sync_to_async(job.page)())
     try:
         document = await printing.cached_pdf(job.slot, job.version, job.parts, job.version_now)
     except PdfUnavailable:
-        return HttpResponse(
-            _("PDF export is not available on this server. Use your browser's Print instead."),
-            status=503,
-            content_type="text/plain; charset=utf-8",
-        )
+        # WeasyPrint looked installed but could not print: the page to print, all the same.
+        return HttpResponse(await sync_to_async(job.page)())
     response = HttpResponse(document, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{job.filename}"'
     return response

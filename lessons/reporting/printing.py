@@ -53,7 +53,7 @@ from lessons.diagnosis import RULES_VERSION
 from lessons.models import Attempt, MissedEquivalence, SessionMember, Student
 from lessons.reporting import loading
 from lessons.reporting.pdf_merge import merge_pdfs
-from lessons.reporting.pdf_render import html_to_pdf, nothing, warm_up
+from lessons.reporting.pdf_render import html_to_pdf, nothing, warm_up, weasyprint_installed
 
 CACHE_SECONDS = 7 * 24 * 3600
 DEFAULT_WORKERS = 2
@@ -164,6 +164,14 @@ class PrintPool:
 
 _pool: PrintPool | None = None
 _pool_lock = threading.Lock()
+
+
+def pdf_available() -> bool:
+    """Tell whether this server prints PDFs: PDF_PRINTING on, and WeasyPrint's libraries there.
+
+    Without them the reports open as pages to print from the browser (pdf_views.py).
+    """
+    return bool(getattr(settings, "PDF_PRINTING", True)) and weasyprint_installed()
 
 
 def pool() -> PrintPool:

@@ -60,8 +60,13 @@ def teacher_set_active(*, admin: User, teacher: User, active: bool) -> User:
     return teacher
 
 
-def invitation_create(*, admin: User, note: str, now: datetime | None = None) -> TeacherInvitation:
-    """Make a one-use sign-up link that expires after INVITATION_DAYS days."""
+def invitation_create(
+    *, admin: User | None, note: str, now: datetime | None = None
+) -> TeacherInvitation:
+    """Make a one-use sign-up link that expires after INVITATION_DAYS days.
+
+    `admin` None: the server's own set-up link for its first teacher (`unoclass serve`).
+    """
     moment = now or timezone.now()
     return TeacherInvitation.objects.create(
         token=secrets.token_urlsafe(32),

@@ -164,6 +164,22 @@ def test_the_sheet_is_one_a4_page_without_external_resources(
         assert title in reader.pages[0].extract_text()
 
 
+def test_without_pdf_printing_the_sheet_opens_as_a_page_to_print(
+    class_a: ClassWorld, monday: Any, settings: Any
+) -> None:
+    settings.PDF_PRINTING = False
+    plan = plan_m1(class_a.teacher, class_a.classroom, m1_children(class_a.classroom, ["Chloé"]))
+    teacher = fr(class_a.teacher)
+    detail = teacher.get(reverse("plan_detail", args=[class_a.classroom.pk, plan.pk]))
+    assert "Imprimer la fiche du groupe (page à imprimer)" in detail.content.decode()
+    assert "Pourquoi pas de PDF" in detail.content.decode()
+    response = teacher.get(reverse("plan_pdf", args=[class_a.classroom.pk, plan.pk]))
+    page = response.content.decode()
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    assert "Cet ordinateur ne peut pas faire de PDF" in page
+    assert "Deux fractions sur une droite graduée" in page and "Chloé" in page
+
+
 def test_the_child_s_home_says_what_was_planned(class_a: ClassWorld, monday: Any) -> None:
     anais = class_a.student.student
     plan = plan_m1(class_a.teacher, class_a.classroom, [anais])

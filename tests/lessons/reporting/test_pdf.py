@@ -12,6 +12,7 @@ import asyncio
 import functools
 import io
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -190,7 +191,9 @@ def test_bad_requests(class_a: ClassWorld, class_b: ClassWorld, printer: FakePri
     assert printer.documents == []
 
 
-def test_without_weasyprint_the_answer_is_503(class_a: ClassWorld) -> None:
+def test_a_print_that_finds_weasyprint_missing_answers_the_page_to_print(
+    class_a: ClassWorld,
+) -> None:
     def missing(html: str) -> bytes:
         raise PdfUnavailable("no pango")
 
@@ -199,8 +202,85 @@ def test_without_weasyprint_the_answer_is_503(class_a: ClassWorld) -> None:
         response = teacher_client(class_a.teacher).get(_student_pdf(class_a))
     finally:
         printing.use_pool(previous)
-    assert response.status_code == 503
-    assert "impression du navigateur" in response.content.decode()
+    _assert_page_to_print(response, class_a.student.student.display_name)
+    assert cache.get(printing.student_slot(class_a.student.student.pk, "teacher")) is None
+
+
+NOTE = "Cet ordinateur ne peut pas faire de PDF"
+
+
+def _assert_page_to_print(response: Any, *names: str) -> None:
+    """The report as an HTML page for the browser to print: the note says why, styled by nonce."""
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    assert "Content-Disposition" not in response
+    assert NOTE in page and "Ctrl+P" in page
+    for name in names:
+        assert f"Bilan de progrès · {name}<" in page
+    # The page's own styles carry the response's nonce (the CSP refuses any other <style>).
+    nonce = re.search(r"'nonce-([^']+)'", response["Content-Security-Policy"])
+    assert nonce is not None
+    assert page.count("<style") == page.count(f'<style nonce="{nonce.group(1)}"') >= 2
+
+
+def test_with_pdf_printing_off_every_report_opens_as_a_page_to_print(
+    class_a: ClassWorld, settings: Settings, printer: FakePrinter
+) -> None:
+    settings.PDF_PRINTING = False
+    teacher = teacher_client(class_a.teacher)
+    _assert_page_to_print(teacher.get(_student_pdf(class_a)), class_a.student.student.display_name)
+    _assert_page_to_print(
+        teacher.get(_class_pdf(class_a)),
+        class_a.student.student.display_name,
+        class_a.other_student.student.display_name,
+    )
+    pupil = student_client(class_a.student.student)
+    _assert_page_to_print(pupil.get(reverse("report_me_pdf")), class_a.student.student.display_name)
+    assert printer.documents == []
+    # The refusals come first, as with PDFs: a pupil never gets the class's page.
+    assert pupil.get(_class_pdf(class_a)).status_code == 403
+
+
+def test_the_pdf_buttons_say_why_there_is_no_pdf(class_a: ClassWorld, settings: Settings) -> None:
+    student = class_a.student.student
+    teacher = teacher_client(class_a.teacher)
+    pages = [
+        reverse("report_student", args=[class_a.classroom.pk, student.pk]),
+        reverse("classroom_detail", args=[class_a.classroom.pk]),
+        reverse("dashboard_student", args=[class_a.classroom.pk, student.pk]),
+    ]
+    for url in pages:
+        page = teacher.get(url).content.decode()
+        assert 'id="no-pdf-why"' not in page and "Page à imprimer" not in page, url
+    settings.PDF_PRINTING = False
+    for url in pages:
+        page = teacher.get(url).content.decode()
+        assert 'aria-describedby="no-pdf-why"' in page, url
+        assert page.count('id="no-pdf-why"') == 1, url
+        assert "Pourquoi pas de PDF" in page and "WeasyPrint" in page, url
+        assert "(PDF)" not in page and ">PDF<" not in page, url
+
+
+def test_weasyprint_counts_as_missing_when_it_cannot_be_found(
+    monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    from lessons.reporting import pdf_render
+
+    pdf_render.weasyprint_installed.cache_clear()
+    try:
+        assert pdf_render.weasyprint_installed() and printing.pdf_available()
+        pdf_render.weasyprint_installed.cache_clear()
+        monkeypatch.setitem(sys.modules, "weasyprint", None)
+        assert not pdf_render.weasyprint_installed() and not printing.pdf_available()
+        monkeypatch.undo()
+        pdf_render.weasyprint_installed.cache_clear()
+        monkeypatch.setattr(pdf_render, "PANGO_NAMES", ("libno-such-pango.so.0",))
+        assert not pdf_render.weasyprint_installed()
+    finally:
+        pdf_render.weasyprint_installed.cache_clear()
+    settings.PDF_PRINTING = False
+    assert not printing.pdf_available()
 
 
 def test_the_pool_renders_at_most_its_workers_at_once() -> None:
@@ -338,14 +418,20 @@ def test_a_part_that_fails_fails_the_whole_pdf_and_leaves_nothing(class_a: Class
     assert cache.get(slot)["pdf"] == response.content
 
 
-def test_a_part_without_weasyprint_answers_503(class_a: ClassWorld) -> None:
+def test_a_part_without_weasyprint_answers_the_class_s_page_to_print(
+    class_a: ClassWorld,
+) -> None:
     broken = _failing_on("AnaïsA", PdfUnavailable("no pango"))
     previous = printing.use_pool(PrintPool(2, broken, processes=False, merge=fake_merge))
     try:
         response = teacher_client(class_a.teacher).get(_class_pdf(class_a))
     finally:
         printing.use_pool(previous)
-    assert response.status_code == 503
+    _assert_page_to_print(
+        response,
+        class_a.student.student.display_name,
+        class_a.other_student.student.display_name,
+    )
     assert cache.get(printing.class_slot(class_a.classroom.pk)) is None
 
 

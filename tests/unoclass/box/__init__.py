@@ -1,0 +1,1 @@
+"""The `unoclass` command and the box settings (unoclass/box, unoclass/settings_box.py)."""
