@@ -63,6 +63,18 @@ class Site:
             connection.close()
 
 
+def find(
+    site: Site, path: str, pattern: str, seen: dict[str, object], status_key: str, key: str
+) -> re.Match[str] | None:
+    """GET a page; note its status and what `pattern` found in it (else the page's end)."""
+    status, _, body = site.request("GET", path)
+    page = body.decode(errors="replace")
+    found = re.search(pattern, page)
+    seen[status_key] = status
+    seen[key] = found.group(1) if found else page[-2000:]
+    return found
+
+
 def main() -> None:
     host, user, password = sys.argv[1:4]
     site = Site(host)
@@ -71,11 +83,7 @@ def main() -> None:
     seen["http"] = [status, headers.get("Location", "")]
     status, _, body = site.request("GET", "/healthz")
     seen["healthz"] = [status, json.loads(body) if status in (200, 503) else body[-300:].decode()]
-    status, _, body = site.request("GET", "/login/")
-    page = body.decode(errors="replace")
-    seen["login"] = status
-    sheet = re.search(r'href="(/static/[^"]+\.css)"', page)
-    seen["sheet"] = sheet.group(1) if sheet else page[-2000:]
+    sheet = find(site, "/login/", r'href="(/static/[^"]+\.css)"', seen, "login", "sheet")
     if sheet:
         status, headers, body = site.request("GET", sheet.group(1))
         seen["sheet_status"] = [status, headers.get("Cache-Control", ""), len(body)]
@@ -86,11 +94,7 @@ def main() -> None:
         {"username": user, "password": password, "csrfmiddlewaretoken": token},
     )
     seen["sign_in"] = [status, headers.get("Location", "")]
-    status, _, body = site.request("GET", "/")
-    home = body.decode(errors="replace")
-    seen["home"] = status
-    classroom = re.search(r'href="/classrooms/(\d+)/"', home)
-    seen["classroom"] = classroom.group(1) if classroom else home[-2000:]
+    classroom = find(site, "/", r'href="/classrooms/(\d+)/"', seen, "home", "classroom")
     if classroom:
         status, headers, body = site.request(
             "GET", f"/classrooms/{classroom.group(1)}/reports/pdf/"
