@@ -18,10 +18,13 @@ HOST ?= 127.0.0.1
 # elsewhere (NodeSource) brings its own npm, which Debian's npm package would conflict with.
 DEB_TEST_PACKAGES := chromium gettext redis-server postgresql libpango-1.0-0 libpangoft2-1.0-0 \
 	fonts-dejavu-core nginx openssl squid zbar-tools nodejs $(shell command -v npm >/dev/null 2>&1 || echo npm)
+# Debian packages `make deb` and `make test-deb` need: Debian's python3-venv (the package's
+# wheels are gathered by the python3 they install into) and mmdebstrap (the test's fresh root).
+DEB_BOX_PACKAGES := python3-venv mmdebstrap
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
 .PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean \
-	cas-venv jslint dist test-wheel
+	cas-venv jslint dist test-wheel deb deb-deps test-deb
 
 # The tests' own CAS server (tests/support/cas): django-cas-server in a virtual environment of
 # its own, with the Django it supports, never mixed with the app's (python-cas is the client).
@@ -72,6 +75,20 @@ dist: install
 	$(PY) -m pip install --quiet "build>=1.2,<2"
 	rm -rf dist build
 	$(PY) -m build --outdir dist .
+
+# The school server's package (packaging/, docs/deploy.md "One school server"): the wheel of
+# `make dist` and its dependencies' wheels, the units and nginx's site, in dist/unoclass_*.deb.
+deb: dist deb-deps
+	$(PY) packaging/build_deb.py --wheel $$(ls dist/unoclass-*.whl)
+
+deb-deps:
+	@$(MAKE) --no-print-directory system-deps DEB_TEST_PACKAGES="$(DEB_BOX_PACKAGES)"
+
+# The .deb installed into a fresh Debian root and served there (tests/e2e/box/test_deb.py):
+# minutes, so apart from `make test` (.ci/run runs it after).
+test-deb: install-dev deb
+	UNOCLASS_DEB_TEST=1 UNOCLASS_DEB=$$(ls dist/unoclass_*.deb) $(PY) -m pytest \
+	    tests/e2e/box/test_deb.py -p no:cacheprovider -s
 
 system-deps:
 	@missing=""; \
