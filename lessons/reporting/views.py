@@ -23,6 +23,7 @@ from lessons.diagnosis.model import HABIT_FLOOR, HELD_MIN_DAYS, UNTESTED_RULES
 from lessons.models import Classroom, ClassSession, Student
 from lessons.reporting import exports, words
 from lessons.reporting.class_report import class_dashboard
+from lessons.reporting.learning import class_curves, learning_context
 from lessons.reporting.loading import SOURCES, WINDOW_DAYS
 from lessons.reporting.present import (
     class_context,
@@ -66,11 +67,13 @@ def dashboard_class(request: SignedInRequest, classroom_id: int) -> HttpResponse
     """Show the class dashboard."""
     classroom = _classroom(request, classroom_id)
     source = _source(request)
-    context = class_context(class_dashboard(classroom, source=source), current_lang())
+    lang = current_lang()
+    context = class_context(class_dashboard(classroom, source=source), lang)
+    learning = learning_context(class_curves(classroom, source=source), lang)
     return render(
         request,
         "lessons/dashboards/class.html",
-        {**context, "classroom": classroom, "source": source},
+        {**context, **learning, "classroom": classroom, "source": source},
     )
 
 
