@@ -28,6 +28,7 @@ from lessons.reporting.charts import percent
 from lessons.reporting.loading import (
     SOURCE_BOTH,
     Row,
+    Window,
     by_student,
     class_rows,
     evidence_window,
@@ -52,14 +53,18 @@ def curves_of(pupils: Iterable[dict[str, list[bool]]]) -> list[LearningCurve]:
     return curves
 
 
-def _class_pupils(classroom: Classroom, source: str) -> list[dict[str, list[bool]]]:
-    rows = class_rows(classroom, evidence_window(classroom), source=source)
+def _class_pupils(
+    classroom: Classroom, source: str, window: Window | None = None
+) -> list[dict[str, list[bool]]]:
+    rows = class_rows(classroom, window or evidence_window(classroom), source=source)
     return [pupil_encounters(own) for own in by_student(rows).values()]
 
 
-def class_curves(classroom: Classroom, *, source: str = SOURCE_BOTH) -> list[LearningCurve]:
-    """Return the class's learning curves over its evidence window."""
-    return curves_of(_class_pupils(classroom, source))
+def class_curves(
+    classroom: Classroom, *, source: str = SOURCE_BOTH, window: Window | None = None
+) -> list[LearningCurve]:
+    """Return the class's learning curves over its evidence window (`window`: already read)."""
+    return curves_of(_class_pupils(classroom, source, window))
 
 
 def school_curves() -> list[LearningCurve]:

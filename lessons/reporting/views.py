@@ -68,8 +68,9 @@ def dashboard_class(request: SignedInRequest, classroom_id: int) -> HttpResponse
     classroom = _classroom(request, classroom_id)
     source = _source(request)
     lang = current_lang()
-    context = class_context(class_dashboard(classroom, source=source), lang)
-    learning = learning_context(class_curves(classroom, source=source), lang)
+    dash = class_dashboard(classroom, source=source)
+    context = class_context(dash, lang)
+    learning = learning_context(class_curves(classroom, source=source, window=dash.window), lang)
     return render(
         request,
         "lessons/dashboards/class.html",
