@@ -24,6 +24,7 @@ from lessons.diagnosis.learning_curve import (
 from lessons.diagnosis.model import TESTED_RULES
 from lessons.diagnosis.stream import deck_values, read_turns
 from lessons.models import Classroom
+from lessons.reporting import words
 from lessons.reporting.charts import percent
 from lessons.reporting.loading import (
     SOURCE_BOTH,
@@ -81,7 +82,7 @@ def learning_context(curves: Sequence[LearningCurve], lang: str) -> dict[str, An
         "learning": {
             "curves": curve_rows(curves, lang),
             "heads": list(range(1, CURVE_ENCOUNTERS + 1)),
-            "level": percent(TREND_ALPHA),
+            "level": words.percent(TREND_ALPHA, 0),
             "min_pupils": TREND_MIN_PUPILS,
         }
     }

@@ -19,6 +19,7 @@ from lessons.diagnosis import (
     RULES_VERSION,
     SKILL_CUTOFFS_TEXT,
 )
+from lessons.diagnosis.learning_curve import TREND_ALPHA, TREND_MIN_PUPILS
 from lessons.diagnosis.model import HABIT_FLOOR, HELD_MIN_DAYS, UNTESTED_RULES
 from lessons.models import Classroom, ClassSession, Student
 from lessons.reporting import exports, words
@@ -229,5 +230,7 @@ def diagnosis(request: HttpRequest) -> HttpResponse:
             "residual": words.residual_table(),
             "held_days": HELD_MIN_DAYS,
             "floor": words.percent(HABIT_FLOOR, 0),
+            "trend_level": words.percent(TREND_ALPHA, 0),
+            "trend_pupils": TREND_MIN_PUPILS,
         },
     )

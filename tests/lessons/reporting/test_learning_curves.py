@@ -5,11 +5,19 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from lessons.diagnosis.learning_curve import TREND_DOWN, TREND_FLAT, TREND_TOO_LITTLE
+from lessons.diagnosis.learning_curve import (
+    TREND_ALPHA,
+    TREND_DOWN,
+    TREND_FLAT,
+    TREND_MIN_PUPILS,
+    TREND_TOO_LITTLE,
+)
 from lessons.models import Student, User
+from lessons.reporting import words
 from lessons.reporting.learning import class_curves, school_curves
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import log_attempt
@@ -100,3 +108,15 @@ def test_the_school_page_pools_the_classes_without_names(
     page = page_text(signed_in_client(admin, "fr").get(reverse("school_admin")))
     assert "Courbes d’apprentissage" in page and "baisse" in page
     assert class_a.student.student.display_name not in page
+
+
+def test_the_public_page_says_what_practice_is_measured_to_do_and_reads_the_test_level(
+    client: Client,
+) -> None:
+    page = page_text(client.get(reverse("diagnosis"), HTTP_ACCEPT_LANGUAGE="en"))
+    with translation.override("en"):
+        level = words.percent(TREND_ALPHA, 0)
+    assert "Aimed practice and learning curves" in page
+    assert "We do not say they make the mistake go away faster" in page
+    assert f"one-sided level {level}" in page
+    assert f"while fewer than {TREND_MIN_PUPILS} pupils" in page
