@@ -47,7 +47,7 @@ TURN_KEYS: Final[tuple[str, ...]] = ("turn", "reference", "denominator", "hand",
 SOURCE_GAME: Final = "game"
 SOURCE_PROBE: Final = "probe"
 SOURCES: Final = (SOURCE_GAME, SOURCE_PROBE)
-# A warm-up item shows 2 to 6 cards (the page shows four as a rule).
+# A warm-up item shows 2 to 6 cards (the bank's items: three to six).
 PROBE_MIN_OPTIONS: Final = 2
 PROBE_MAX_OPTIONS: Final = 6
 ATTEMPT_KEYS: Final[tuple[str, ...]] = ("played", "claim", "asked", "reason")

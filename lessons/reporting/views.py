@@ -19,10 +19,12 @@ from lessons.diagnosis import (
     RULES_VERSION,
     SKILL_CUTOFFS_TEXT,
 )
+from lessons.diagnosis.learning_curve import TREND_ALPHA, TREND_MIN_PUPILS
 from lessons.diagnosis.model import HABIT_FLOOR, HELD_MIN_DAYS, UNTESTED_RULES
 from lessons.models import Classroom, ClassSession, Student
 from lessons.reporting import exports, words
 from lessons.reporting.class_report import class_dashboard
+from lessons.reporting.learning import class_curves, learning_context
 from lessons.reporting.loading import SOURCES, WINDOW_DAYS
 from lessons.reporting.present import (
     class_context,
@@ -67,11 +69,14 @@ def dashboard_class(request: SignedInRequest, classroom_id: int) -> HttpResponse
     """Show the class dashboard."""
     classroom = _classroom(request, classroom_id)
     source = _source(request)
-    context = class_context(class_dashboard(classroom, source=source), current_lang())
+    lang = current_lang()
+    dash = class_dashboard(classroom, source=source)
+    context = class_context(dash, lang)
+    learning = learning_context(class_curves(classroom, source=source, window=dash.window), lang)
     return render(
         request,
         "lessons/dashboards/class.html",
-        {**context, "classroom": classroom, "source": source},
+        {**context, **learning, "classroom": classroom, "source": source},
     )
 
 
@@ -230,5 +235,7 @@ def diagnosis(request: HttpRequest) -> HttpResponse:
             "residual": words.residual_table(),
             "held_days": HELD_MIN_DAYS,
             "floor": words.percent(HABIT_FLOOR, 0),
+            "trend_level": words.percent(TREND_ALPHA, 0),
+            "trend_pupils": TREND_MIN_PUPILS,
         },
     )

@@ -21,6 +21,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from lessons.ent.client import service_url
 from lessons.models import EntConnector, TeacherInvitation, User
+from lessons.reporting.learning import learning_context, school_curves
+from lessons.reporting.reader import reader_lang
 from lessons.school import admin_services as services
 from lessons.school.retention import school_policy
 
@@ -87,6 +89,7 @@ def _page(
         "ent_connectors": [
             (connector, service_url(connector)) for connector in EntConnector.objects.all()
         ],
+        **learning_context(school_curves(), reader_lang()),
     }
     return render(request, "school/admin.html", context, status=status)
 

@@ -31,3 +31,12 @@ def test_the_warm_up_part_prints_every_goal_as_pass_or_fail(
         "warm-up then 60 game turns",
     ):
         assert goal in text, goal
+
+
+def test_the_learning_part_prints_the_curve_goals(
+    bench: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, _, text = run_goals(bench, ["--part", "learning", "--groups", "2", "--jobs", "1"], capsys)
+    for rule in ("M1", "M2", "M3"):
+        assert f"learning curve: {rule} habit from 60% unlearning 15% per refused trap" in text
+        assert f"learning curve: {rule} constant 60% habit" in text

@@ -16,8 +16,9 @@ from tests.support.factories import make_students, student_client, teacher_clien
 pytestmark = pytest.mark.django_db
 
 # Queries per page, request overhead included (session and user: 2).
-# The class dashboard: + classroom, window, students, rows, trend (2), missed, versions, plans.
-CLASS_DASHBOARD_QUERIES = 11
+# The class dashboard: + classroom, window, students, rows, trend (2), missed, versions, plans,
+# the learning curves' rows.
+CLASS_DASHBOARD_QUERIES = 12
 STUDENT_PAGE_QUERIES = 9  # + classroom, student, window, history, window rows, missed, plans
 SESSION_PAGE_QUERIES = 8  # + classroom, session, rows, members with students, missed, changes
 REPORT_QUERIES = 7  # + student with classroom, window, history, window rows, missed
