@@ -129,3 +129,31 @@ def reason_answer(table_id: int, user: Any, code: object) -> None:
         raise TableError("no_reason_asked", NO_REASON_ASKED)
     for rule in reason_answer_rules:
         rule(table_id, user, code)
+
+
+# The compare question after a refused trap at a practice table (lessons: "Which one is at the
+# same place as the pile's card?"). The socket asks these rules (table_id, user, example, lang)
+# for the worked example's `compare` or None; the answer goes to compare_answer_rules (table_id,
+# user, choice), which log it or raise games.errors.TableError. Never evidence.
+compare_prompt_rules: list[Callable[[int, Any, dict[str, Any], str], dict[str, Any] | None]] = []
+compare_answer_rules: list[Callable[[int, Any, object], None]] = []
+NO_COMPARE_ASKED = _("No comparison is waiting for an answer.")
+
+
+def compare_prompt(
+    table_id: int, user: Any, example: dict[str, Any], lang: str
+) -> dict[str, Any] | None:
+    """Return the first registered rule's compare question for the worked example, or None."""
+    for rule in compare_prompt_rules:
+        prompt = rule(table_id, user, example, lang)
+        if prompt is not None:
+            return prompt
+    return None
+
+
+def compare_answer(table_id: int, user: Any, choice: object) -> None:
+    """Log the user's answer to the compare question; raise TableError when it is refused."""
+    if not compare_answer_rules:
+        raise TableError("no_compare_asked", NO_COMPARE_ASKED)
+    for rule in compare_answer_rules:
+        rule(table_id, user, choice)

@@ -114,6 +114,7 @@ def register() -> None:
     """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
     from games import listeners
     from lessons.attempts.log import AttemptLog
+    from lessons.attempts.compare_prompt import compare_answer, compare_prompt
     from lessons.attempts.reason_prompt import reason_answer, reason_prompt
     from lessons.practice.aiming import aimed_options
 
@@ -137,3 +138,7 @@ def register() -> None:
         hooks.reason_prompt_rules.append(reason_prompt)
     if reason_answer not in hooks.reason_answer_rules:
         hooks.reason_answer_rules.append(reason_answer)
+    if compare_prompt not in hooks.compare_prompt_rules:
+        hooks.compare_prompt_rules.append(compare_prompt)
+    if compare_answer not in hooks.compare_answer_rules:
+        hooks.compare_answer_rules.append(compare_answer)
