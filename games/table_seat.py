@@ -281,7 +281,7 @@ class TableSeat(RealtimeLink):
         await self.send_frame({"type": "reason_saved"})
 
     async def _compare(self, content: dict[str, Any]) -> None:
-        """Log the answer to the compare question (docs/protocol.md): `compare_saved` or an error."""
+        """Log the compare answer (docs/protocol.md): `compare_saved` or an error."""
         try:
             await in_thread(hooks.compare_answer)(
                 self.table_id, self.scope["user"], content.get("choice")

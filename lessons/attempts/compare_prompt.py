@@ -62,11 +62,11 @@ def _equal_choice(attempt: Attempt, example: dict[str, Any]) -> str:
     own = example.get("own_card")
     if isinstance(own, dict) and isinstance(own.get("text"), str):
         return str(own["text"])
-    return f"{(attempt.reference_num or 0) * 2}/{attempt.reference_den * 2}"
+    return f"{(attempt.reference_num or 0) * 2}/{(attempt.reference_den or 1) * 2}"
 
 
 def _words(row: CompareAnswer, reference: str, lang: str) -> dict[str, Any]:
-    """Return the frame's `compare`: the question, the choices shown, the feedback, the principle."""
+    """Return the example's `compare`: question, choices shown, feedback, principle."""
     played = next(text for text in row.choices if text != row.equal)
     values = {"pile": reference, "equal": row.equal, "played": played}
     with translation.override(lang):
