@@ -148,9 +148,7 @@ async def test_bad_answers_are_refused_and_log_nothing(pair, frame, code):  # ty
 async def test_no_question_before_a_trap_and_none_for_a_watching_teacher(pair, class_a):  # type: ignore[no-untyped-def]
     table = await _table(list(pair))
     comm = await _open(table.pk, pair[1])
-    assert (await _send(comm, {"type": "compare", "choice": "2/3"}))["code"] == (
-        "no_compare_asked"
-    )
+    assert (await _send(comm, {"type": "compare", "choice": "2/3"}))["code"] == ("no_compare_asked")
     await comm.disconnect()
     watcher = await _open(table.pk, class_a.teacher)
     refused = await _send(watcher, {"type": "compare", "choice": "2/3"})
