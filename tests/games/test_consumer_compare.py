@@ -17,8 +17,7 @@ from channels.testing import WebsocketCommunicator
 from games import driver
 from games.models import Table
 from lessons.models import CompareAnswer
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, session_cookie
-from unoclass.asgi import application
+from tests.games.helpers import FRACTIONS_SETUP, make_table, open_seat, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -37,18 +36,6 @@ async def _table(users: list[Any], kind: str = Table.Kind.PRACTICE) -> Table:
     build = lambda: make_table(users, setup=FRACTIONS_SETUP, kind=kind)  # noqa: E731
     table: Table = await database_sync_to_async(build)()
     return table
-
-
-async def _open(table_id: int, user: Any, lang: str = "en") -> WebsocketCommunicator:
-    cookie = (await database_sync_to_async(session_cookie)(user)).replace(
-        b"django_language=en", f"django_language={lang}".encode()
-    )
-    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
-    comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    await receive_until(comm, "state")
-    return comm
 
 
 async def _play(comm: WebsocketCommunicator, action: dict[str, Any]) -> dict[str, Any]:
@@ -79,7 +66,7 @@ async def _rows() -> list[tuple[str, list[str], str, str | None]]:
 
 async def test_a_refused_trap_asks_to_compare_and_the_answer_is_logged(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair))
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     compare = (await _play(comm, WRONG_EQUAL))["example"]["compare"]
     assert compare["question"] == "Which one is at the same place as the pile's card?"
     assert sorted(c["text"] for c in compare["choices"]) == ["2/3", "4/12"]
@@ -104,7 +91,7 @@ async def test_a_refused_trap_asks_to_compare_and_the_answer_is_logged(pair):  #
 
 async def test_the_question_follows_the_socket_language(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair))
-    comm = await _open(table.pk, pair[1], lang="fr")
+    comm = await open_seat(table.pk, pair[1], lang="fr")
     compare = (await _play(comm, WRONG_EQUAL))["example"]["compare"]
     assert compare["question"] == "Laquelle est au même endroit que la carte du talon ?"
     assert compare["principle"] == (
@@ -115,7 +102,7 @@ async def test_the_question_follows_the_socket_language(pair):  # type: ignore[n
 
 async def test_a_class_session_table_never_asks(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), kind=Table.Kind.LESSON)
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     error = await _play(comm, WRONG_EQUAL)
     assert error["code"] == "not_equivalent" and "example" not in error
     refused = await _send(comm, {"type": "compare", "choice": "2/3"})
@@ -137,7 +124,7 @@ async def test_a_class_session_table_never_asks(pair):  # type: ignore[no-untype
 )
 async def test_bad_answers_are_refused_and_log_nothing(pair, frame, code):  # type: ignore[no-untyped-def]
     table = await _table(list(pair))
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     await _play(comm, WRONG_EQUAL)
     refused = await _send(comm, frame)
     assert refused["type"] == "error" and refused["code"] == code and refused["message"]
@@ -147,10 +134,10 @@ async def test_bad_answers_are_refused_and_log_nothing(pair, frame, code):  # ty
 
 async def test_no_question_before_a_trap_and_none_for_a_watching_teacher(pair, class_a):  # type: ignore[no-untyped-def]
     table = await _table(list(pair))
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     assert (await _send(comm, {"type": "compare", "choice": "2/3"}))["code"] == ("no_compare_asked")
     await comm.disconnect()
-    watcher = await _open(table.pk, class_a.teacher)
+    watcher = await open_seat(table.pk, class_a.teacher)
     refused = await _send(watcher, {"type": "compare", "choice": "2/3"})
     assert refused["code"] == "not_a_student"
     await watcher.disconnect()

@@ -4,8 +4,10 @@ principle; the answer is stored. A class session's table never asks."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.browser.conftest import Server, serious_violations, signed_in
 from tests.e2e.browser.pages import PlayPage, card_selector
@@ -19,11 +21,12 @@ TRAP_SETUP = {
     "hands": [["3/6j", "2/3r", "5/6v", "1/6b"], ["2/6r", "5/6b", "1/3b", "joker"]],
     "start": "1/2b",
 }
+PRACTICE: dict[str, Any] = {"kind": "practice", "settings": {"ask_reason": 0}}
 
 
-def _answers(server: Server, world: dict[str, object]) -> object:
+def _answers(server: Server, world: dict[str, Any]) -> object:
     """Return the world's child's logged compare questions: variant, choices, equal, answer."""
-    (child,) = world["students"]  # type: ignore[misc]
+    (child,) = world["students"]
     return server.app.script(
         "import json\n"
         "from lessons.models import CompareAnswer\n"
@@ -32,18 +35,24 @@ def _answers(server: Server, world: dict[str, object]) -> object:
     )
 
 
+def _trap(
+    server: Server, browser: Browser, name: str, lang: str, **spec: Any
+) -> tuple[dict[str, Any], BrowserContext, Page]:
+    """Seat the child at the world's table and play the trap 2/3 on 1/2 by keyboard."""
+    world = server.world(students=[name], bots=1, setup=TRAP_SETUP, **spec)
+    context = signed_in(browser, server, world["students"][0]["session"], lang=lang)
+    page = context.new_page()
+    player = PlayPage(page, keyboard_only=True)
+    page.goto(f"{server.url}/tables/{world['table']}/")
+    player.wait_state(0)
+    player.press(card_selector("2/3r"))
+    expect(page.locator("#play-error")).to_have_attribute("data-code", "not_equivalent")
+    return world, context, page
+
+
 def test_a_trap_at_practice_asks_to_compare_by_keyboard(server: Server, browser: Browser) -> None:
-    world = server.world(
-        students=["Alice"], bots=1, setup=TRAP_SETUP, kind="practice", settings={"ask_reason": 0}
-    )
-    context = signed_in(browser, server, world["students"][0]["session"], lang="fr")
+    world, context, page = _trap(server, browser, "Alice", "fr", **PRACTICE)
     try:
-        page = context.new_page()
-        player = PlayPage(page, keyboard_only=True)
-        page.goto(f"{server.url}/tables/{world['table']}/")
-        player.wait_state(0)
-        player.press(card_selector("2/3r"))
-        expect(page.locator("#play-error")).to_have_attribute("data-code", "not_equivalent")
         # The number line with both fractions, then the question, its first choice focused.
         expect(page.locator("#play-example-figure .example__label")).to_have_text(["1/2", "2/3"])
         question = page.locator("#play-example-compare-question")
@@ -81,16 +90,8 @@ def test_a_trap_at_practice_asks_to_compare_by_keyboard(server: Server, browser:
 
 
 def test_escape_dismisses_the_question_unanswered(server: Server, browser: Browser) -> None:
-    world = server.world(
-        students=["Bea"], bots=1, setup=TRAP_SETUP, kind="practice", settings={"ask_reason": 0}
-    )
-    context = signed_in(browser, server, world["students"][0]["session"], lang="en")
+    world, context, page = _trap(server, browser, "Bea", "en", **PRACTICE)
     try:
-        page = context.new_page()
-        player = PlayPage(page, keyboard_only=True)
-        page.goto(f"{server.url}/tables/{world['table']}/")
-        player.wait_state(0)
-        player.press(card_selector("2/3r"))
         expect(page.locator("#play-example-compare-question")).to_have_text(
             "Which one is at the same place as the pile's card?"
         )
@@ -103,15 +104,8 @@ def test_escape_dismisses_the_question_unanswered(server: Server, browser: Brows
 
 
 def test_a_class_session_table_never_asks(server: Server, browser: Browser) -> None:
-    world = server.world(students=["Chloé"], bots=1, setup=TRAP_SETUP, session=True)
-    context = signed_in(browser, server, world["students"][0]["session"], lang="fr")
+    world, context, page = _trap(server, browser, "Chloé", "fr", session=True)
     try:
-        page = context.new_page()
-        player = PlayPage(page, keyboard_only=True)
-        page.goto(f"{server.url}/tables/{world['table']}/")
-        player.wait_state(0)
-        player.press(card_selector("2/3r"))
-        expect(page.locator("#play-error")).to_have_attribute("data-code", "not_equivalent")
         expect(page.locator("#play-example")).to_be_hidden()
         expect(page.locator("#play-example-compare")).to_be_hidden()
         assert _answers(server, world) == []
