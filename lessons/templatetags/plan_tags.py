@@ -109,9 +109,13 @@ def plan_strip_markers(student: object) -> dict[str, Any]:
         .order_by("-plan__created_at", "-id")
     )
     return {
+        "student": student,
         "lines": [
             {
                 "plan": member.plan,
+                # The note for the family, while the child is in the plan's class.
+                "family": member.plan.classroom_id == student.classroom_id
+                and student.pseudonymised_at is None,
                 "rechecked_on": (
                     timezone.localdate(member.recheck.finished_at)
                     if member.recheck is not None and member.recheck.finished_at is not None
@@ -143,7 +147,8 @@ def plan_family_links(plan: object) -> dict[str, Any]:
 
 @register.inclusion_tag("lessons/plans/_pupil_family_links.html")
 def pupil_family_links(student: object) -> dict[str, Any]:
-    """On a pupil's page and report: the note for their family, one per plan of theirs."""
+    """On a pupil's report: the note for their family, one per plan of theirs (the pupil's
+    page has them in its strip markers, read with them)."""
     if not isinstance(student, Student) or student.pseudonymised_at is not None:
         return {}
     plans = GroupPlan.objects.filter(
