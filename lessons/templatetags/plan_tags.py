@@ -123,7 +123,7 @@ def plan_strip_markers(student: object) -> dict[str, Any]:
                 ),
             }
             for member in members
-        ]
+        ],
     }
 
 
