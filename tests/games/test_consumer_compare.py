@@ -141,3 +141,22 @@ async def test_no_question_before_a_trap_and_none_for_a_watching_teacher(pair, c
     refused = await _send(watcher, {"type": "compare", "choice": "2/3"})
     assert refused["code"] == "not_a_student"
     await watcher.disconnect()
+
+
+async def test_the_fallback_link_asks_and_logs_the_same(pair):  # type: ignore[no-untyped-def]
+    from tests.games.streams import cookie_for, post_frame
+
+    table = await _table(list(pair))
+    frames = f"/tables/{table.pk}/frames/"
+    cookie = await cookie_for(pair[1])
+    play = {"type": "action", "action": WRONG_EQUAL, "state_id": 0}
+    error, _state = (await post_frame(frames, cookie, play)).frames
+    assert error["example"]["compare"]["equal"] == "4/12"
+    saved = await post_frame(frames, cookie, {"type": "compare", "choice": "4/12"})
+    assert saved.frames == [{"type": "compare_saved"}]
+    assert [row[3] for row in await _rows()] == ["4/12"]
+    # Another player has no question waiting.
+    other = await post_frame(
+        frames, await cookie_for(pair[0]), {"type": "compare", "choice": "4/12"}
+    )
+    assert other.frames[0]["code"] == "no_compare_asked"
