@@ -14,35 +14,22 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import driver
 from games.models import Table
 from lessons.models import CompareAnswer
-from tests.games.helpers import FRACTIONS_SETUP, make_table, open_seat, receive_until
+from tests.games.helpers import FRACTIONS_SETUP, make_table, open_seat
+
+# The quick robots (autouse) and a play on state 0 that returns its refusal.
+from tests.games.test_consumer_reason import _fast_bots, _play  # noqa: F401
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 WRONG_EQUAL = {"type": "play", "card": "2/3r", "claim": "equal"}
 
 
-@pytest.fixture(autouse=True)
-def _fast_bots(settings):  # type: ignore[no-untyped-def]
-    settings.GAMES_BOT_DELAY = 0.01
-    settings.GAMES_ROUND_PAUSE = 0.01
-    yield
-    driver.cancel_all()
-
-
 async def _table(users: list[Any], kind: str = Table.Kind.PRACTICE) -> Table:
     build = lambda: make_table(users, setup=FRACTIONS_SETUP, kind=kind)  # noqa: E731
     table: Table = await database_sync_to_async(build)()
     return table
-
-
-async def _play(comm: WebsocketCommunicator, action: dict[str, Any]) -> dict[str, Any]:
-    await comm.send_to(text_data=json.dumps({"type": "action", "action": action, "state_id": 0}))
-    error = await receive_until(comm, "error")
-    await receive_until(comm, "state")
-    return error
 
 
 async def _send(comm: WebsocketCommunicator, frame: Any) -> dict[str, Any]:
