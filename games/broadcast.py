@@ -1,43 +1,23 @@
 """Send a table's new state to its Channels group, after the transaction has committed.
 
-A failed publish never fails the action (it is stored): games.realtime.delivery marks the
-table, whose sockets catch up from the stored log when the layer is back (games.catch_up).
-A table socket that acts collects its own updates (`collecting_updates`) so that it sends them
-to its player first, then publishes them.
+Through the outbox (games.outbox): a failed publish never fails the action (it is stored);
+games.realtime.delivery marks the table, whose sockets catch up from the stored log when the
+layer is back (games.catch_up). A table link that acts gets its own update back in the
+service's outcome, sends it to its player first, then passes it on (games.table_seat).
 """
 
 from __future__ import annotations
 
 import functools
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-from games import jsontext
+from games import jsontext, outbox
 from games.engine import Game
-from games.realtime.delivery import publish_from_thread
-
-_collector = threading.local()
 
 
 def table_group(table_id: int) -> str:
     """Name a table's group from its id (never from user text)."""
     return f"table_{table_id}"
-
-
-@contextmanager
-def collecting_updates(updates: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
-    """Append this thread's table updates to `updates` instead of publishing them.
-
-    The caller publishes them (games.realtime.delivery.publish) once it has used them.
-    """
-    previous = getattr(_collector, "updates", None)
-    _collector.updates = updates
-    try:
-        yield updates
-    finally:
-        _collector.updates = previous
 
 
 def update_message(
@@ -83,20 +63,21 @@ def broadcast_table_update(
     state: dict[str, Any],
     events: list[dict[str, Any]],
     info: dict[str, Any],
-) -> None:
-    """Tell every socket of the table that the game moved to `state_id`."""
+) -> dict[str, Any]:
+    """Tell every socket of the table, once committed, that the game moved to `state_id`.
+
+    Returns the message (the mover's link sends the same to its own player).
+    """
     message = update_message(table_id, state_id, state, events, info)
-    collected = getattr(_collector, "updates", None)
-    if collected is not None:
-        collected.append(message)
-        return
-    publish_from_thread(table_group(table_id), message)
+    outbox.send_on_commit(table_group(table_id), message)
+    return message
 
 
 def broadcast_table_notice(table_id: int, state_id: int, notice: str) -> None:
-    """Tell every socket of the table a fact outside its game ("activity_ended").
+    """Tell every socket of the table, once committed, a fact outside its game.
 
-    It carries the table's state number, like an update, for the layer's repairs.
+    ("activity_ended".) It carries the table's state number, like an update, for the layer's
+    repairs.
     """
     message = {"type": "table.notice", "table_id": table_id, "state_id": state_id}
-    publish_from_thread(table_group(table_id), {**message, "notice": notice})
+    outbox.send_on_commit(table_group(table_id), {**message, "notice": notice})

@@ -1,31 +1,21 @@
-"""What another app does with a move, inside the move's transaction: one typed listener.
+"""What a move tells the table host (games.host), inside the move's transaction.
 
-`lessons` registers its attempt log once at start-up (AppConfig.ready), so that the
-dependency goes one way only: lessons -> games. The listener reads what the move tells it
-(and its own row of the seat, read by the table lock) and returns the rows it wants written;
-`games.services` stores them with the move (games.store), so they commit with the move or not
-at all, always before the move is broadcast.
+The host (lessons: its attempt log) reads what the move tells it (and its own row of the seat,
+read by the table lock) and returns the rows it wants written; `games.services` stores them
+with the move (games.store), so they commit with the move or not at all, always before the
+move is broadcast.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from django.db.models import Model
 
 from games.store import Insert, Update, Write
 
-__all__ = [
-    "Insert",
-    "JudgedPlay",
-    "MoveListener",
-    "PlayerAction",
-    "Update",
-    "Write",
-    "register",
-    "registered",
-]
+__all__ = ["Insert", "JudgedPlay", "PlayerAction", "Update", "Write"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +38,7 @@ class JudgedPlay:
     # The table's stored actions before this play (TableEvent.seq of the last one): lets a
     # listener tell the plays of one turn from the next.
     moves: int = 0
-    # The listener's own row of this seat (MoveListener.seat_row), or None.
+    # The host's own row of this seat (games.host.TableHost.seat_row), or None.
     seat_row: Model | None = None
     # Each seat's last stored action (TableEvent.seq), or None when the table does not know
     # it (a table older than Table.last_moves): then a listener asks the database.
@@ -72,47 +62,3 @@ class PlayerAction:
     seat_id: int = 0
     seat_row: Model | None = None
     last_moves: dict[int, int] | None = None
-
-
-class MoveListener(Protocol):
-    """Listen to the moves of every table, inside each move's transaction."""
-
-    @property
-    def seat_row(self) -> type[Model] | None:
-        """Name a model with a one-to-one `seat` key to games.Seat, read with the seats by
-        the table lock (its row of the acting seat comes in `seat_row`), or None."""
-        ...
-
-    def judged_play(self, play: JudgedPlay) -> list[Write]:
-        """Return the rows to write for a judged fraction play (accepted or refused)."""
-        ...
-
-    def player_action(self, record: PlayerAction) -> list[Write]:
-        """Return the rows to write for any action a player had applied."""
-        ...
-
-
-class _Silent:
-    """The listener while no app registered one: nothing to write."""
-
-    seat_row: type[Model] | None = None
-
-    def judged_play(self, play: JudgedPlay) -> list[Write]:
-        return []
-
-    def player_action(self, record: PlayerAction) -> list[Write]:
-        return []
-
-
-_registered: MoveListener = _Silent()
-
-
-def register(listener: MoveListener) -> None:
-    """Make `listener` the one every move is passed to (lessons, at start-up)."""
-    global _registered
-    _registered = listener
-
-
-def registered() -> MoveListener:
-    """Return the registered listener (a silent one when none is)."""
-    return _registered

@@ -3,7 +3,7 @@
 The player of a finished practice table gets a new one with the same rules, robots and table
 settings (an aimed deal is aimed afresh, from what the diagnosis reads now). A table another
 app owns (lessons: an assigned practice) says where its next game starts instead
-(hooks.replay_rules), so that its record stays whole.
+(games.host.TableHost.replay_url), so that its record stays whole.
 """
 
 from __future__ import annotations
@@ -32,11 +32,7 @@ def replay_url(table: Table) -> str | None:
     """Return where a player of this practice table asks for another game (a POST), or None."""
     if table.kind != Table.Kind.PRACTICE:
         return None
-    for rule in hooks.replay_rules:
-        url = rule(table)
-        if url:
-            return url
-    return reverse("games:replay", args=[table.pk])
+    return hooks.replay_url(table) or reverse("games:replay", args=[table.pk])
 
 
 def practice_again(*, table: Table, user: Any) -> Table:

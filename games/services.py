@@ -18,8 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import listeners, presence, store
-from games.broadcast import broadcast_table_notice, broadcast_table_update
+from games import host, listeners, presence, store
+from games.broadcast import broadcast_table_notice, broadcast_table_update, update_message
 from games.engine import Game, IllegalAction
 from games.engine.bots import play_bot_step
 from games.engine.fractions import is_fraction_card
@@ -82,6 +82,9 @@ class Outcome:
     state_id: int
     events: list[dict[str, Any]]
     next_step: NextStep | None
+    # The `table.update` message this action committed (games.broadcast), or None: the mover's
+    # link sends it to its own player (`table_act(..., publish=False)`).
+    update: dict[str, Any] | None = None
 
 
 def table_create(
@@ -149,21 +152,26 @@ def _clean_settings(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcome:
+def table_act(
+    *, table_id: int, user: Any, action: Any, state_id: Any, publish: bool = True
+) -> Outcome:
     """Apply a player's action; raise TableError (nothing changed) when it is refused.
 
-    The flow: lock the table, let the engine apply the action, ask the move listener what to
-    write (lessons: the attempt log), store it all, broadcast after commit. A wrong fraction
-    play the engine refuses is still a judged play: its rows are committed (nothing of the
-    table changes), then the refusal is raised.
+    The flow: lock the table, let the engine apply the action, ask the table host (games.host)
+    what to write (lessons: the attempt log), store it all, broadcast after commit. A wrong
+    fraction play the engine refuses is still a judged play: its rows are committed (nothing of
+    the table changes), then the refusal is raised.
+
+    `publish=False`: the caller (the mover's link) sends the outcome's `update` to its player,
+    then through the outbox to the other seats (games.outbox.send_soon).
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise TableError("bad_action", BAD_ACTION)
     if not isinstance(state_id, int) or isinstance(state_id, bool):
         raise TableError("bad_state_id", BAD_ACTION)
     with transaction.atomic():
-        listener = listeners.registered()
-        locked = _lock(table_id, listener.seat_row)
+        table_host = host.registered()
+        locked = _lock(table_id, table_host.seat_row)
         table, seat = locked.table, _seat_of(locked, user)
         if table.status == Table.Status.PAUSED:
             raise TableError("paused", TABLE_PAUSED)
@@ -176,7 +184,7 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
             seat.bot_takeover = False
             seat.save(update_fields=["bot_takeover"])
             if state_id != table.state_id:
-                return _seat_changed(locked, seat.index)
+                return _seat_changed(locked, seat.index, publish=publish)
         if state_id != table.state_id:
             raise TableError("stale_state", STALE_STATE, {"state_id": table.state_id})
         move = _Move.start(locked, seat, user, action)
@@ -187,7 +195,7 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
             # not a judgement, so nothing is stored (issue 30 §1.8).
             if not (move.judged and exc.code in JUDGED_ERROR_CODES):
                 raise _refusal(exc) from exc
-            writes = listener.judged_play(move.judged_play(refused=exc))
+            writes = table_host.judged_play(move.judged_play(refused=exc))
             if move.game.note_refusal(seat.index, exc):
                 # Kept beside the state (which replays from the stored actions alone).
                 table.refused = refusal_record(table, move.game, seat.index)
@@ -196,10 +204,10 @@ def table_act(*, table_id: int, user: Any, action: Any, state_id: Any) -> Outcom
                 store.store(writes=writes)
             refused = _refusal(exc)
         else:
-            writes = listener.judged_play(move.judged_play(events=events)) if move.judged else []
-            writes += listener.player_action(move.player_action(events))
+            writes = table_host.judged_play(move.judged_play(events=events)) if move.judged else []
+            writes += table_host.player_action(move.player_action(events))
             applied = [(seat.index, action, events, Actor.PLAYER)]
-            return _commit(locked, move.game, applied, user, writes)
+            return _commit(locked, move.game, applied, user, writes, publish=publish)
     raise refused  # after the commit: the judged play's rows are kept
 
 
@@ -604,9 +612,11 @@ def _commit(
     applied: list[Applied],
     user: Any,
     writes: list[store.Write] | None = None,
+    *,
+    publish: bool = True,
 ) -> Outcome:
     """Store the applied actions, the new state and the listener's `writes`; broadcast after
-    commit."""
+    commit (unless the caller publishes the outcome's update itself)."""
     table = locked.table
     first_seq = table.moves + 1
     kept_last_moves = _last_moves(table)
@@ -642,10 +652,23 @@ def _commit(
     all_events = [event for _seat, _action, events, _actor in applied for event in events]
     table_id, state_id, state = table.pk, table.state_id, table.state
     info = table_info(table=table, seats=locked.seats)
-    transaction.on_commit(
-        lambda: broadcast_table_update(table_id, state_id, state, all_events, info)
-    )
-    return Outcome(table.pk, table.state_id, all_events, next_step_for(table, game, locked.seats))
+    update = _update(table_id, state_id, state, all_events, info, publish)
+    step = next_step_for(table, game, locked.seats)
+    return Outcome(table.pk, table.state_id, all_events, step, update)
+
+
+def _update(
+    table_id: int,
+    state_id: int,
+    state: dict[str, Any],
+    events: list[dict[str, Any]],
+    info: dict[str, Any],
+    publish: bool,
+) -> dict[str, Any]:
+    """Build the table's update; queue it for after commit unless the caller publishes it."""
+    if publish:
+        return broadcast_table_update(table_id, state_id, state, events, info)
+    return update_message(table_id, state_id, state, events, info)
 
 
 def _arm_timer(table: Table, game: Game, seats: list[Seat], now: datetime | None = None) -> None:
@@ -770,12 +793,11 @@ def table_set_paused(*, table_id: int, paused: bool) -> None:
         _broadcast_after_commit(locked)
 
 
-def _broadcast_after_commit(locked: store.LockedTable) -> None:
+def _broadcast_after_commit(locked: store.LockedTable, *, publish: bool = True) -> dict[str, Any]:
     """Send the table's unchanged game with its new seats or status, after commit."""
     table = locked.table
-    table_id, state_id, state = table.pk, table.state_id, table.state
     info = table_info(table=table, seats=locked.seats)
-    transaction.on_commit(lambda: broadcast_table_update(table_id, state_id, state, [], info))
+    return _update(table.pk, table.state_id, table.state, [], info, publish)
 
 
 # Seat changes and the end of a game, for the class sessions (and any other caller).
@@ -798,9 +820,7 @@ def table_announce_end(*, table_id: int) -> None:
     """
     state_id = Table.objects.filter(pk=table_id).values_list("state_id", flat=True).first()
     if state_id is not None:
-        transaction.on_commit(
-            lambda: broadcast_table_notice(table_id, int(state_id), ACTIVITY_ENDED)
-        )
+        broadcast_table_notice(table_id, int(state_id), ACTIVITY_ENDED)
 
 
 # The notice a table's pages get when its activity ends (docs/protocol.md, `notice`).
@@ -877,7 +897,7 @@ def _finish(locked: store.LockedTable) -> None:
     _broadcast_after_commit(locked)
 
 
-def _seat_changed(locked: store.LockedTable, seat_index: int) -> Outcome:
+def _seat_changed(locked: store.LockedTable, seat_index: int, *, publish: bool = True) -> Outcome:
     """Re-arm the turn timer if the changed seat is the one due; broadcast after commit.
 
     A seat that is not due keeps the table's deadline: another player's time is not reset.
@@ -887,8 +907,9 @@ def _seat_changed(locked: store.LockedTable, seat_index: int) -> Outcome:
     if game.acting_seat() == seat_index:
         _arm_timer(table, game, locked.seats)
         table.save(update_fields=["deadline"])
-    _broadcast_after_commit(locked)
-    return Outcome(table.pk, table.state_id, [], next_step_for(table, game, locked.seats))
+    update = _broadcast_after_commit(locked, publish=publish)
+    step = next_step_for(table, game, locked.seats)
+    return Outcome(table.pk, table.state_id, [], step, update)
 
 
 def _free_robot_name(seats: list[Seat], seat: Seat) -> str:

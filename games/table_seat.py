@@ -15,8 +15,8 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from games import driver, hooks, presence
-from games.broadcast import collecting_updates, table_group, update_body, update_game
+from games import driver, hooks, outbox, presence
+from games.broadcast import table_group, update_body, update_game
 from games.catch_up import (
     MAX_STATES,
     frames_since,
@@ -223,10 +223,8 @@ class TableSeat(RealtimeLink):
             if await self.check_signed_in():
                 await self.send_error(TableError("not_seated", _("You are watching this table.")))
             return
-        updates: list[dict[str, Any]] = []
         try:
-            signed_in, outcome = await in_thread(_act_collecting)(
-                updates,
+            signed_in, outcome = await in_thread(_act_unpublished)(
                 self.scope if self.signin_check_due() else None,
                 table_id=self.table_id,
                 user=self.scope["user"],
@@ -234,15 +232,15 @@ class TableSeat(RealtimeLink):
                 state_id=content.get("state_id"),
             )
         except TableError as exc:
-            await self._deliver(updates)
             await self._send_refusal(exc)
             if exc.code == "stale_state" or exc.code in JUDGED_ERROR_CODES:
                 await self._send_missing()
             return
         if signed_in is not None and not await self.signin_checked(signed_in):
             return
-        await self._deliver(updates)
         if outcome is not None:
+            if outcome.update is not None:
+                await self._deliver(outcome.update)
             driver.schedule(outcome.next_step)
 
     async def _send_refusal(self, exc: TableError) -> None:
@@ -291,18 +289,14 @@ class TableSeat(RealtimeLink):
             return
         await self.send_frame({"type": "compare_saved"})
 
-    async def _deliver(self, updates: list[dict[str, Any]]) -> None:
-        """Send the mover's own result on this link, then publish it for the other seats.
+    async def _deliver(self, update: dict[str, Any]) -> None:
+        """Send the mover's own result on this link, then pass it on to the other seats.
 
         The mover never waits on the channel layer: when it fails, the other sockets catch up
         from the log once it is back (games.realtime.delivery); this link drops its own echo.
         """
-        for message in updates:
-            await self.table_update(message)
-        for message in updates:
-            delivery.publish_soon(
-                table_group(self.table_id), message, skip=self.channel_name or None
-            )
+        await self.table_update(update)
+        outbox.send_soon(table_group(self.table_id), update, skip=self.channel_name or None)
 
     async def table_update(self, message: dict[str, Any]) -> None:
         """Forward a committed change: this seat's new view with the events that led to it.
@@ -425,10 +419,10 @@ class TableSeat(RealtimeLink):
         return error_frame(exc, self.lang)
 
 
-def _act_collecting(
-    updates: list[dict[str, Any]], check_scope: dict[str, Any] | None, **kwargs: Any
+def _act_unpublished(
+    check_scope: dict[str, Any] | None, **kwargs: Any
 ) -> tuple[bool | None, Outcome | None]:
-    """Apply a player's action, collecting its updates (published by the caller).
+    """Apply a player's action whose update the caller sends and publishes itself.
 
     With `check_scope`, first ask whether the link's session still signs its user in, in
     this same hop (one thread hop a move instead of two): when it does not, nothing is applied.
@@ -437,8 +431,7 @@ def _act_collecting(
     signed_in = None if check_scope is None else still_signed_in(check_scope)
     if signed_in is False:
         return signed_in, None
-    with collecting_updates(updates):
-        return signed_in, table_act(**kwargs)
+    return signed_in, table_act(publish=False, **kwargs)
 
 
 def _mark_seen(table_id: int, seat: int, now: Any) -> NextStep | None:

@@ -246,15 +246,34 @@ def publish_from_thread(group: str, message: dict[str, Any]) -> None:
 
 
 def send_or_log(group: str, message: dict[str, Any]) -> None:
-    """Send a message nobody repairs (a sign-out: the sockets check their session anyway)."""
+    """Send a message nobody repairs (a sign-out: the sockets check their session anyway).
+
+    Like `publish_from_thread`, never waits on the layer in daphne and never raises.
+    """
+    loop = _watched_loop()
+    if loop is not None:
+        loop.call_soon_threadsafe(_send_once_soon, group, message)
+        return
+    async_to_sync(_send_once)(group, message)
+
+
+def _send_once_soon(group: str, message: dict[str, Any]) -> None:
+    task = _background(_send_once(group, message))
+    _publishing.add(task)
+    task.add_done_callback(_publishing.discard)
+
+
+async def _send_once(group: str, message: dict[str, Any]) -> bool:
     layer = get_channel_layer()
     if layer is None:
-        return
+        return True
     try:
-        async_to_sync(layer.group_send)(group, message)
+        await layer.group_send(group, message)
     except Exception as exc:  # any layer fault: the page must not fail for it
         ledger.mark_down(exc)
         _wake_watch()
+        return False
+    return True
 
 
 @contextlib.contextmanager

@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.signals import user_logged_out
-from django.db import transaction
 from django.dispatch import receiver
 
-from games.realtime.delivery import send_or_log
+from games import outbox
 
 SIGNED_OUT_MESSAGE = "user.signed_out"
 
@@ -32,20 +31,22 @@ def close_sockets_on_sign_out(sender: Any, request: Any, user: Any, **kwargs: An
     # Django sends the signal before it flushes the session: the key is still the old one.
     session_key = getattr(getattr(request, "session", None), "session_key", None)
     user_id = user.pk
-    transaction.on_commit(lambda: tell_signed_out(user_id, session_key))
+    tell_signed_out(user_id, session_key)
 
 
 def tell_signed_out(user_id: int, session_key: str | None) -> None:
-    """Send the sign-out to every link of the user (see RealtimeLink.user_signed_out).
+    """Send the sign-out to every link of the user, once committed (RealtimeLink.user_signed_out).
 
     `session_key` None ends every link of the user; a key ends that session's links only.
     """
     # Redis away: the sign-out page must not fail; each link's own session check
     # (RealtimeLink.check_signed_in: with each action, and a stream's heartbeat) closes it.
-    send_or_log(user_group(user_id), {"type": SIGNED_OUT_MESSAGE, "session_key": session_key})
+    message = {"type": SIGNED_OUT_MESSAGE, "session_key": session_key}
+    outbox.send_on_commit(user_group(user_id), message, repaired=False)
 
 
 def tell_sign_ins_changed(user_id: int) -> None:
     """Ask every link of the user to check its own session (a password change: the changing
     device's session was renewed and stays; every other one no longer signs in)."""
-    send_or_log(user_group(user_id), {"type": SIGNED_OUT_MESSAGE, "check": True})
+    message = {"type": SIGNED_OUT_MESSAGE, "check": True}
+    outbox.send_on_commit(user_group(user_id), message, repaired=False)

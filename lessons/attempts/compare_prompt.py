@@ -1,6 +1,6 @@
 """Ask a child to compare after a refused trap at a practice table, and log the answer.
 
-The table socket calls these through games.hooks (registered in lessons.attempts.hooks):
+The table socket calls these through the table host (lessons.attempts.hooks.LessonsHost):
 `compare_prompt` when a refusal carries the worked example (practice tables only), and
 `compare_answer` when the page answers. After a refused play that fits a misconception (a
 trap; "a card that did not fit" is none), the page keeps the example's number line and asks
@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.errors import TableError
-from games.hooks import NO_COMPARE_ASKED
+from games.host import NO_COMPARE_ASKED
 from games.models import Table
 from lessons.models import Attempt, CompareAnswer, Student
 

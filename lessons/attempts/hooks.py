@@ -1,10 +1,14 @@
-"""What lessons tells the games app: names, watchers, table places, attempts, practice, reasons."""
+"""What lessons tells the games app, as its table host (games.host): names, watchers, table
+places, practice, reasons, and the attempt log of every move."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games import hooks
+from games import host
+from games.listeners import JudgedPlay, PlayerAction, Write
+from lessons.attempts.log import log_draw, log_judged_play
+from lessons.models import SeatStudent
 
 
 def student_name(user: Any) -> str | None:
@@ -84,7 +88,7 @@ def practice_allowed(user: Any) -> None:
         raise TableError("archived", CLASSROOM_ARCHIVED)
 
 
-def session_place(table: Any) -> hooks.TablePlace | None:
+def session_place(table: Any) -> host.TablePlace | None:
     """Place a lesson table in its class session: its number and the way to the next game."""
     from django.urls import reverse
 
@@ -96,7 +100,7 @@ def session_place(table: Any) -> hooks.TablePlace | None:
     ended = seated.session.status == ClassSession.Status.ENDED
     # The session's POST way in: it deals the finished table's students a new game together.
     join = None if ended else reverse("session_join", args=[seated.session_id])
-    return hooks.TablePlace(number=seated.number, ended=ended, next_game_url=join)
+    return host.TablePlace(number=seated.number, ended=ended, next_game_url=join)
 
 
 def practice_again_url(table: Any) -> str | None:
@@ -110,35 +114,64 @@ def practice_again_url(table: Any) -> str | None:
     return None if assignment is None else reverse("practice_play", args=[assignment])
 
 
-def register() -> None:
-    """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
-    from games import listeners
-    from lessons.attempts.compare_prompt import compare_answer, compare_prompt
-    from lessons.attempts.log import AttemptLog
-    from lessons.attempts.reason_prompt import reason_answer, reason_prompt
-    from lessons.practice.aiming import aimed_options
+class LessonsHost:
+    """The table host of lessons (games.host.TableHost): its rules and its attempt log."""
 
-    if not isinstance(listeners.registered(), AttemptLog):
-        listeners.register(AttemptLog())
-    if student_name not in hooks.name_rules:
-        hooks.name_rules.append(student_name)
-    if teacher_may_watch not in hooks.watch_rules:
-        hooks.watch_rules.append(teacher_may_watch)
-    if teacher_may_act_on_seat not in hooks.seat_rules:
-        hooks.seat_rules.append(teacher_may_act_on_seat)
-    if session_place not in hooks.place_rules:
-        hooks.place_rules.append(session_place)
-    if practice_allowed not in hooks.practice_checks:
-        hooks.practice_checks.append(practice_allowed)
-    if aimed_options not in hooks.practice_rules:
-        hooks.practice_rules.append(aimed_options)
-    if practice_again_url not in hooks.replay_rules:
-        hooks.replay_rules.append(practice_again_url)
-    if reason_prompt not in hooks.reason_prompt_rules:
-        hooks.reason_prompt_rules.append(reason_prompt)
-    if reason_answer not in hooks.reason_answer_rules:
-        hooks.reason_answer_rules.append(reason_answer)
-    if compare_prompt not in hooks.compare_prompt_rules:
-        hooks.compare_prompt_rules.append(compare_prompt)
-    if compare_answer not in hooks.compare_answer_rules:
-        hooks.compare_answer_rules.append(compare_answer)
+    seat_row = SeatStudent
+
+    def display_name(self, user: Any) -> str | None:
+        return student_name(user)
+
+    def may_watch(self, user: Any, table: Any) -> bool:
+        return teacher_may_watch(user, table)
+
+    def may_act_on_seat(self, user: Any, table: Any, seat_index: int) -> bool:
+        return teacher_may_act_on_seat(user, table, seat_index)
+
+    def table_place(self, table: Any) -> host.TablePlace | None:
+        return session_place(table)
+
+    def replay_url(self, table: Any) -> str | None:
+        return practice_again_url(table)
+
+    def practice_options(self, user: Any, deck_level: str) -> dict[str, Any]:
+        from lessons.practice.aiming import aimed_options
+
+        return aimed_options(user, deck_level)
+
+    def practice_check(self, user: Any) -> None:
+        practice_allowed(user)
+
+    def reason_prompt(self, table_id: int, user: Any, lang: str) -> dict[str, Any] | None:
+        from lessons.attempts.reason_prompt import reason_prompt
+
+        return reason_prompt(table_id, user, lang)
+
+    def reason_answer(self, table_id: int, user: Any, code: object) -> None:
+        from lessons.attempts.reason_prompt import reason_answer
+
+        reason_answer(table_id, user, code)
+
+    def compare_prompt(
+        self, table_id: int, user: Any, example: dict[str, Any], lang: str
+    ) -> dict[str, Any] | None:
+        from lessons.attempts.compare_prompt import compare_prompt
+
+        return compare_prompt(table_id, user, example, lang)
+
+    def compare_answer(self, table_id: int, user: Any, choice: object) -> None:
+        from lessons.attempts.compare_prompt import compare_answer
+
+        compare_answer(table_id, user, choice)
+
+    def judged_play(self, play: JudgedPlay) -> list[Write]:
+        return log_judged_play(play)
+
+    def player_action(self, record: PlayerAction) -> list[Write]:
+        return log_draw(record)
+
+
+def register() -> None:
+    """Make lessons the games app's table host (once, at start-up)."""
+    if not isinstance(host.registered(), LessonsHost):
+        host.register(LessonsHost())

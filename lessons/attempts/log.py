@@ -1,6 +1,6 @@
 """Store every judged fraction play of a student (the attempt log) and every missed equivalence.
 
-`AttemptLog` is the games app's move listener (games.listeners), called inside the action's
+lessons' table host (lessons.attempts.hooks.LessonsHost, games.host) calls it inside a move's
 transaction: it returns the rows to write and games stores them with the move, so a row
 commits with the action or not at all, and always before the action is broadcast. A seat's
 student, class and session come from lessons' own row (SeatStudent), which the table lock
@@ -33,7 +33,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 
@@ -50,6 +49,7 @@ from lessons.diagnosis import (
     RULES_VERSION,
     attempt_evidence,
     classify,
+    infer_claim,
     missed_equivalences,
     skill_tags,
 )
@@ -142,15 +142,6 @@ def _hand_fractions(hand: list[Any]) -> list[str]:
     return ["{}/{}".format(*parse_fraction(card)) for card in hand if is_fraction_card(card)]
 
 
-def inferred_claim(
-    reference: FractionValue | None, denominator: int | None, played: FractionValue
-) -> str:
-    """Return the rule the play page infers when the student is not asked."""
-    if reference is None or played[1] == denominator:
-        return CLAIM_DENOMINATOR
-    return CLAIM_EQUAL
-
-
 def _claim(
     action: dict[str, Any],
     reference: FractionValue | None,
@@ -158,7 +149,7 @@ def _claim(
     played: FractionValue,
 ) -> tuple[str, str]:
     """Return (claim, claim_source) for a play."""
-    inferred = inferred_claim(reference, denominator, played)
+    inferred = infer_claim(reference, denominator, played)
     sent = action.get("claim")
     if sent not in (CLAIM_EQUAL, CLAIM_DENOMINATOR):
         return inferred, Attempt.ClaimSource.INFERRED
@@ -204,20 +195,6 @@ def attempt_figures(
         return [], {}, [], ["S1"]
     tags = classify((1, named), played, claim) if claim == CLAIM_DENOMINATOR else ["U"]
     return tags, {}, [], ["S1"]
-
-
-class AttemptLog:
-    """The move listener of lessons (games.listeners.MoveListener): the attempt log."""
-
-    seat_row = SeatStudent
-
-    def judged_play(self, play: JudgedPlay) -> list[Write]:
-        """Return the attempt of a student's judged fraction play (right or wrong)."""
-        return log_judged_play(play)
-
-    def player_action(self, record: PlayerAction) -> list[Write]:
-        """Return what a student's draw tells (a missed equivalence, the turn's `drew`)."""
-        return log_draw(record)
 
 
 def log_judged_play(play: JudgedPlay) -> list[Write]:
@@ -278,7 +255,7 @@ def log_judged_play(play: JudgedPlay) -> list[Write]:
     facts.open_turn = turn if wrong else None
     session_id = facts.session_id
     if session_id is not None:
-        transaction.on_commit(lambda: session_changed(session_id))
+        session_changed(session_id)
     return [Insert(attempt), *seated.write()]
 
 

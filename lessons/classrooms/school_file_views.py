@@ -28,6 +28,7 @@ from lessons.classrooms.roster_files import (
     school_file_read,
     school_names_pick,
 )
+from lessons.classrooms.roster_files.naming import names_maybe_same
 from lessons.classrooms.student_forms import RosterFileForm, SchoolClassesForm
 from lessons.models import Classroom
 
@@ -75,6 +76,15 @@ def school_pending(request: SignedInRequest, classroom: Classroom) -> dict[str, 
     return school if isinstance(school, dict) else None
 
 
+def _maybe_same(missing: list[str], new: list[str]) -> list[str]:
+    """Return, in words, each pupil of the class the file may name again under another name."""
+    return [
+        _("“%(old)s”, in the class, may be %(names)s in the file.")
+        % {"old": old, "names": ", ".join(_("“%(name)s”") % {"name": n} for n in names)}
+        for old, names in names_maybe_same(missing, new)
+    ]
+
+
 @teacher_required
 @require_http_methods(["GET", "POST"])
 def classroom_import_classes(request: SignedInRequest, classroom_id: int) -> HttpResponse:
@@ -117,7 +127,12 @@ def classroom_import_classes(request: SignedInRequest, classroom_id: int) -> Htt
             return render(
                 request,
                 "lessons/classroom_import_preview.html",
-                {"classroom": classroom, "preview": preview, "ent_links": 0},
+                {
+                    "classroom": classroom,
+                    "preview": preview,
+                    "ent_links": 0,
+                    "maybe_same": _maybe_same(preview.missing, preview.new),
+                },
             )
     context = {
         "classroom": classroom,

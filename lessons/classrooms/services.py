@@ -11,7 +11,6 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import partial
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -243,7 +242,7 @@ def pupils_sign_out(users: Iterable[User]) -> None:
     for user in users:
         user.set_unusable_password()
         user.save(update_fields=["password"])
-        transaction.on_commit(partial(tell_signed_out, user.pk, None))
+        tell_signed_out(user.pk, None)
 
 
 def other_sign_ins_end(*, user: User) -> None:
@@ -253,7 +252,7 @@ def other_sign_ins_end(*, user: User) -> None:
     each check their own session once the change has committed, and the changing device's
     (renewed) one stays.
     """
-    transaction.on_commit(partial(tell_sign_ins_changed, user.pk))
+    tell_sign_ins_changed(user.pk)
 
 
 def student_reset_pin(*, student: Student) -> str:

@@ -14,6 +14,8 @@ from .classifier import (
     UMBRELLA_MEMBERS,
     claim_is_correct,
     classify,
+    infer_claim,
+    judge_claim,
     m1_readings,
 )
 from .evidence import (
@@ -124,6 +126,8 @@ __all__ = [
     "classify",
     "deck_chance_rates",
     "factor",
+    "infer_claim",
+    "judge_claim",
     "m1_readings",
     "missed_equivalences",
     "progress_by_skill",

@@ -31,6 +31,8 @@ __all__ = [
     "UMBRELLA_MEMBERS",
     "claim_is_correct",
     "classify",
+    "infer_claim",
+    "judge_claim",
     "m1_readings",
 ]
 
@@ -159,6 +161,32 @@ def tags_for(a: int, b: int, c: int, d: int, claim: str) -> tuple[str, ...]:
     if not found:
         found.add("U")
     return tuple(rule_id for rule_id in RULE_IDS if rule_id in found)
+
+
+def infer_claim(
+    reference: tuple[int, int] | None, denominator: int | None, played: tuple[int, int]
+) -> str:
+    """Return the claim of a play the student was not asked about, as the play page infers it.
+
+    "equal" for a card of another denominator on a fraction (the only rule it can follow),
+    otherwise "denominator" (a named denominator, or the same denominator). The one
+    inference: the attempt log, diagnose() and its reference implementation all call it.
+    """
+    if reference is None or played[1] == denominator:
+        return CLAIM_DENOMINATOR
+    return CLAIM_EQUAL
+
+
+def judge_claim(
+    reference: tuple[int, int] | None, denominator: int | None, played: tuple[int, int], claim: str
+) -> tuple[bool, tuple[str, ...]]:
+    """Return whether a claim is right and the rules it fits (tags_for; D1 after a named
+    denominator when "denominator" was claimed and the card is not of it)."""
+    if reference is None:
+        correct = claim == CLAIM_DENOMINATOR and played[1] == denominator
+        return correct, () if correct else ("D1",) if claim == CLAIM_DENOMINATOR else ()
+    tags = tags_for(*reference, *played, claim)
+    return not tags, tags
 
 
 def m1_readings(reference: FractionValue, played: FractionValue, lang: str) -> list[str]:

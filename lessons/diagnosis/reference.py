@@ -15,7 +15,14 @@ from typing import Any, TypedDict
 
 from games.engine.fractions import parse_fraction
 
-from .classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, RULE_IDS, tags_for
+from .classifier import (
+    CLAIM_DENOMINATOR,
+    CLAIM_EQUAL,
+    RULE_IDS,
+    infer_claim,
+    judge_claim,
+    tags_for,
+)
 from .model import (
     ALPHA_EMERGING,
     ALPHA_LIKELY,
@@ -128,21 +135,14 @@ def ref_play(
     )
     played = ref_known(played_value, deck, where)
     if claim is None:
-        claim = (
-            CLAIM_EQUAL if reference is not None and played[1] != denominator else CLAIM_DENOMINATOR
-        )
+        claim = infer_claim(reference, denominator, played)
     elif claim not in (CLAIM_EQUAL, CLAIM_DENOMINATOR):
         raise ValueError(
             f"{where}: unknown claim {claim!r}; expected 'equal', 'denominator' or None"
         )
     if not isinstance(asked, bool):
         raise ValueError(f"{where}: 'asked' must be true or false, not {asked!r}")
-    if reference is None:
-        correct = claim == CLAIM_DENOMINATOR and played[1] == denominator
-        tags: tuple[str, ...] = () if correct else ("D1",) if claim == CLAIM_DENOMINATOR else ()
-    else:
-        tags = tags_for(*reference, *played, claim)
-        correct = not tags
+    correct, tags = judge_claim(reference, denominator, played, claim)
     if reason is not None:
         if not isinstance(reason, str) or reason not in REASONS:
             raise ValueError(f"{where}: unknown reason {reason!r}; expected one of {list(REASONS)}")

@@ -29,7 +29,7 @@ from typing import Final
 from games.engine.cards import DECKS, FRACTION
 from games.engine.fractions import parse_fraction
 
-from .classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, tags_for
+from .classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, infer_claim, judge_claim, tags_for
 from .reasons import REASONS
 
 Card = tuple[int, int]
@@ -323,17 +323,10 @@ def _plain_play(
 ) -> Play:
     played = _plain_card(played_value, deck)
     if claim is None:
-        claim = (
-            CLAIM_EQUAL if reference is not None and played[1] != denominator else CLAIM_DENOMINATOR
-        )
+        claim = infer_claim(reference, denominator, played)
     elif claim != CLAIM_EQUAL and claim != CLAIM_DENOMINATOR:
         raise _Irregular
-    if reference is None:
-        correct = claim == CLAIM_DENOMINATOR and played[1] == denominator
-        tags: tuple[str, ...] = () if correct else ("D1",) if claim == CLAIM_DENOMINATOR else ()
-    else:
-        tags = tags_for(*reference, *played, claim)
-        correct = not tags
+    correct, tags = judge_claim(reference, denominator, played, claim)
     if reason is not None and (
         reason not in REASONS or correct or claim != CLAIM_EQUAL or reference is None
     ):
@@ -440,21 +433,14 @@ def _play(
     played_value, claim, asked, reason = _fields(data, ATTEMPT_KEYS, where)
     played = _known(played_value, deck, where)
     if claim is None:
-        claim = (
-            CLAIM_EQUAL if reference is not None and played[1] != denominator else CLAIM_DENOMINATOR
-        )
+        claim = infer_claim(reference, denominator, played)
     elif claim not in (CLAIM_EQUAL, CLAIM_DENOMINATOR):
         raise ValueError(
             f"{where}: unknown claim {claim!r}; expected 'equal', 'denominator' or None"
         )
     if not isinstance(asked, bool):
         raise ValueError(f"{where}: 'asked' must be true or false, not {asked!r}")
-    if reference is None:
-        correct = claim == CLAIM_DENOMINATOR and played[1] == denominator
-        tags: tuple[str, ...] = () if correct else ("D1",) if claim == CLAIM_DENOMINATOR else ()
-    else:
-        tags = tags_for(*reference, *played, claim)
-        correct = not tags
+    correct, tags = judge_claim(reference, denominator, played, str(claim))
     if reason is not None:
         if not isinstance(reason, str) or reason not in REASONS:  # a list: ValueError too
             raise ValueError(f"{where}: unknown reason {reason!r}; expected one of {list(REASONS)}")

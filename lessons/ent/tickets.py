@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timedelta
-from functools import partial
 from importlib import import_module
 
 from django.conf import settings
@@ -65,7 +64,7 @@ def single_sign_out(ticket: str, *, connector: EntConnector | None = None) -> bo
     sign_in.session_key = ""
     sign_in.save(update_fields=["session_key"])
     if user_id is not None:
-        transaction.on_commit(lambda: tell_signed_out(user_id, session_key))
+        tell_signed_out(user_id, session_key)
     return True
 
 
@@ -81,7 +80,7 @@ def ent_sign_ins_end(user_id: int) -> int:
         store(session_key=session_key).delete()
         sign_in.session_key = ""
         sign_in.save(update_fields=["session_key"])
-        transaction.on_commit(partial(tell_signed_out, user_id, session_key))
+        tell_signed_out(user_id, session_key)
         ended += 1
     return ended
 

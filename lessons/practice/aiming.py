@@ -1,10 +1,11 @@
 """Aim a student's practice at their misconception, from the same diagnosis as every dashboard.
 
-The statuses come from lessons.reporting.loading.statuses_of (diagnose() over the class's
-evidence window), so the practice aims at what the teacher's dashboard and the student's report
-show. lessons.diagnosis.decks turns a "likely" (else "emerging") rule into the engine's options;
-a rule the chosen deck can never show is left out first, so a student likely on M8 (improper
-fractions only) and emerging on M1 still gets M1 aimed at on the full deck.
+The statuses come from the pupil's one evidence object (lessons.reporting.evidence
+.window_evidence: diagnose() over the class's evidence window), so the practice aims at what
+the teacher's dashboard and the student's report show. lessons.diagnosis.decks turns a
+"likely" (else "emerging") rule into the engine's options; a rule the chosen deck can never
+show is left out first, so a student likely on M8 (improper fractions only) and emerging on M1
+still gets M1 aimed at on the full deck.
 """
 
 from __future__ import annotations
@@ -13,18 +14,16 @@ from typing import Any
 
 from lessons.diagnosis.decks import DECK_LEVELS, aim_rule, practice_options, rules_possible
 from lessons.models import Student
-from lessons.reporting.loading import evidence_window, statuses_of, student_rows
+from lessons.reporting.evidence import window_evidence
 
 Result = dict[str, dict[str, Any]]
 
 
 def student_result(student: Student) -> Result:
     """Return the student's diagnosis as decks.aim_rule reads it: status and p-value per rule."""
-    window = evidence_window(student.classroom)
-    rows = student_rows(student.pk, since=window.start) if not window.empty else []
     return {
         rule: {"status": figures.status, "p_value": figures.p_value}
-        for rule, figures in statuses_of(rows).items()
+        for rule, figures in window_evidence(student).statuses.items()
     }
 
 

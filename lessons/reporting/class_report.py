@@ -141,6 +141,7 @@ class WrongPlay:
     count: int
     students: int
     tags: tuple[str, ...]
+    named_denominator: int | None = None  # a Joker on top: the denominator its player asked for
 
 
 @dataclass(frozen=True)
@@ -295,20 +296,23 @@ def wrong_plays(rows: Iterable[Row]) -> list[WrongPlay]:
 
     `rows` are claims (the first try of each turn): a card retried is not a more common play.
     """
-    counts: Counter[tuple[FractionValue | None, FractionValue, str]] = Counter()
-    students: dict[tuple[FractionValue | None, FractionValue, str], set[int]] = {}
-    tags: dict[tuple[FractionValue | None, FractionValue, str], tuple[str, ...]] = {}
+    # A Joker on top has no fraction: the denominator asked for tells two such plays apart.
+    Key = tuple[FractionValue | None, int | None, FractionValue, str]
+    counts: Counter[Key] = Counter()
+    students: dict[Key, set[int]] = {}
+    tags: dict[Key, tuple[str, ...]] = {}
     for row in rows:
         if row.correct:
             continue
-        key = (row.reference, row.played, row.claim)
+        named = row.named_denominator if row.reference is None else None
+        key = (row.reference, named, row.played, row.claim)
         counts[key] += 1
         students.setdefault(key, set()).add(row.student_id)
         tags[key] = row.tags
     return [
-        WrongPlay(ref, played, claim, count, len(students[(ref, played, claim)]), tags[key])
+        WrongPlay(ref, played, claim, count, len(students[key]), tags[key], named)
         for key, count in counts.most_common(TOP_WRONG_PLAYS)
-        for ref, played, claim in [key]
+        for ref, named, played, claim in [key]
     ]
 
 

@@ -21,18 +21,23 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from lessons.diagnosis import SkillProgress
+from lessons.models import Student
 from lessons.reporting.loading import (
     Row,
     RuleStatus,
     by_student,
+    evidence_window,
     longest_wrong_run,
     skills_from,
     statuses_of,
+    student_rows,
+    turns_of,
 )
 from lessons.reporting.reading import first_claims, fitting_rules
 
@@ -155,6 +160,11 @@ class PupilEvidence:
         """Return every skill's progress over the rows."""
         return skills_from(self.rows)
 
+    @cached_property
+    def turns(self) -> list[dict[str, Any]]:
+        """Return the rows as diagnose()'s turns (game turns and warm-up answers), oldest first."""
+        return turns_of(self.rows)
+
 
 def evidence_of(student_id: int, rows: Sequence[Row]) -> PupilEvidence:
     """Return one pupil's evidence from their rows, oldest first."""
@@ -164,6 +174,14 @@ def evidence_of(student_id: int, rows: Sequence[Row]) -> PupilEvidence:
 def evidence_by_student(rows: Iterable[Row]) -> dict[int, PupilEvidence]:
     """Return each pupil's evidence from rows of several pupils (each pupil's oldest first)."""
     return {sid: PupilEvidence(sid, tuple(own)) for sid, own in by_student(rows).items()}
+
+
+def window_evidence(student: Student) -> PupilEvidence:
+    """Return a pupil's evidence over their class's evidence window (what every page reads):
+    the warm-up's next item and the practice's aim read it too."""
+    window = evidence_window(student.classroom)
+    rows = student_rows(student.pk, since=window.start) if not window.empty else []
+    return PupilEvidence(student.pk, tuple(rows))
 
 
 def no_evidence(student_id: int) -> PupilEvidence:

@@ -23,13 +23,13 @@ import hashlib
 import hmac
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, time
 from typing import Final
 
 from django.conf import settings
-from django.db.models import Count, Max, Min, Q
+from django.db.models import Count
 from django.http import StreamingHttpResponse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -46,9 +46,17 @@ from lessons.diagnosis import (
     STATUS_LABELS,
 )
 from lessons.exported_columns import columns
-from lessons.models import Attempt, Classroom, MissedEquivalence, PlanMember, Student
+from lessons.models import (
+    Attempt,
+    Classroom,
+    MissedEquivalence,
+    PlanMember,
+    Student,
+    WarmupRound,
+)
 from lessons.reporting.class_report import class_dashboard
-from lessons.reporting.loading import WINDOW_DAYS, WRONG
+from lessons.reporting.evidence import evidence_by_student
+from lessons.reporting.loading import WINDOW_DAYS, WRONG, class_light_rows
 
 # How a researcher re-runs the diagnosis on the attempts CSV (shown on the data dictionary).
 REDIAGNOSE_CODE: Final = """import csv
@@ -253,7 +261,7 @@ _HEADER_LABELS: Final[dict[str, Callable[[], str]]] = {
     "opportunities": lambda: _("rules that could fire"),
     "rules_version": lambda: _("rules version"),
     "skills": lambda: _("skills"),
-    "standards": lambda: _("standards"),
+    "standards": lambda: _("French programme (cycle 3)"),
     "factor": lambda: _("factor between denominators"),
     "turn": lambda: _("turn"),
     "reason": lambda: _("reason given"),
@@ -283,10 +291,48 @@ class _Labels:
     class_label: str
     students: dict[int, str]
     words: dict[str, dict[str, str]]
+    lang: str | None = None  # the spreadsheet's language: lists and standards in words
+    decimal: str = "."
+    warmup_sessions: Mapping[int, int | None] = field(default_factory=dict)
 
     def student(self, pk: int) -> str:
         """Name a student (a pupil who left the class keeps their pseudonym)."""
         return self.students.get(pk) or pseudonym("student", pk)
+
+    def listing(self, values: object) -> str:
+        """Write a stored list: JSON for machines, "a, b, c" for people."""
+        if self.lang is None:
+            return json.dumps(values)
+        return ", ".join(str(value) for value in values) if isinstance(values, list) else ""
+
+    def rates(self, p0: object) -> str:
+        """Write chance rates per rule: JSON for machines, "M1 0,125, M2 0,05" for people."""
+        if self.lang is None:
+            return json.dumps(p0, sort_keys=True)
+        if not isinstance(p0, dict):
+            return ""
+        return ", ".join(
+            f"{rule} {float(rate):.3f}".replace(".", self.decimal)
+            for rule, rate in sorted(p0.items())
+        )
+
+    def standards(self, skills: Iterable[str]) -> str:
+        """Name a claim's standards: CCSS codes for research, the French programme for people."""
+        if self.lang is None:
+            return _standards(skills)
+        lang = self.lang
+        named = [SKILLS[skill].france[lang] for skill in skills if skill in SKILLS]
+        return " / ".join(dict.fromkeys(named))
+
+    def session(self, session_id: int | None, warmup_id: int | None) -> object:
+        """Write an attempt's session: a warm-up answer's is its round's, practice says so."""
+        if self.lang is None:
+            return _or_blank(session_id)
+        if session_id is None and warmup_id is not None:
+            session_id = self.warmup_sessions.get(warmup_id)
+            if session_id is None:
+                return ""  # a warm-up given apart from a lesson: its round is the next column
+        return session_id if session_id is not None else self.words["session"]["practice"]
 
     def word(self, kind: str, code: object) -> object:
         """Write a value's code in words (claim, source, outcome, reason, state, status)."""
@@ -314,8 +360,17 @@ def _labels(classroom: Classroom, flavour: Flavour) -> _Labels:
             MARKER_ACTIVITY: _("activity done with the group"),
             MARKER_RECHECK: _("plan's re-check done"),
         }
+        words["source"] = {"game": _("game"), "probe": _("warm-up")}
+        words["row_kind"] = {"attempt": _("card played"), "marker": _("group plan")}
+        # The warm-up prompt's answer that names no mistake (lessons.warmup.services).
+        words["reason"]["same_factor"] = _(
+            "I multiplied or divided the top and the bottom by the same number"
+        )
+        words["session"] = {"practice": _("practice")}
+    words["rule"] = {rule: RULES_BY_ID[rule].name[lang] for rule in RULE_IDS}
     students = dict(Student.objects.filter(classroom=classroom).values_list("pk", "display_name"))
-    return _Labels(classroom.name, students, words)
+    warmups = dict(WarmupRound.objects.filter(classroom=classroom).values_list("pk", "session_id"))
+    return _Labels(classroom.name, students, words, lang, flavour.decimal, warmups)
 
 
 def _standards(skills: Iterable[str]) -> str:
@@ -361,7 +416,7 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             students[student],
             row["id"],
             flavour.stamp(row["created_at"]),
-            _or_blank(row["session_id"]),
+            labels.session(row["session_id"], row["warmup_id"]),
             _or_blank(row["table_id"]),
             _or_blank(row["reference_num"]),
             _or_blank(row["reference_den"]),
@@ -374,21 +429,21 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             labels.word("outcome", row["outcome"]),
             int(row["outcome"] != WRONG),
             _none_blank(row["response_ms"]),
-            json.dumps(row["hand"]),
+            labels.listing(row["hand"]),
             *(int(rule in tags) for rule in RULE_IDS),
-            json.dumps(row["p0"], sort_keys=True),
-            json.dumps(row["opportunities"]),
+            labels.rates(row["p0"]),
+            labels.listing(row["opportunities"]),
             row["rules_version"],
             ";".join(row["skills"] or ()),
-            _standards(row["skills"] or ()),
+            labels.standards(row["skills"] or ()),
             f"{factor:g}" if factor != "" else "",
             _none_blank(row["turn"]),
             labels.word("reason", row["reason"] or ""),
             int(bool(row["drew"])),
-            row["source"],
+            labels.word("source", row["source"]),
             _or_blank(row["warmup_id"]),
             flavour.instant(row["created_at"]),
-            "attempt",
+            labels.word("row_kind", "attempt"),
             "",
             "",
         ]
@@ -421,7 +476,8 @@ def _marker_lines(
     for moment, student, marker, rule in sorted(events, key=lambda e: (e[0], e[1], e[2])):
         stamp, instant = flavour.stamp(moment), flavour.instant(moment)
         cells: list[object] = [labels.class_label, labels.student(student), "", stamp]
-        yield [*cells, *([""] * blank), instant, "marker", labels.word("marker", marker), rule]
+        kind, rule_cell = labels.word("row_kind", "marker"), labels.word("rule", rule)
+        yield [*cells, *([""] * blank), instant, kind, labels.word("marker", marker), rule_cell]
 
 
 def student_lines(classroom: Classroom, flavour: Flavour | None = None) -> Iterator[list[object]]:
@@ -430,20 +486,18 @@ def student_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
     yield list(STUDENT_HEADER)
     labels = _labels(classroom, flavour)
     class_id = labels.class_label
-    totals = {
-        values[0]: values[1:]
-        for values in Attempt.objects.filter(classroom=classroom)
-        .values_list("student_id")
-        .annotate(
-            claims=Count("id"),
-            # Not `correct`: Attempt has a property of that name.
-            right=Count("id", filter=~Q(outcome=WRONG)),
-            first=Min("created_at"),
-            last=Max("created_at"),
-            sessions=Count("session_id", distinct=True),
+    # Claims as every page counts them (lessons.reporting.evidence): one per turn, right at
+    # the first try; the whole history, as the totals always were.
+    totals = {}
+    for pk, evidence in evidence_by_student(class_light_rows(classroom)).items():
+        rows = evidence.rows
+        totals[pk] = (
+            evidence.tally.claims,
+            evidence.tally.right,
+            rows[0].created_at,
+            rows[-1].created_at,
+            len({row.session_id for row in rows if row.session_id is not None}),
         )
-        .order_by()
-    }
     missed = dict(
         MissedEquivalence.objects.filter(classroom=classroom)
         .values_list("student_id")
@@ -539,6 +593,23 @@ def attempt_dictionary(lang: str) -> list[tuple[str, str]]:
         ),
         "marker_rule": _("On a marker row: the misconception the group plan works on."),
     }
+    # The spreadsheet writes some columns in words (issue 31 §7): said after the machine's.
+    in_words = {
+        "session_id": _(
+            "In the spreadsheet: a warm-up answer's session is its round's; practice says so."
+        ),
+        "hand": _("In the spreadsheet: the cards separated by commas."),
+        "p0": _("In the spreadsheet: each rule and its rate, separated by commas."),
+        "opportunities": _("In the spreadsheet: the rules separated by commas."),
+        "standards": _(
+            "In the spreadsheet: what the French programme (cycle 3 annual benchmarks) asks "
+            "for these skills, in words."
+        ),
+        "source": _("In the spreadsheet: game or warm-up, in words."),
+        "row_kind": _("In the spreadsheet: card played or group plan, in words."),
+    }
+    for column, note in in_words.items():
+        described[column] = f"{described[column]} {note}"
     columns = []
     for column in ATTEMPT_HEADER:
         if column.startswith("flag_"):

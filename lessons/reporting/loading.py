@@ -287,6 +287,22 @@ def session_rows(session_id: int) -> list[Row]:
     return _rows(_values(query, True))
 
 
+def students_rows_between(
+    student_ids: Sequence[int], since: datetime, until: datetime
+) -> list[Row]:
+    """Return several students' attempts from `since` to `until`, per student, oldest first."""
+    query = Attempt.objects.filter(
+        student_id__in=student_ids, created_at__gte=since, created_at__lte=until
+    ).order_by("student_id", "created_at", "id")
+    return _rows(_values(query, True))
+
+
+def class_light_rows(classroom: Classroom) -> list[Row]:
+    """Return every attempt of a class, light rows (claims, not tags), per student, oldest first."""
+    query = Attempt.objects.filter(classroom=classroom).order_by("student_id", "created_at", "id")
+    return _rows(_values(query, False))
+
+
 def session_light_rows(session_ids: Sequence[int]) -> list[Row]:
     """Return light rows of several sessions, per student, oldest first (claims, not tags)."""
     query = Attempt.objects.filter(session_id__in=session_ids).order_by(

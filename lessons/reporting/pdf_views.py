@@ -29,6 +29,7 @@ from lessons.classrooms import selectors
 from lessons.classrooms.names import by_name
 from lessons.models import Classroom, Student, User
 from lessons.reporting import printing
+from lessons.reporting.class_page import class_page, plans_version
 from lessons.reporting.pdf import document_html, report_body
 from lessons.reporting.pdf_render import PdfUnavailable
 from lessons.reporting.present import student_context
@@ -62,8 +63,9 @@ def _student_version(student: Student, lang: str, *, for_student: bool) -> str:
     return printing.version_digest([printing.report_version(student, lang), str(for_student)])
 
 
-def _class_version(students: list[Student], lang: str) -> str:
-    return printing.version_digest(printing.report_versions(students, lang))
+def _class_version(classroom: Classroom, students: list[Student], lang: str) -> str:
+    versions = printing.report_versions(students, lang)
+    return printing.version_digest([plans_version(classroom), *versions])
 
 
 def _student_job(request: HttpRequest, student: Student, *, for_student: bool) -> PrintJob:
@@ -110,10 +112,12 @@ def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
     if not students:
         raise Http404
 
-    def part(run: list[Student]) -> Callable[[], str]:
+    def part(run: list[Student], *, first: bool) -> Callable[[], str]:
         def make_html() -> str:
             with translation.override(lang):
                 bodies = [_body(request, s, lang, for_student=False) for s in run]
+                if first:  # the class page opens the document (issue 31 §7)
+                    bodies.insert(0, class_page(request, classroom, lang))
                 title = _("Progress reports · %(name)s") % {"name": classroom.name}
                 return document_html(request, bodies, lang=lang, title=title)
 
@@ -121,13 +125,14 @@ def _class_job(request: HttpRequest, classroom: Classroom) -> PrintJob:
 
     def version_now() -> str | None:
         again = Classroom.objects.filter(pk=classroom.pk).first()
-        return None if again is None else _class_version(_class_students(again), lang)
+        return None if again is None else _class_version(again, _class_students(again), lang)
 
+    runs = in_parts(students, printing.pool().workers)
     return PrintJob(
         printing.class_slot(classroom.pk),
-        _class_version(students, lang),
+        _class_version(classroom, students, lang),
         # One part a print worker: they print the class side by side.
-        tuple(part(run) for run in in_parts(students, printing.pool().workers)),
+        tuple(part(run, first=index == 0) for index, run in enumerate(runs)),
         version_now,
         f"reports-class-{classroom.pk}.pdf",
     )

@@ -34,7 +34,7 @@ from lessons.reporting import charts, words
 from lessons.reporting.class_report import ClassDashboard, Tiles, WrongPlay
 from lessons.reporting.evidence import ACCURACY_WORDS
 from lessons.reporting.loading import RuleStatus
-from lessons.reporting.session_report import SessionReport
+from lessons.reporting.session_report import Change, SessionReport
 from lessons.reporting.student_report import StudentReport
 
 LANGS = ("fr", "en")
@@ -63,6 +63,15 @@ def play_time(minutes: float | None) -> str:
 def frac(card: FractionValue | None) -> str:
     """Write a fraction as a/b."""
     return "?" if card is None else f"{card[0]}/{card[1]}"
+
+
+def top_card(card: FractionValue | None, named_denominator: int | None) -> str:
+    """Write the card a play answered: a/b, or a Joker and the denominator asked for."""
+    if card is not None:
+        return frac(card)
+    if named_denominator is None:
+        return _("Joker")
+    return _("Joker (denominator %(d)d asked)") % {"d": named_denominator}
 
 
 @dataclass(frozen=True)
@@ -179,7 +188,7 @@ def wrong_play_rows(plays: list[WrongPlay], lang: str) -> list[dict[str, Any]]:
     """Describe common wrong plays: the pair, the claim, the counts, the rules it fits."""
     return [
         {
-            "pair": f"{frac(play.reference)} → {frac(play.played)}",
+            "pair": f"{top_card(play.reference, play.named_denominator)} → {frac(play.played)}",
             "claim": _("equal") if play.claim == "equal" else _("same denominator"),
             "count": play.count,
             "students": play.students,
@@ -647,4 +656,17 @@ def session_context(report: SessionReport, lang: str) -> dict[str, Any]:
             for rule, events, students in report.tag_counts
         ],
         "wrong_plays": wrong_play_rows(report.wrong_plays, lang),
+        "changes": [
+            {"student": change.student, "words": change_words(change, lang)}
+            for change in report.changes
+        ],
+    }
+
+
+def change_words(change: Change, lang: str) -> str:
+    """Say what a lesson changed for one rule: « name » : before → after, in words."""
+    return _("“%(rule)s”: %(before)s → %(after)s") % {
+        "rule": RULES_BY_ID[change.rule].name[lang],
+        "before": STATUS_LABELS[change.before][lang],
+        "after": STATUS_LABELS[change.after][lang],
     }

@@ -4,15 +4,30 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db.models import Count
+from django.utils import timezone
 
 from lessons.classrooms.names import name_key
-from lessons.diagnosis import RULE_IDS, RULES_BY_ID, Rule
+from lessons.diagnosis import (
+    RULE_IDS,
+    RULES_BY_ID,
+    STATUS_HELD,
+    STATUS_LIKELY,
+    STATUS_RESOLVED,
+    Rule,
+)
 from lessons.models import ClassSession, MissedEquivalence, SessionMember, Student
 from lessons.reporting.class_report import WrongPlay, wrong_plays
 from lessons.reporting.evidence import Tally, evidence_by_student, no_evidence, total
-from lessons.reporting.loading import session_rows
+from lessons.reporting.loading import (
+    WINDOW_DAYS,
+    Row,
+    session_rows,
+    statuses_then_and_now,
+    students_rows_between,
+)
 from lessons.reporting.student_report import play_minutes
 
 
@@ -35,6 +50,20 @@ class SessionLine:
         return self.correct / self.claims if self.claims else None
 
 
+@dataclass(frozen=True)
+class Change:
+    """A rule whose status one student's lesson changed: before it, and at its end."""
+
+    student: Student
+    rule: str
+    before: str
+    after: str
+
+
+# What a teacher acts on: a rule becoming likely, or a likely one checked clean again.
+NEWS = (STATUS_LIKELY, STATUS_RESOLVED, STATUS_HELD)
+
+
 @dataclass
 class SessionReport:
     """Everything the session page shows."""
@@ -46,11 +75,41 @@ class SessionReport:
     correct: int
     claims: int
     tries: int = 0
+    changes: list[Change] = field(default_factory=list)
 
     @property
     def accuracy(self) -> float | None:
         """Return the share of right claims in the lesson."""
         return self.correct / self.claims if self.claims else None
+
+
+def session_changes(session: ClassSession, students: list[Student]) -> list[Change]:
+    """Return what the lesson changed: each student's statuses before it and at its end.
+
+    Both read the diagnosis over the evidence window (WINDOW_DAYS) up to the lesson's end, so
+    "after" is what the dashboards said when the lesson ended (one query).
+    """
+    if not students:
+        return []
+    until = session.ended_at or timezone.now()
+    rows = students_rows_between(
+        [s.pk for s in students], until - timedelta(days=WINDOW_DAYS), until
+    )
+    grouped: dict[int, list[Row]] = {}
+    for row in rows:
+        grouped.setdefault(row.student_id, []).append(row)
+    changes = []
+    for student in students:
+        own = grouped.get(student.pk, [])
+        cut = sum(1 for row in own if row.created_at < session.started_at)
+        if cut == len(own):
+            continue  # nothing in the lesson: nothing it changed
+        before, after = statuses_then_and_now(own, cut)
+        for rule in RULE_IDS:
+            now = after[rule].status
+            if now != before[rule] and (now in NEWS or before[rule] == STATUS_LIKELY):
+                changes.append(Change(student, rule, before[rule], now))
+    return changes
 
 
 def session_report(session: ClassSession) -> SessionReport:
@@ -111,4 +170,5 @@ def session_report(session: ClassSession) -> SessionReport:
         correct=whole.right,
         claims=whole.claims,
         tries=whole.tries,
+        changes=session_changes(session, [line.student for line in lines]),
     )

@@ -33,6 +33,7 @@ from lessons.reporting.present import (
 from lessons.reporting.reader import reader_lang
 from lessons.reporting.session_report import session_report
 from lessons.reporting.student_report import student_report
+from lessons.warmup.progress import session_warmup
 
 current_lang = reader_lang
 
@@ -96,7 +97,11 @@ def dashboard_session(request: SignedInRequest, classroom_id: int, session_id: i
         raise Http404
     session.classroom = classroom
     context = session_context(session_report(session), current_lang())
-    return render(request, "lessons/dashboards/session.html", {**context, "classroom": classroom})
+    return render(
+        request,
+        "lessons/dashboards/session.html",
+        {**context, "classroom": classroom, "warmup": session_warmup(session=session)},
+    )
 
 
 def _report(request: HttpRequest, student: Student, *, for_student: bool) -> HttpResponse:

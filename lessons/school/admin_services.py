@@ -56,7 +56,7 @@ def teacher_set_active(*, admin: User, teacher: User, active: bool) -> User:
     if not active:
         # Their pages stop at the next request; their open sockets and streams end now.
         teacher_id = teacher.pk
-        transaction.on_commit(lambda: tell_signed_out(teacher_id, None))
+        tell_signed_out(teacher_id, None)
     return teacher
 
 

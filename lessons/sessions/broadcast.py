@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.realtime import delivery
+from games import outbox
 
 SESSION_UPDATE = {"type": "session.update"}
 
@@ -13,12 +13,11 @@ def session_group(session_id: int) -> str:
 
 
 def session_changed(session_id: int) -> None:
-    """Ask every overview link of the session to refresh (call after commit).
+    """Ask every overview link of the session to refresh, once the transaction commits.
 
-    The same path as a table's broadcast (games.realtime.delivery): in daphne it is handed to
-    the event loop and never waited on, and it never raises. A blocking send here raised after
-    a move had committed when Redis was away (the mover's socket got no state); a failed
-    publish now keeps the group, which is sent a repair nudge once the layer is back (the
-    overview refreshes on it).
+    Through the outbox, like a table's broadcast: in daphne it is handed to the event loop and
+    never waited on, and it never raises. A blocking send here raised after a move had
+    committed when Redis was away (the mover's socket got no state); a failed publish keeps the
+    group, which is sent a repair nudge once the layer is back (the overview refreshes on it).
     """
-    delivery.publish_from_thread(session_group(session_id), dict(SESSION_UPDATE))
+    outbox.send_on_commit(session_group(session_id), dict(SESSION_UPDATE))

@@ -51,7 +51,6 @@ seats) are changed only through games.services.
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
 from datetime import datetime, timedelta
 from typing import Any
@@ -245,7 +244,7 @@ def session_join(
             session=locked, student=student, defaults={"joined_at": now}
         )
         if created:
-            transaction.on_commit(lambda: session_changed(locked.pk))
+            session_changed(locked.pk)
         warmup_open_for_session(session=locked, student=student)
         _seat_due(locked, now)
     member.refresh_from_db()
@@ -388,7 +387,7 @@ def _deal(
         made.append(_new_table(session, members, _next_number(session), extra_options))
         start += size
     if made:
-        transaction.on_commit(lambda: session_changed(session.pk))
+        session_changed(session.pk)
     return made
 
 
@@ -407,7 +406,7 @@ def _rematch(session: ClassSession) -> list[SessionTable]:
         aimed = {k: v for k, v in (old.table.options or {}).items() if k in AIM_OPTIONS}
         made.append(_new_table(session, members, _next_number(session), aimed))
     if made:
-        transaction.on_commit(lambda: session_changed(session.pk))
+        session_changed(session.pk)
     return made
 
 
@@ -433,7 +432,7 @@ def session_seats_leave(*, student: Student) -> None:
         sessions.add(member.session_id)
     SessionMember.objects.filter(student=student).delete()
     for session_id in sessions:
-        transaction.on_commit(functools.partial(session_changed, session_id))
+        session_changed(session_id)
 
 
 def session_move(
@@ -477,7 +476,7 @@ def session_move(
             seat_students_write(table_id=target.table_id)
             member.table = target
             member.save(update_fields=["table"])
-        transaction.on_commit(lambda: session_changed(locked.pk))
+        session_changed(locked.pk)
     return member
 
 
@@ -491,7 +490,7 @@ def session_set_paused(*, session: ClassSession, teacher: User, paused: bool) ->
         locked.save(update_fields=["status"])
         for table_id in locked.tables.values_list("table_id", flat=True):
             table_set_paused(table_id=table_id, paused=paused)
-        transaction.on_commit(lambda: session_changed(locked.pk))
+        session_changed(locked.pk)
     return locked
 
 
@@ -510,5 +509,5 @@ def session_end(
             table_finish(table_id=table_id)
             # A table whose game was over already still has pages open on its end screen.
             table_announce_end(table_id=table_id)
-        transaction.on_commit(lambda: session_changed(locked.pk))
+        session_changed(locked.pk)
     return locked

@@ -42,7 +42,7 @@ from lessons.models import (
     User,
     WarmupRound,
 )
-from lessons.reporting.loading import evidence_window, student_rows, turns_of
+from lessons.reporting.evidence import window_evidence
 from lessons.sessions.broadcast import session_changed
 from lessons.warmup.items import next_item
 
@@ -77,10 +77,7 @@ def _refuse(message: Any, code: str, **params: Any) -> ValidationError:
 
 def _student_turns(student: Student) -> list[dict[str, Any]]:
     """Return the student's turns so far (evidence window, game and warm-up), oldest first."""
-    window = evidence_window(student.classroom)
-    if window.empty:
-        return []
-    return turns_of(student_rows(student.pk, since=window.start))
+    return window_evidence(student).turns
 
 
 def _advance(round_: WarmupRound, now: Any, turns: list[dict[str, Any]] | None = None) -> None:
@@ -105,7 +102,7 @@ def _changed(round_: WarmupRound) -> None:
     """Tell the teacher's live overview that a session round moved on (after commit)."""
     if round_.session_id is not None:
         session_id = int(round_.session_id)
-        transaction.on_commit(lambda: session_changed(session_id))
+        session_changed(session_id)
 
 
 def _new_round(

@@ -20,14 +20,16 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from games import driver
+from games import driver, outbox
 from games.announce import visible_event
-from games.broadcast import collecting_updates, table_group
+from games.broadcast import table_group
 from games.catch_up import HISTORY_ACTIONS, MAX_STATES, frames_since, history_frames
 from games.engine import Game
 from games.models import Table, TableEvent
+from games.outbox import Sent
 from games.services import SeatSpec, table_act, table_create, table_step
 from tests.games.helpers import receive_until, session_cookie, socket
+from tests.support.outbox import table_updates
 from unoclass.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
@@ -258,13 +260,16 @@ async def test_a_socket_that_skipped_states_gets_their_events_from_the_log_first
     comm = await socket(table_id, world.students[0])
     await comm.connect()
     await receive_until(comm, "state")
-    updates: list[dict[str, Any]] = []
+    sent: list[Sent] = []
 
     def play_unpublished() -> int:
-        with collecting_updates(updates):  # committed, never published
-            return _play(table_id, world.students, 3)
+        with outbox.captured() as captured:  # committed, never published
+            reached = _play(table_id, world.students, 3)
+        sent.extend(captured)
+        return reached
 
     reached = await database_sync_to_async(play_unpublished)()
+    updates = table_updates(sent)
     layer = get_channel_layer()
     assert layer is not None
     await layer.group_send(table_group(table_id), updates[-1])  # only the last one arrives
@@ -344,10 +349,9 @@ async def test_a_table_whose_publish_failed_is_told_to_catch_up_from_the_log(wor
     comm = await socket(table_id, world.teacher)
     await comm.connect()
     await receive_until(comm, "state")
-    updates: list[dict[str, Any]] = []
 
     def play_unpublished() -> int:
-        with collecting_updates(updates):  # committed; the publish "failed"
+        with outbox.captured():  # committed; the publish "failed"
             return _play(table_id, world.students, 2)
 
     reached = await database_sync_to_async(play_unpublished)()

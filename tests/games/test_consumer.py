@@ -11,9 +11,10 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from games import driver
-from games.broadcast import collecting_updates, table_group
+from games import driver, outbox
+from games.broadcast import table_group
 from games.models import Table, TableEvent
+from games.outbox import Sent
 from games.realtime.frames import TokenBucket
 from games.realtime.language import language_of
 from games.realtime.signin import still_signed_in
@@ -26,6 +27,7 @@ from tests.games.helpers import (
     session_cookie,
     socket,
 )
+from tests.support.outbox import table_updates
 from unoclass.asgi import application
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -512,14 +514,15 @@ async def test_a_sync_sends_the_missed_events_from_the_log_and_the_late_update_a
     watcher = await socket(table.pk, pair[0])
     await watcher.connect()
     await receive_until(watcher, "state")
-    updates: list[dict[str, object]] = []
+    sent: list[Sent] = []
 
     def play() -> None:
-        with collecting_updates(updates):  # committed, not published yet
+        with outbox.captured() as captured:  # committed, not published yet
             table_act(
                 table_id=table.pk, user=pair[1], action={"type": "play", "card": "4/12j"},
                 state_id=0,
             )  # fmt: skip
+        sent.extend(captured)
 
     await database_sync_to_async(play)()
     await watcher.send_to(text_data=json.dumps({"type": "sync"}))
@@ -528,7 +531,7 @@ async def test_a_sync_sends_the_missed_events_from_the_log_and_the_late_update_a
     assert missed["event"]["type"] == "played" and "4/12" in missed["text"]
     synced = json.loads(await watcher.receive_from())
     assert synced["type"] == "state" and synced["state_id"] == 1 and not synced.get("events")
-    (update,) = updates
+    (update,) = table_updates(sent)
     layer = get_channel_layer()
     assert layer is not None
     await layer.group_send(table_group(table.pk), update)

@@ -1,51 +1,45 @@
-"""The move listener: registered once by lessons, told of each judged play and action once,
-and its rows stored with the move (or, for a refused judged play, alone)."""
+"""The table host's move rows: lessons registers its host once; the host is told of each
+judged play and action once, and its rows are stored with the move (or, for a refused judged
+play, alone)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from django.db.models import Model
 
-from games import listeners
+from games import host, listeners
 from games.errors import TableError
 from games.models import Seat
 from games.services import seat_give_to_bot, seat_give_to_user, table_act
-from lessons.attempts.hooks import register
-from lessons.attempts.log import AttemptLog
+from lessons.attempts.hooks import LessonsHost, register
 from lessons.models import Attempt, SeatStudent
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-class _Recording:
-    """Record what the listener is told; write what lessons' listener writes."""
+class _Recording(LessonsHost):
+    """Record what the host is told; write what lessons' host writes."""
 
     def __init__(self) -> None:
-        self.inner = listeners.registered()
         self.calls: list[tuple[str, Any]] = []
-
-    @property
-    def seat_row(self) -> type[Model] | None:
-        return self.inner.seat_row
 
     def judged_play(self, play: listeners.JudgedPlay) -> list[listeners.Write]:
         self.calls.append(("judged", play))
-        return self.inner.judged_play(play)
+        return super().judged_play(play)
 
     def player_action(self, record: listeners.PlayerAction) -> list[listeners.Write]:
         self.calls.append(("action", record))
-        return self.inner.player_action(record)
+        return super().player_action(record)
 
 
 @pytest.fixture
 def recording() -> Any:
-    recorder = _Recording()
-    listeners.register(recorder)
+    previous, recorder = host.registered(), _Recording()
+    host.register(recorder)
     yield recorder
-    listeners.register(recorder.inner)
+    host.register(previous)
 
 
 def _pair(world: Any) -> list[Any]:
@@ -67,11 +61,12 @@ def _play(table: Any, user: Any, card: str) -> str:
     return ""
 
 
-def test_lessons_registers_its_attempt_log_once() -> None:
+def test_lessons_registers_its_host_once() -> None:
+    registered = host.registered()
     register()
-    register()
-    assert isinstance(listeners.registered(), AttemptLog)
-    assert listeners.registered().seat_row is SeatStudent
+    assert host.registered() is registered  # already there since start-up: kept
+    assert isinstance(registered, LessonsHost)
+    assert registered.seat_row is SeatStudent
 
 
 def test_a_refused_judged_play_is_told_once_and_stored_alone(class_a: Any, recording: Any) -> None:
@@ -97,16 +92,16 @@ def test_an_accepted_judged_play_is_told_once_then_the_action(class_a: Any, reco
     assert table.last_moves == {"1": 1}
 
 
-def test_without_a_registered_listener_a_table_plays_and_logs_nothing(class_a: Any) -> None:
-    logged = listeners.registered()
-    listeners.register(listeners._Silent())
+def test_without_a_registered_host_a_table_plays_and_logs_nothing(class_a: Any) -> None:
+    logged = host.registered()
+    host.register(host.NullHost())
     try:
         table = make_table(_pair(class_a), setup=FRACTIONS_SETUP)
         basile = class_a.other_student.user
         assert _play(table, basile, "2/3r") == "not_equivalent"
         assert _play(table, basile, "4/12j") == ""
     finally:
-        listeners.register(logged)
+        host.register(logged)
     assert not Attempt.objects.filter(table_id=table.pk).exists()
 
 

@@ -16,8 +16,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.db import connection
 
-from games import consumers, driver, jsontext, table_seat
-from games.broadcast import collecting_updates, update_body
+from games import consumers, driver, jsontext, outbox, table_seat
+from games.broadcast import update_body
 from games.engine import Game
 from games.errors import TableError
 from games.models import Table
@@ -25,6 +25,7 @@ from games.services import table_act, table_step
 from lessons.models import Attempt, MissedEquivalence, SessionMember, SessionTable
 from lessons.sessions.services import session_start
 from tests.games.helpers import FRACTIONS_SETUP, act, make_table
+from tests.support.outbox import table_updates
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -157,10 +158,9 @@ def test_a_broadcast_reads_nothing_per_recipient(
 ) -> None:
     """Each socket builds its seat's frames from the published update alone: no query."""
     table = _session_table(class_a)
-    updates: list[dict[str, Any]] = []
-    with collecting_updates(updates):
+    with outbox.captured() as sent:
         act(table, class_a.other_student.user, _equal("4/12j"))
-    (message,) = updates
+    (message,) = table_updates(sent)
     hopped: list[Any] = []
     # A query in a worker thread would escape the count: no hop to a thread at all.
     monkeypatch.setattr(table_seat, "in_thread", lambda func: hopped.append(func))

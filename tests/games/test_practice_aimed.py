@@ -1,5 +1,5 @@
 """The practice page deals an aimed table to a student whose diagnosis suspects a misconception
-(lessons plugs games.hooks.practice_options_for), an ordinary one to anyone else, and no view of
+(its options come from the table host, games.host), an ordinary one to anyone else, and no view of
 the table ever shows the aim."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import driver, hooks
+from games import driver, hooks, host
 from games.engine import Game
 from games.models import Table
 from games.players import table_info
@@ -146,12 +146,16 @@ def test_the_deck_level_in_the_address_starts_the_form(
     assert response.context["form"]["deck"].value() == shown
 
 
-def test_the_practice_hook_returns_the_first_options_a_rule_gives(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(hooks, "practice_rules", [])
-    assert hooks.practice_options_for(object(), "full") == {}
-    hooks.practice_rules.extend(
-        [lambda user, level: {}, lambda user, level: {"aim_seat": 0, "level": level}]
-    )
-    assert hooks.practice_options_for(object(), "sixths") == {"aim_seat": 0, "level": "sixths"}
+def test_the_practice_options_are_the_hosts_and_none_without_one() -> None:
+    class Aiming(host.NullHost):
+        def practice_options(self, user: Any, deck_level: str) -> dict[str, Any]:
+            return {"aim_seat": 0, "level": deck_level}
+
+    previous = host.registered()
+    try:
+        host.register(host.NullHost())
+        assert hooks.practice_options_for(object(), "full") == {}
+        host.register(Aiming())
+        assert hooks.practice_options_for(object(), "sixths") == {"aim_seat": 0, "level": "sixths"}
+    finally:
+        host.register(previous)

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from games import listeners
+from games import host, listeners
 from games.models import Table, TableEvent
 from games.services import (
     NextStep,
@@ -21,6 +21,7 @@ from games.services import (
     table_replay,
     table_step,
 )
+from lessons.attempts.hooks import LessonsHost
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 
 pytestmark = pytest.mark.django_db
@@ -91,19 +92,14 @@ def test_a_user_without_a_seat_cannot_act(pair, class_b):  # type: ignore[no-unt
 
 def test_wrong_equivalence_is_logged_then_refused(pair):  # type: ignore[no-untyped-def]
     judged: list[listeners.JudgedPlay] = []
-    logged = listeners.registered()
+    logged = host.registered()
 
-    class Recording:
-        seat_row = logged.seat_row
-
+    class Recording(LessonsHost):
         def judged_play(self, play: listeners.JudgedPlay) -> list[listeners.Write]:
             judged.append(play)
-            return logged.judged_play(play)
+            return super().judged_play(play)
 
-        def player_action(self, record: listeners.PlayerAction) -> list[listeners.Write]:
-            return logged.player_action(record)
-
-    listeners.register(Recording())
+    host.register(Recording())
     try:
         table = make_table(list(pair), setup=FRACTIONS_SETUP)
         with pytest.raises(TableError) as err:
@@ -114,7 +110,7 @@ def test_wrong_equivalence_is_logged_then_refused(pair):  # type: ignore[no-unty
                 state_id=0,
             )
     finally:
-        listeners.register(logged)
+        host.register(logged)
     assert err.value.code == "not_equivalent"
     assert len(judged) == 1 and not judged[0].accepted
     assert judged[0].view_before["reference"] == "1/3"

@@ -24,7 +24,10 @@ from unoclass.network_check import capacity, consumers
 from unoclass.network_check.capacity import OPEN_LINKS
 from unoclass.network_check.consumers import CheckLink
 
-pytestmark = pytest.mark.timeout(30)
+# Database access allowed: a socket's disconnect closes the worker thread's old connections
+# (Channels), which failed as "Database access not allowed" after a test that had used that
+# thread's connection ran first on the same xdist worker.
+pytestmark = [pytest.mark.timeout(30), pytest.mark.django_db]
 HOST_HEADERS = [(b"host", b"testserver"), (b"origin", b"http://testserver")]
 
 

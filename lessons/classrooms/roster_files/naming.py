@@ -8,6 +8,7 @@ first and last names are numbered ("Lucas M.", "Lucas M. (2)"), for the teacher 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from lessons.classrooms.name_rule import name_clean, name_identity
@@ -63,3 +64,43 @@ def class_names(pupils: Sequence[SchoolPupil], *, whole_last_name: bool) -> list
         if seen[key] > 1:
             names[index] = f"{name} ({seen[key]})"
     return names
+
+
+_NUMBER = re.compile(r" \(\d+\)$")
+
+
+def _stem(name: str) -> tuple[str, bool]:
+    """Return a name without its number and final dot, folded, and whether it was shortened."""
+    bare = _NUMBER.sub("", name_clean(name))
+    return name_identity(bare.removesuffix(".")), bare.endswith(".")
+
+
+def names_maybe_same(missing: Sequence[str], new: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """Return each class name that may be one of the file's new names written longer or shorter.
+
+    A pupil imported as "Lucas M." reads "Lucas Ma." once a second Lucas M. arrives, and a
+    pupil typed as "Lucas" reads "Lucas M." from the school's file: the preview then lists the
+    same child as missing and as new, and confirming would give them a second account. A name
+    matches when one is the other's beginning, cut at a word or at an abbreviation's dot
+    ("Lu" is not "Lucas M.").
+    """
+    found: list[tuple[str, list[str]]] = []
+    stems = [(name, *_stem(name)) for name in new]
+    for old in missing:
+        old_stem, old_short = _stem(old)
+        matches = [
+            name
+            for name, stem, short in stems
+            if stem != old_stem
+            and (_begins(stem, old_stem, old_short) or _begins(old_stem, stem, short))
+        ]
+        if matches:
+            found.append((old, matches))
+    return found
+
+
+def _begins(longer: str, shorter: str, shortened: bool) -> bool:
+    """Tell whether `shorter` is `longer`'s beginning, cut at a word or where it was shortened."""
+    if not shorter or not longer.startswith(shorter):
+        return False
+    return shortened or longer[len(shorter) : len(shorter) + 1] == " "

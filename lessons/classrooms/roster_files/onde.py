@@ -6,6 +6,10 @@ and a leaving date are read. Lines before the headings, empty lines and footer l
 the extraction's date: no first name) are passed over. A file that was not Windows-1252 nor
 UTF-8, or whose accents were garbled by a conversion ("Ã©" for "é"), is refused with words
 that say so: its names would be wrong.
+
+The shape followed is the one public importers of this export read (Pix's ONDE import format:
+those headings, ISO-8859-1 or UTF-8; SACoche's ONDE import: the whole school in one file),
+since the ministry publishes no specification of the file.
 """
 
 from __future__ import annotations

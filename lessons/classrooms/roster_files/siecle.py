@@ -2,8 +2,12 @@
 
 The XML (`BEE_ELEVES`) lists each pupil (`ELEVE`, with `NOM_DE_FAMILLE` or `NOM`,
 `NOM_USAGE`, `PRENOM`, `DATE_SORTIE` for a pupil who left) and, apart, each pupil's
-structures (`STRUCTURES_ELEVE`: the division, `TYPE_STRUCTURE` "D", is the class). Only those
-are read: the national id, the date of birth and the rest are passed over.
+structures (`STRUCTURES_ELEVE`: the division, `TYPE_STRUCTURE` "D", is the class; a pupil who
+left may sit in the division "Inactifs"). Only those are read: the national id, the date of
+birth and the rest are passed over. The shape followed is the one public importers of this
+export read (BEE_ELEVES/DONNEES/ELEVES/ELEVE and BEE_ELEVES/DONNEES/STRUCTURES/STRUCTURES_ELEVE
+keyed by the ELEVE_ID attribute, as in Pix's and SACoche's SIECLE imports), since the ministry
+publishes no schema.
 
 The file comes from a teacher's upload, so it is read with care: the zip's size, its number of
 members and each member's unpacked size and packing ratio are bounded before anything is
@@ -135,13 +139,21 @@ def _text(element: Element, *tags: str) -> str:
     return ""
 
 
+# SIECLE's division for pupils no longer at school, whatever their leaving date says.
+INACTIVE_DIVISION = "inactifs"
+
+
 def _divisions(root: Element) -> dict[str, str]:
-    """Return each pupil's division (their class), by ELEVE_ID."""
+    """Return each pupil's division (their class), by ELEVE_ID; "Inactifs" only if no other."""
     divisions: dict[str, str] = {}
     for pupil in root.iter("STRUCTURES_ELEVE"):
+        key = pupil.get("ELEVE_ID", "")
         for structure in pupil.iter("STRUCTURE"):
-            if _text(structure, "TYPE_STRUCTURE") == "D":
-                divisions.setdefault(pupil.get("ELEVE_ID", ""), _text(structure, "CODE_STRUCTURE"))
+            if _text(structure, "TYPE_STRUCTURE") != "D":
+                continue
+            code = _text(structure, "CODE_STRUCTURE")
+            if key not in divisions or divisions[key].casefold() == INACTIVE_DIVISION:
+                divisions[key] = code
     return divisions
 
 
@@ -161,7 +173,8 @@ def siecle_read(data: bytes) -> SchoolRead:
         first = _text(element, "PRENOM")
         if not first:
             continue
-        if _text(element, "DATE_SORTIE"):
+        division = divisions.get(element.get("ELEVE_ID", ""), "")
+        if _text(element, "DATE_SORTIE") or division.casefold() == INACTIVE_DIVISION:
             left += 1
             continue
         if len(pupils) >= SCHOOL_MAX_PUPILS:
@@ -172,7 +185,7 @@ def siecle_read(data: bytes) -> SchoolRead:
             SchoolPupil(
                 first=first,
                 last=_text(element, "NOM_USAGE", "NOM_DE_FAMILLE", "NOM"),
-                classe=divisions.get(element.get("ELEVE_ID", ""), ""),
+                classe=division,
             )
         )
     if not pupils:

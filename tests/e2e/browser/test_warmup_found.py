@@ -69,6 +69,9 @@ def _open_from_home(page: Page, live_server: Any, *, tap: bool) -> None:
     else:
         big.click()
     expect(page.locator("#warmup")).to_have_attribute("data-step", "item")
+    # warmup.js focuses the question just before it listens for keys (a module runs after
+    # the page shows: a key pressed earlier was lost under load, and the test timed out).
+    expect(page.locator("#warmup-question")).to_be_focused()
 
 
 def _wrong_index(page: Page) -> int:
@@ -105,6 +108,7 @@ def test_a_phone_finds_the_warm_up_in_one_tap_and_is_told_no_keys(
         expect(page.locator(".reason__choice kbd").first).to_be_hidden()
         assert "Échap" not in page.locator("main").inner_text()
         # A keyboard plugged into the phone: the hints show from the first key pressed.
+        expect(page.locator("#warmup-question")).to_be_focused()  # the script listens
         page.keyboard.press("Tab")
         expect(page.locator("#warmup-reason-help")).to_be_visible()
         with page.expect_navigation():

@@ -26,23 +26,28 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield live
 
 
+@pytest.mark.parametrize("link", ["socket", "stream"])
 def test_overview_shows_plays_live_as_the_diagnosis_counts_them(
-    live: Server, browser: Browser
+    live: Server, browser: Browser, link: str
 ) -> None:
+    """On either link (the socket, or the fallback stream and POSTs) the overview counts the
+    turn as the session page and the class dashboard do (issue 31 §6)."""
     # A class session of two whose table is scripted: Bruno (seat 1) plays first on 1/3.
     world = live.world(students=["Alice", "Bruno"], session=True, seed=7, setup=FRACTIONS_SETUP)
     teacher = signed_in(browser, live, world["teacher_session"], lang="en")
     student = signed_in(browser, live, world["students"][1]["session"], lang="en")
     try:
         overview = teacher.new_page()
-        overview.goto(f"{live.url}/sessions/{world['session']}/")
+        overview.goto(f"{live.url}/sessions/{world['session']}/?link={link}")
+        expect(overview.locator("#overview-live")).to_have_attribute("data-link", link)
         expect(overview.locator("#overview-connection")).to_have_text(
             "Live: this page updates by itself."
         )
         bruno = overview.locator("#overview-live tbody tr", has_text="Bruno")
         expect(bruno.locator("td").nth(1)).to_have_text("0")
         play = student.new_page()
-        play.goto(f"{live.url}/tables/{world['table']}/")
+        play.goto(f"{live.url}/tables/{world['table']}/?link={link}")
+        expect(play.locator("#play")).to_have_attribute("data-link", link)
         expect(play.locator("#play")).to_have_attribute("data-state-id", "0")
         # 10/12 on 1/3 is not equal: refused, logged, and shown to the teacher without a reload.
         play.click(card_selector("10/12v"))
@@ -61,6 +66,18 @@ def test_overview_shows_plays_live_as_the_diagnosis_counts_them(
         expect(bruno.locator("td").nth(1)).to_have_text("1")
         expect(bruno.locator("td").nth(2)).to_have_text("1")
         expect(overview.locator(".overview-alerts")).to_have_count(0)
+        # The session page and the class dashboard count the same turn the same way: one
+        # claim, wrong (0 right), two tries (the card tried again was refused unlogged).
+        room, session = world["classroom"], world["session"]
+        pages = teacher.new_page()
+        pages.goto(f"{live.url}/classrooms/{room}/dashboard/sessions/{session}/")
+        lesson = pages.locator("table.data tbody tr", has_text="Bruno").first
+        expect(lesson.locator("td").nth(0)).to_have_text("1")
+        expect(pages.locator("main")).to_contain_text("1 claim, 0 % right · 2 tries")
+        pages.goto(f"{live.url}/classrooms/{room}/dashboard/")
+        row = pages.locator("#all-figures table.data tbody tr", has_text="Bruno").first
+        assert (row.locator("td").nth(0).text_content() or "").strip() == "1"
+        assert "0" in (row.locator("td").nth(1).text_content() or "")
     finally:
         teacher.close()
         student.close()

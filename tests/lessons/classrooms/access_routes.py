@@ -24,6 +24,7 @@ from tests.e2e.security.access_matrix import (
     outcomes,
 )
 from tests.support.factories import make_classroom
+from tests.support.school_exports import SCHOOL, onde_csv
 
 TEACHER_OF_A_POST = outcomes(L, F, F, R, N)
 TEACHER_OF_A_PREVIEW = outcomes(L, F, F, P, N)
@@ -50,6 +51,15 @@ ROUTES: list[Route] = [
         method="post",
         kwargs=_classroom,
         data=lambda a, b: {"file": SimpleUploadedFile("c.csv", "Prénom\nZélie\n".encode())},
+    ),
+    # A school export (ONDE): its teachers are sent on to the class picker, nothing stored.
+    Route(
+        "classroom_import",
+        TEACHER_OF_A_POST,
+        method="post",
+        kwargs=_classroom,
+        data=lambda a, b: {"file": SimpleUploadedFile("CSVExtraction.csv", onde_csv(SCHOOL[:4]))},
+        label="POST classroom_import (ONDE export)",
     ),
     Route("classroom_import_confirm", TEACHER_OF_A_POST, method="post", kwargs=_classroom),
     # A school export's class picker: with no file waiting, back to the upload form.

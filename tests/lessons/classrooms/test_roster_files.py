@@ -22,7 +22,7 @@ from lessons.classrooms.roster_files import (
     SchoolFile,
     school_file_read,
 )
-from lessons.classrooms.roster_files.naming import class_names
+from lessons.classrooms.roster_files.naming import class_names, names_maybe_same
 from lessons.classrooms.roster_files.pupils import SchoolPupil
 from lessons.classrooms.roster_files.siecle import SIECLE_XML_MAX_BYTES
 from tests.support.school_exports import (
@@ -94,8 +94,14 @@ def test_a_utf8_file_with_or_without_bom_reads_the_same(encoding: str) -> None:
 
 def test_headings_with_leading_spaces_and_other_separators_are_found() -> None:
     spaced = [f" {h}" if h in ("Libellé classe", "Prénom élève") else h for h in ONDE_HEADINGS]
+    # Every cell quoted, as some spreadsheets and extractions write them.
+    quoted = b"\r\n".join(
+        b'"' + line.replace(b";", b'";"') + b'"' if line else line
+        for line in onde_csv().split(b"\r\n")
+    )
     for data in (
         onde_csv(SCHOOL, headings=spaced),
+        quoted,
         onde_csv(SCHOOL, separator="\t"),
         onde_csv(SCHOOL, separator=","),
     ):
@@ -144,6 +150,17 @@ def test_a_name_is_cleaned_and_short_last_names_lengthen_only_as_needed() -> Non
         "Mia",
         "Lou D.",
     ]
+
+
+def test_a_name_written_shorter_or_longer_may_be_the_same_pupil() -> None:
+    missing = ["Lucas M.", "Lu", "Emma", "Zoé MARTIN", "Léa", "AnaïsA", "Jade B."]
+    new = ["Lucas Ma.", "Lucas Mo.", "Emmanuel D.", "Zoé M.", "Léa B. (2)", "Jade D."]
+    assert names_maybe_same(missing, new) == [
+        ("Lucas M.", ["Lucas Ma.", "Lucas Mo."]),  # a second Lucas M. arrived
+        ("Zoé MARTIN", ["Zoé M."]),  # whole last names then, initials now
+        ("Léa", ["Léa B. (2)"]),  # typed by hand, then imported
+    ]  # "Lu" is not "Lucas", "Emma" not "Emmanuel", "Jade B." not "Jade D."
+    assert names_maybe_same(["lucas m."], ["Lucas M."]) == []  # the same name is unchanged
 
 
 def test_a_plain_class_list_is_left_to_the_csv_import() -> None:

@@ -5,6 +5,8 @@ confirmation; bad choices refused in French; the INE and the date of birth never
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -24,9 +26,12 @@ from tests.support.school_exports import (
     CLASS_COUNTS,
     CLASS_ORDER,
     CM1_A_NAMES,
+    COLLEGE,
     SCHOOL,
     onde_csv,
+    siecle_xml,
     siecle_zip,
+    zipped,
 )
 
 pytestmark = pytest.mark.django_db
@@ -56,6 +61,14 @@ def _names(world: ClassWorld) -> set[str]:
     return set(world.classroom.students.values_list("display_name", flat=True))
 
 
+def test_the_upload_page_says_how_to_get_the_school_file(class_a: ClassWorld) -> None:
+    client = signed_in_client(class_a.teacher, "fr")
+    page = page_text(client.get(reverse("classroom_import", args=[class_a.classroom.pk])))
+    assert "Comment obtenir le fichier de l’école" in page
+    assert "Exportations › En XML › Élèves sans adresses" in page
+    assert "sans choisir de niveau, de cycle ni de classe (toute l’école)" in page
+
+
 def test_pick_one_class_of_eight_preview_then_confirm(class_a: ClassWorld) -> None:
     client = signed_in_client(class_a.teacher, "fr")
     before = snapshot()
@@ -74,6 +87,7 @@ def test_pick_one_class_of_eight_preview_then_confirm(class_a: ClassWorld) -> No
     assert "4 nouveaux élèves" in text
     assert all(name in text for name in CM1_A_NAMES)
     assert "Zoé P." not in text and "Noah" not in text  # other classes, a pupil who left
+    assert "deux fois le même élève" not in text  # AnaïsA and BasileA are nobody of the file
     assert snapshot() == before
 
     response = _confirm(client, class_a)
@@ -194,6 +208,31 @@ WRONG_FILES = {
         "Le fichier zip ne s’ouvre pas (abîmé, ou pas un zip). Téléchargez de nouveau "
         "ExportXML_ElevesSansAdresses.zip depuis SIECLE.",
     ),
+    "neither-encoding": (
+        onde_csv().replace("Élodie".encode("cp1252"), b"\x81lodie"),
+        "auto",
+        f"Les accents du fichier sont illisibles{NNBSP}: il n’est ni dans l’encodage d’ONDE "
+        "(Windows-1252) ni en UTF-8. Exportez de nouveau la liste depuis ONDE et choisissez le "
+        "fichier tel quel, sans l’ouvrir dans un tableur.",
+    ),
+    "zipped-onde": (
+        zipped({"CSVExtraction.csv": onde_csv()}),
+        "auto",
+        f"Le fichier zip ne contient pas de fichier XML d’élèves{NNBSP}: est-ce bien "
+        f"ExportXML_ElevesSansAdresses.zip, de SIECLE{NNBSP}?",
+    ),
+    "other-siecle-xml": (
+        zipped({"Nomenclature.xml": b'<?xml version="1.0"?><BEE_NOMENCLATURES/>'}),
+        "auto",
+        f"Ce n’est pas l’export des élèves de SIECLE (ElevesSansAdresses){NNBSP}: son contenu "
+        f"est «{NNBSP}BEE_NOMENCLATURES{NNBSP}».",
+    ),
+    "zip-bomb": (
+        zipped({"ElevesSansAdresses.xml": b"<" + b" " * (40 * 1024 * 1024)}),
+        "auto",
+        f"Le fichier décompressé dépasse 16 Mo{NNBSP}: ce n’est pas l’export des élèves d’un "
+        "établissement, il est refusé.",
+    ),
     "csv-as-siecle": (
         "Prénom\nZoé\n".encode(),
         "siecle",
@@ -202,18 +241,107 @@ WRONG_FILES = {
 }
 
 
-@pytest.mark.parametrize("case", list(WRONG_FILES))
-def test_a_wrong_file_is_refused_in_french_and_changes_nothing(
-    class_a: ClassWorld, case: str
+# The same refusals in English, for a teacher whose language is English.
+WRONG_FILES_EN = {
+    "not-onde": (
+        "This is not an ONDE export: no “Nom élève”, “Prénom élève” and “Libellé classe” "
+        "headings in its first lines. In ONDE, export the list of pupils (CSVExtraction.csv)."
+    ),
+    "neither-encoding": (
+        "The file's accents cannot be read: it is neither in ONDE's encoding (Windows-1252) nor "
+        "in UTF-8. Export the list from ONDE again and choose it as it is, without opening it "
+        "in a spreadsheet."
+    ),
+    "zipped-onde": (
+        "The zip file holds no pupils' XML file: is it SIECLE's ExportXML_ElevesSansAdresses.zip?"
+    ),
+    "zip-bomb": (
+        "The file unpacks to more than 16 MB: this is not a school's pupils' export, it was "
+        "refused."
+    ),
+}
+
+
+REFUSALS = [("fr", case, WRONG_FILES[case][2]) for case in WRONG_FILES] + [
+    ("en", case, english) for case, english in WRONG_FILES_EN.items()
+]
+
+
+@pytest.mark.parametrize(("lang", "case", "message"), REFUSALS)
+def test_a_wrong_file_is_refused_in_the_teachers_language_and_changes_nothing(
+    class_a: ClassWorld, lang: str, case: str, message: str
 ) -> None:
-    data, kind, french = WRONG_FILES[case]
-    client = signed_in_client(class_a.teacher, "fr")
+    data, kind, _french = WRONG_FILES[case]
+    client = signed_in_client(class_a.teacher, lang)
     before = snapshot()
     response = _upload(client, class_a, data, "CSVExtraction.csv", kind=kind)
     assert response.status_code == 200
-    assert french in form_errors(response)
+    assert message in form_errors(response)
     assert PENDING_IMPORT_KEY not in client.session
     assert snapshot() == before
+
+
+def _listed(response: Any, kind: str) -> list[str]:
+    """Return the names of one list of the preview (new, unchanged, missing)."""
+    page = response.content.decode()
+    found = re.search(rf'<ul class="names" data-list="{kind}">(.*?)</ul>', page, re.S)
+    return re.findall(r"<li>(.*?)</li>", found.group(1)) if found else []
+
+
+def test_a_pupil_who_left_is_shown_in_the_class_but_not_in_the_file_and_kept(
+    class_a: ClassWorld,
+) -> None:
+    client = signed_in_client(class_a.teacher, "fr")
+    _upload(client, class_a, onde_csv(), "CSVExtraction.csv")
+    _pick(client, class_a, "CM1 A")
+    _confirm(client, class_a)
+    # In January, Océane PETIT leaves the school: ONDE gives her a leaving date.
+    school = [replace(p, left="10/01/2027") if p.first == "Océane" else p for p in SCHOOL]
+    _upload(client, class_a, onde_csv(school), "CSVExtraction.csv")
+    page = page_text(client.get(_picker(class_a)))
+    assert "2 élèves partis de l’école ne sont pas listés." in page  # Noah and Océane
+    before = snapshot()
+    response = _pick(client, class_a, "CM1 A")
+    assert _listed(response, "new") == []
+    assert _listed(response, "unchanged") == ["Élodie D.", "Lucas Ma.", "Lucas Mo."]
+    assert _listed(response, "missing") == ["AnaïsA", "BasileA", "Océane P."]
+    text = page_text(response)
+    assert "3 dans la classe mais pas dans le fichier" in text
+    assert "Ils restent dans la classe." in text
+    assert snapshot() == before
+    _confirm(client, class_a)
+    assert "Océane P." in _names(class_a)  # shown, never erased by an import
+
+
+def test_a_pupil_imported_before_under_a_shorter_name_is_pointed_out(
+    class_a: ClassWorld,
+) -> None:
+    # Imported in September as "Lucas M."; since then a second Lucas M. arrived: the file now
+    # reads "Lucas Ma." and "Lucas Mo.", and one of them is the pupil already in the class.
+    Student.objects.filter(pk=class_a.student.student.pk).update(display_name="Lucas M.")
+    client = signed_in_client(class_a.teacher, "fr")
+    _upload(client, class_a, onde_csv(), "CSVExtraction.csv")
+    response = _pick(client, class_a, "CM1 A")
+    assert _listed(response, "missing") == ["BasileA", "Lucas M."]
+    text = page_text(response)
+    assert f"À vérifier avant d’ajouter{NNBSP}: deux fois le même élève{NNBSP}?" in text
+    assert (
+        f"«{NNBSP}Lucas M.{NNBSP}», dans la classe, est peut-être «{NNBSP}Lucas Ma.{NNBSP}», "
+        f"«{NNBSP}Lucas Mo.{NNBSP}» dans le fichier."
+    ) in text
+    assert "BasileA" not in text.split("deux fois le même élève")[1]
+
+
+def test_a_siecle_pupil_in_the_inactive_division_is_not_imported(class_a: ClassWorld) -> None:
+    xml = siecle_xml(COLLEGE).replace(
+        b"<CODE_STRUCTURE>6A</CODE_STRUCTURE>", b"<CODE_STRUCTURE>Inactifs</CODE_STRUCTURE>", 1
+    )
+    client = signed_in_client(class_a.teacher, "en")
+    _upload(client, class_a, zipped({"ElevesSansAdresses.xml": xml}), "Export.zip")
+    page = page_text(client.get(_picker(class_a)))
+    assert "The SIECLE export lists 5 pupils in 3 classes." in page
+    assert "2 pupils who left the school are not listed." in page
+    assert "Inactifs" not in page and "6A (1 pupil)" in page
 
 
 def test_a_plain_csv_still_goes_straight_to_the_preview(class_a: ClassWorld) -> None:

@@ -61,7 +61,7 @@ def test_marker_rows_and_the_same_statuses_offline(class_a: ClassWorld) -> None:
     # The spreadsheet writes the marker in words.
     with time_machine.travel(MONDAY, tick=False):
         sheet = _rows(class_a, **{"for": "spreadsheet"})
-    words = [row["repère"] for row in sheet if row["essai ou repère"] == "marker"]
+    words = [row["repère"] for row in sheet if row["essai ou repère"] == "plan de groupe"]
     assert (
         words[0] == "activité faite avec le groupe" and words[-1] == "revérification du plan faite"
     )

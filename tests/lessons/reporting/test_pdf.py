@@ -138,8 +138,11 @@ def test_the_class_pdf_holds_every_report_sorted_by_name(
     assert len(parts) == 2 and sorted(parts) == sorted(printer.documents)
     names = [re.findall(r"Bilan de progrès · ([^<]+)</h1>", html) for html in parts]
     assert names == [["AnaïsA", "BasileA", "Éloïse", "émile"], ["Léa", "Léo", "Lucas", "Zoé"]]
-    for html in parts:  # each part a whole document: the class's title, the reader's language
-        assert html.count('class="pdf-report"') == 4
+    # Each part a whole document: the class's title, the reader's language; the class page
+    # opens the first (issue 31 §7).
+    for index, html in enumerate(parts):
+        assert html.count('class="pdf-report"') == 4 + (index == 0)
+        assert ("La classe · Classe A" in html) == (index == 0)
         assert "<title>Bilans de progrès · Classe A</title>" in html and 'lang="fr"' in html
     # Cached until any report of the class changes.
     teacher_client(class_a.teacher).get(_class_pdf(class_a))
@@ -278,26 +281,27 @@ def test_the_process_pool_prints_a_class_in_parts_like_in_one(class_a: ClassWorl
         assert reader.metadata is not None
         assert reader.metadata.title == "Bilans de progrès · Classe A"
         assert reader.root_object["/Lang"] == "fr"
-    assert [title for title, _ in _outline(joined)] == [f"Bilan de progrès · {n}" for n in names]
+    reports = [f"Bilan de progrès · {n}" for n in names]
+    assert [title for title, _ in _outline(joined)] == ["La classe · Classe A", *reports]
     assert _outline(joined) == _outline(whole)  # each report's bookmark leads to its page
     for number, (page, again) in enumerate(zip(whole.pages, joined.pages, strict=True)):
         assert page.extract_text() == again.extract_text(), f"page {number + 1}"
 
 
-def test_a_class_version_reads_three_queries_however_many_pupils(class_a: ClassWorld) -> None:
+def test_a_class_version_reads_four_queries_however_many_pupils(class_a: ClassWorld) -> None:
     """Read before and after each print: a query set for the class, not three a pupil."""
     log_plays(class_a.student.student, M1_PLAYS)
 
     def version() -> tuple[str, int]:
         students = pdf_views._class_students(class_a.classroom)
         with CaptureQueriesContext(connection) as queries:
-            digest = pdf_views._class_version(students, "fr")
+            digest = pdf_views._class_version(class_a.classroom, students, "fr")
         return digest, len(queries)
 
     before, two = version()
     make_students(classroom=class_a.classroom, names=["Zoé", "Léo", "Inès", "Lucas"])
     after, six = version()
-    assert two == six == 3 and before != after
+    assert two == six == 4 and before != after  # three for the pupils, one for the plans
     # Each pupil's part is their own report's version, as the pupil's own PDF reads it.
     students = pdf_views._class_students(class_a.classroom)
     each = printing.report_versions(students, "fr")

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 # The class dashboard: + classroom, window, students, rows, trend (2), missed, versions, plans.
 CLASS_DASHBOARD_QUERIES = 11
 STUDENT_PAGE_QUERIES = 9  # + classroom, student, window, history, window rows, missed, plans
-SESSION_PAGE_QUERIES = 7  # + classroom, session, rows, members with students, missed
+SESSION_PAGE_QUERIES = 8  # + classroom, session, rows, members with students, missed, changes
 REPORT_QUERIES = 7  # + student with classroom, window, history, window rows, missed
 EXPORT_STUDENTS_QUERIES = 12  # + classroom, totals, missed, then the class dashboard's 7
 

@@ -100,8 +100,8 @@ def test_report_is_in_the_readers_language(
     response = own.get(reverse("report_me"))
     text = page_text(response)
     assert response.status_code == 200
-    assert 'lang="fr"' in text and "Choses à travailler" in text and "AnaïsB" in text
-    assert "Things to work on" not in text and "AnaïsA" not in text
+    assert 'lang="fr"' in text and "Ce que tu vas t’entraîner à faire" in text and "AnaïsB" in text
+    assert "What to practise" not in text and "AnaïsA" not in text
 
 
 def test_report_pdf(class_a: ClassWorld, played: ClassSession) -> None:
