@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.host import NO_REASON_ASKED, TablePlace, display_name, registered
+from games.host import NO_COMPARE_ASKED, NO_REASON_ASKED, TablePlace, display_name, registered
 
 __all__ = [
+    "NO_COMPARE_ASKED",
     "NO_REASON_ASKED",
     "TablePlace",
+    "compare_answer",
+    "compare_prompt",
     "display_name",
     "may_act_on_seat",
     "may_watch",
@@ -59,3 +62,15 @@ def reason_prompt(table_id: int, user: Any, lang: str) -> dict[str, Any] | None:
 def reason_answer(table_id: int, user: Any, code: object) -> None:
     """Store the user's answer to the reason prompt; raise TableError when it is refused."""
     registered().reason_answer(table_id, user, code)
+
+
+def compare_prompt(
+    table_id: int, user: Any, example: dict[str, Any], lang: str
+) -> dict[str, Any] | None:
+    """Return the host's compare question after a refused trap (the example's `compare`)."""
+    return registered().compare_prompt(table_id, user, example, lang)
+
+
+def compare_answer(table_id: int, user: Any, choice: object) -> None:
+    """Log the user's answer to the compare question; raise TableError when it is refused."""
+    registered().compare_answer(table_id, user, choice)

@@ -21,6 +21,7 @@ from games.listeners import JudgedPlay, PlayerAction, Write
 
 # The refusal of an answer when no question waits for it (also when no host asks any).
 NO_REASON_ASKED = _("No question is waiting for an answer.")
+NO_COMPARE_ASKED = _("No comparison is waiting for an answer.")
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,17 @@ class TableHost(Protocol):
         """Store the answer to the reason prompt; raise TableError when it is refused."""
         ...
 
+    def compare_prompt(
+        self, table_id: int, user: Any, example: dict[str, Any], lang: str
+    ) -> dict[str, Any] | None:
+        """Return the question to compare after the user's refused trap at a practice table
+        (the worked example's `compare`), or None. Never evidence."""
+        ...
+
+    def compare_answer(self, table_id: int, user: Any, choice: object) -> None:
+        """Log the answer to the compare question; raise TableError when it is refused."""
+        ...
+
     def judged_play(self, play: JudgedPlay) -> list[Write]:
         """Return the rows to write for a judged fraction play (accepted or refused)."""
         ...
@@ -123,6 +135,14 @@ class NullHost:
 
     def reason_answer(self, table_id: int, user: Any, code: object) -> None:
         raise TableError("no_reason_asked", NO_REASON_ASKED)
+
+    def compare_prompt(
+        self, table_id: int, user: Any, example: dict[str, Any], lang: str
+    ) -> dict[str, Any] | None:
+        return None
+
+    def compare_answer(self, table_id: int, user: Any, choice: object) -> None:
+        raise TableError("no_compare_asked", NO_COMPARE_ASKED)
 
     def judged_play(self, play: JudgedPlay) -> list[Write]:
         return []

@@ -180,7 +180,7 @@ class TableSeat(RealtimeLink):
         kind = content.get("type")
         # An action asks in its own thread hop (`_action`); signed out in another tab: the
         # link ends with 4401 and nothing is applied.
-        if kind in ("sync", "since", "reason") and not await self.check_signed_in():
+        if kind in ("sync", "since", "reason", "compare") and not await self.check_signed_in():
             return
         if kind == "action":
             await self._action(content)
@@ -190,6 +190,8 @@ class TableSeat(RealtimeLink):
             await self._since(content)
         elif kind == "reason":
             await self._reason(content)
+        elif kind == "compare":
+            await self._compare(content)
         elif kind == "ping":
             await self._pong(content)
         else:
@@ -251,6 +253,12 @@ class TableSeat(RealtimeLink):
                 example = await in_thread(refusal_example)(
                     self.table_id, self.seat, dict(exc.details), self.lang
                 )
+            if example is not None:  # then one question to compare (lessons), never evidence
+                compare = await in_thread(hooks.compare_prompt)(
+                    self.table_id, user, example, self.lang
+                )
+                if compare is not None:
+                    example["compare"] = compare
         with translation.override(self.lang):
             frame = self.error_frame(exc)
         if prompt is not None:
@@ -269,6 +277,17 @@ class TableSeat(RealtimeLink):
             await self.send_error(exc)
             return
         await self.send_frame({"type": "reason_saved"})
+
+    async def _compare(self, content: dict[str, Any]) -> None:
+        """Log the compare answer (docs/protocol.md): `compare_saved` or an error."""
+        try:
+            await in_thread(hooks.compare_answer)(
+                self.table_id, self.scope["user"], content.get("choice")
+            )
+        except TableError as exc:
+            await self.send_error(exc)
+            return
+        await self.send_frame({"type": "compare_saved"})
 
     async def _deliver(self, update: dict[str, Any]) -> None:
         """Send the mover's own result on this link, then pass it on to the other seats.

@@ -152,6 +152,18 @@ class LessonsHost:
 
         reason_answer(table_id, user, code)
 
+    def compare_prompt(
+        self, table_id: int, user: Any, example: dict[str, Any], lang: str
+    ) -> dict[str, Any] | None:
+        from lessons.attempts.compare_prompt import compare_prompt
+
+        return compare_prompt(table_id, user, example, lang)
+
+    def compare_answer(self, table_id: int, user: Any, choice: object) -> None:
+        from lessons.attempts.compare_prompt import compare_answer
+
+        compare_answer(table_id, user, choice)
+
     def judged_play(self, play: JudgedPlay) -> list[Write]:
         return log_judged_play(play)
 

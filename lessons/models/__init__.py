@@ -17,6 +17,9 @@ from lessons.models.classrooms import (
     Classroom,
     Student,
 )
+from lessons.models.compare import (
+    CompareAnswer,
+)
 from lessons.models.ent import (
     ENT_ATTRIBUTE_MAX_LENGTH,
     ENT_CLASS_NAME_MAX_LENGTH,
@@ -55,6 +58,7 @@ __all__ = [
     "CLASSROOM_NAME_MAX_LENGTH",
     "ClassSession",
     "Classroom",
+    "CompareAnswer",
     "DISPLAY_NAME_MAX_LENGTH",
     "ENT_ATTRIBUTE_MAX_LENGTH",
     "ENT_CLASS_NAME_MAX_LENGTH",

@@ -14,7 +14,8 @@ from lessons.plans.number_lines import pair_svg
 from lessons.plans.selectors import equal_partner, members_of, wrong_pairs
 
 
-def _picture(reference: str, played: str, *, right: bool) -> SafeString:
+def pair_picture(reference: str, played: str, *, right: bool) -> SafeString:
+    """Return the pair drawn to scale (lessons.plans.number_lines), described as right or not."""
     label = (
         _("%(a)s and %(b)s to scale: the same place on the line")
         if right
@@ -52,9 +53,9 @@ def sheet_context(
                 "reference": reference,
                 "played": played,
                 "count": count,
-                "wrong": _picture(reference, played, right=False),
+                "wrong": pair_picture(reference, played, right=False),
                 "partner": partner,
-                "right": _picture(reference, partner, right=True),
+                "right": pair_picture(reference, partner, right=True),
             }
         )
     return {

@@ -32,5 +32,20 @@ urlpatterns = [
         views.plan_pdf,
         name="plan_pdf",
     ),
+    path(
+        "classrooms/<int:classroom_id>/plans/<int:plan_id>/family/<int:student_id>/",
+        views.family_note_page,
+        name="family_note",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/plans/<int:plan_id>/family/<int:student_id>/note.pdf",
+        views.family_note_pdf,
+        name="family_note_pdf",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/plans/<int:plan_id>/family.pdf",
+        views.family_notes_pdf,
+        name="family_notes_pdf",
+    ),
     path("plans/<int:plan_id>/recheck/", views.plan_recheck, name="plan_recheck"),
 ]

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import BadRequest, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -17,9 +18,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from lessons.classrooms import selectors as classroom_selectors
 from lessons.classrooms.access import SignedInRequest, student_required, teacher_required
 from lessons.diagnosis.rulebook import RULES_BY_ID
-from lessons.models import Classroom, GroupPlan
+from lessons.models import Classroom, GroupPlan, PlanMember
 from lessons.plans import selectors, services
 from lessons.plans.activities import activity_for
+from lessons.plans.family import LANGUAGES, FamilyNote, family_note, family_notes, plan_member
 from lessons.plans.forms import ERROR_FIELDS, DoneForm, PlanForm
 from lessons.plans.sheet import sheet_context
 from lessons.reporting.pdf_render import PdfUnavailable, html_to_pdf
@@ -193,6 +195,85 @@ def plan_pdf(request: SignedInRequest, classroom_id: int, plan_id: int) -> HttpR
     response = HttpResponse(document, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="plan-{plan.rule}-{plan.pk}.pdf"'
     return response
+
+
+def _note_lang(request: SignedInRequest) -> str:
+    """Return the note's language: the one the teacher chose (?lang=), else the page's."""
+    lang = request.GET.get("lang")
+    if lang is None:
+        return _lang()
+    if lang not in LANGUAGES:
+        raise BadRequest("unknown language")
+    return lang
+
+
+def _note(
+    request: SignedInRequest, classroom_id: int, plan_id: int, student_id: int
+) -> tuple[GroupPlan, PlanMember]:
+    """Return the plan and its child's membership (404: not the teacher's, not in the plan)."""
+    plan = _plan(request, classroom_id, plan_id)
+    member = plan_member(plan, student_id)
+    if member is None:
+        raise Http404  # not of the plan, moved to another class, or removed
+    return plan, member
+
+
+def _notes_pdf(
+    request: SignedInRequest, notes: list[FamilyNote], lang: str, name: str
+) -> HttpResponse:
+    """Return the notes as a PDF, one A4 page each, in the notes' language."""
+    with translation.override(lang):
+        html = render_to_string(
+            "lessons/plans/family_pdf.html", {"notes": notes, "lang": lang}, request=request
+        )
+        try:
+            document = html_to_pdf(html)
+        except PdfUnavailable:
+            return HttpResponse(_("PDF printing is not available on this server."), status=503)
+    response = HttpResponse(document, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
+
+
+@teacher_required
+@require_GET
+def family_note_page(
+    request: SignedInRequest, classroom_id: int, plan_id: int, student_id: int
+) -> HttpResponse:
+    """Show a child's note for the family, in the family's language (?lang=fr|en)."""
+    plan, member = _note(request, classroom_id, plan_id, student_id)
+    lang = _note_lang(request)
+    context = {
+        "classroom": plan.classroom,
+        "plan": plan,
+        "note": family_note(plan, member, lang),
+        "other_lang": "en" if lang == "fr" else "fr",
+    }
+    return render(request, "lessons/plans/family_note.html", context)
+
+
+@teacher_required
+@require_GET
+def family_note_pdf(
+    request: SignedInRequest, classroom_id: int, plan_id: int, student_id: int
+) -> HttpResponse:
+    """Return a child's note for the family as one A4 page (PDF)."""
+    plan, member = _note(request, classroom_id, plan_id, student_id)
+    lang = _note_lang(request)
+    name = f"family-{plan.rule}-{plan.pk}-{member.student_id}-{lang}.pdf"
+    return _notes_pdf(request, [family_note(plan, member, lang)], lang, name)
+
+
+@teacher_required
+@require_GET
+def family_notes_pdf(request: SignedInRequest, classroom_id: int, plan_id: int) -> HttpResponse:
+    """Return the notes of every child of the plan, one A4 page each (PDF)."""
+    plan = _plan(request, classroom_id, plan_id)
+    lang = _note_lang(request)
+    notes = family_notes(plan, lang)
+    if not notes:
+        raise Http404  # nobody of the plan is in the class any more
+    return _notes_pdf(request, notes, lang, f"family-{plan.rule}-{plan.pk}-{lang}.pdf")
 
 
 @student_required

@@ -33,6 +33,7 @@ from lessons.csv_writer import csv_text
 from lessons.exported_columns import columns
 from lessons.models import (
     Attempt,
+    CompareAnswer,
     EntIdentity,
     EntLinkEvent,
     EntSignIn,
@@ -66,6 +67,7 @@ RELATIONS: dict[str, str] = {
     "lessons.EntLinkEvent.student": "ent_link_events",
     "lessons.PlanMember.student": "group_plan_memberships",
     "lessons.GroupPlan.members": "group_plans",
+    "lessons.CompareAnswer.student": "compare_answers",
 }
 # Relations to a user that only a teacher's or an admin's account ever has.
 NOT_THE_PUPILS: dict[str, str] = {
@@ -166,6 +168,8 @@ def student_data(*, student: Student) -> dict[str, Any]:
         # The group plans the pupil belongs to (lessons.plans), and their own place in each.
         "group_plans": _rows(GroupPlan.objects.filter(memberships__student=student).order_by("pk")),
         "group_plan_memberships": _rows(PlanMember.objects.filter(student=student).order_by("pk")),
+        # The compare questions after a refused trap and the answers (never evidence).
+        "compare_answers": _rows(CompareAnswer.objects.filter(student=student).order_by("pk")),
     }
 
 

@@ -10,7 +10,7 @@ from django.utils import formats, timezone
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 
-from lessons.models import Classroom, PlanMember, Student
+from lessons.models import Classroom, GroupPlan, PlanMember, Student
 from lessons.plans import selectors
 
 register = template.Library()
@@ -109,9 +109,13 @@ def plan_strip_markers(student: object) -> dict[str, Any]:
         .order_by("-plan__created_at", "-id")
     )
     return {
+        "student": student,
         "lines": [
             {
                 "plan": member.plan,
+                # The note for the family, while the child is in the plan's class.
+                "family": member.plan.classroom_id == student.classroom_id
+                and student.pseudonymised_at is None,
                 "rechecked_on": (
                     timezone.localdate(member.recheck.finished_at)
                     if member.recheck is not None and member.recheck.finished_at is not None
@@ -119,5 +123,35 @@ def plan_strip_markers(student: object) -> dict[str, Any]:
                 ),
             }
             for member in members
-        ]
+        ],
     }
+
+
+def _present(members: list[PlanMember], classroom_id: int) -> list[Student]:
+    """Return the children of the memberships still in the class (a note follows the child)."""
+    return [
+        m.student
+        for m in members
+        if m.student.classroom_id == classroom_id and m.student.pseudonymised_at is None
+    ]
+
+
+@register.inclusion_tag("lessons/plans/_family_links.html")
+def plan_family_links(plan: object) -> dict[str, Any]:
+    """On a group's panel: the note for each child's family, and all of them as one PDF."""
+    if not isinstance(plan, GroupPlan):
+        return {}
+    students = _present(selectors.members_of(plan), plan.classroom_id)
+    return {"plan": plan, "students": students, "all": True} if students else {}
+
+
+@register.inclusion_tag("lessons/plans/_pupil_family_links.html")
+def pupil_family_links(student: object) -> dict[str, Any]:
+    """On a pupil's report: the note for their family, one per plan of theirs (the pupil's
+    page has them in its strip markers, read with them)."""
+    if not isinstance(student, Student) or student.pseudonymised_at is not None:
+        return {}
+    plans = GroupPlan.objects.filter(
+        memberships__student=student, classroom_id=student.classroom_id
+    ).order_by("-created_at", "-id")
+    return {"student": student, "plans": list(plans)}

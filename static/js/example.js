@@ -5,6 +5,8 @@
 // the reason prompt (reason.js) asks after the same refusal, it comes first, the example after
 // (then without taking the focus from the hand).
 
+import { closeCompare, openCompare } from "./compare.js";
+
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const FRACTION = /\d+\/\d+/g;
@@ -133,11 +135,13 @@ function open(example, takeFocus = true) {
     words.append(line);
     spoken.push(own.sentence);
   }
+  const compare = openCompare(example.compare, helpers); // a refused trap: one question
+  if (compare) spoken.push(compare.spoken);
   if (!isOpen()) focusBefore = document.activeElement;
   shownAt = null;
   element.hidden = false;
   if (helpers && helpers.announce) helpers.announce(spoken.join(" "));
-  if (takeFocus) $("play-example-ok").focus();
+  if (takeFocus) ((compare && compare.focus) || $("play-example-ok")).focus();
 }
 
 /** Show an example outside a game (the warm-up's end): open, not taking the focus. */
@@ -153,6 +157,7 @@ export function closeExample() {
   const element = panel();
   const hadFocus = element.contains(document.activeElement);
   element.hidden = true;
+  closeCompare();
   shownAt = null;
   const back = focusBefore && focusBefore.isConnected ? focusBefore : $("hand-title");
   focusBefore = null;

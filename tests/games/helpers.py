@@ -95,6 +95,19 @@ async def receive_until(
             return frame
 
 
+async def open_seat(table_id: int, user: Any, lang: str = "en") -> WebsocketCommunicator:
+    """Open the table's socket signed in as `user` in `lang`; return it after its first state."""
+    cookie = (await database_sync_to_async(session_cookie)(user)).replace(
+        b"django_language=en", f"django_language={lang}".encode()
+    )
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
+    comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    await receive_until(comm, "state")
+    return comm
+
+
 async def refusal_code(comm: WebsocketCommunicator) -> int | None:
     """Connect and return the close code the server answers with (None: it let us in)."""
     connected, code = await comm.connect()

@@ -20,8 +20,7 @@ from games.services import table_act
 from lessons.attempts.reason_prompt import asks, reason_prompt
 from lessons.diagnosis import REASON_LABELS, REASONS
 from lessons.models import Attempt
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, session_cookie
-from unoclass.asgi import application
+from tests.games.helpers import FRACTIONS_SETUP, make_table, open_seat, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -46,18 +45,6 @@ async def _table(users: list[Any], settings: dict[str, Any] | None = None, seed:
         return table
 
     return await database_sync_to_async(build)()
-
-
-async def _open(table_id: int, user: Any, lang: str = "en") -> WebsocketCommunicator:
-    cookie = (await database_sync_to_async(session_cookie)(user)).replace(
-        b"django_language=en", f"django_language={lang}".encode()
-    )
-    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
-    comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    await receive_until(comm, "state")
-    return comm
 
 
 async def _play(comm: WebsocketCommunicator, action: dict[str, Any]) -> dict[str, Any]:
@@ -87,7 +74,7 @@ async def _reasons(student_user: Any) -> list[str | None]:
 
 async def test_refused_equal_claim_is_asked_and_the_answer_is_stored(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), ASKED)
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     error = await _play(comm, WRONG_EQUAL)
     assert error["code"] == "not_equivalent"
     choices = error["ask_reason"]["choices"]
@@ -109,7 +96,7 @@ async def test_refused_equal_claim_is_asked_and_the_answer_is_stored(pair):  # t
 
 async def test_labels_follow_the_socket_language(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), ASKED)
-    comm = await _open(table.pk, pair[1], lang="fr")
+    comm = await open_seat(table.pk, pair[1], lang="fr")
     choices = (await _play(comm, WRONG_EQUAL))["ask_reason"]["choices"]
     assert {c["label"] for c in choices} == {labels["fr"] for labels in REASON_LABELS.values()}
     await comm.disconnect()
@@ -117,7 +104,7 @@ async def test_labels_follow_the_socket_language(pair):  # type: ignore[no-untyp
 
 async def test_not_asked_when_the_setting_is_off_and_no_answer_is_taken(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair))  # a table's default: 0 (class sessions)
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     assert "ask_reason" not in await _play(comm, WRONG_EQUAL)
     answer = await _answer(comm, {"type": "reason", "code": "guessed"})
     assert answer["code"] == "no_reason_asked"
@@ -128,7 +115,7 @@ async def test_not_asked_when_the_setting_is_off_and_no_answer_is_taken(pair):  
 
 async def test_only_the_first_equal_claim_of_a_turn_is_asked(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), ASKED)
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     # A wrong "denominator" claim opens the turn: it is never asked, nor is a later try.
     denominator = await _play(comm, {"type": "play", "card": "1/6b", "claim": "denominator"})
     assert denominator["code"] == "wrong_denominator" and "ask_reason" not in denominator
@@ -142,7 +129,7 @@ async def test_only_the_first_equal_claim_of_a_turn_is_asked(pair):  # type: ign
 
 async def test_no_pending_prompt_before_any_play_or_after_the_turn_moved_on(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), ASKED)
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     assert (await _answer(comm, {"type": "reason", "code": "guessed"}))["code"] == (
         "no_reason_asked"
     )
@@ -173,7 +160,7 @@ async def test_no_pending_prompt_before_any_play_or_after_the_turn_moved_on(pair
 )
 async def test_bad_codes_are_refused_and_change_nothing(pair, frame):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), ASKED)
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     assert "ask_reason" in await _play(comm, WRONG_EQUAL)
     answer = await _answer(comm, frame)
     assert answer["code"] == "unknown_reason"
@@ -186,7 +173,7 @@ async def test_bad_codes_are_refused_and_change_nothing(pair, frame):  # type: i
 
 async def test_oversized_reason_frame_is_refused(pair):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), ASKED)
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     await _play(comm, WRONG_EQUAL)
     answer = await _answer(comm, json.dumps({"type": "reason", "code": "guessed" + "x" * 5000}))
     assert answer["code"] == "too_large"
@@ -196,13 +183,13 @@ async def test_oversized_reason_frame_is_refused(pair):  # type: ignore[no-untyp
 
 async def test_another_player_and_a_watching_teacher_cannot_answer(pair, class_a):  # type: ignore[no-untyped-def]
     table = await _table(list(pair), ASKED)
-    comm = await _open(table.pk, pair[1])
+    comm = await open_seat(table.pk, pair[1])
     await _play(comm, WRONG_EQUAL)
-    other = await _open(table.pk, pair[0])
+    other = await open_seat(table.pk, pair[0])
     assert (await _answer(other, {"type": "reason", "code": "guessed"}))["code"] == (
         "no_reason_asked"
     )
-    teacher = await _open(table.pk, class_a.teacher)
+    teacher = await open_seat(table.pk, class_a.teacher)
     answer = await _answer(teacher, {"type": "reason", "code": "guessed"})
     assert answer["code"] == "not_a_student"
     assert answer["message"] == "Only a student answers this question."

@@ -11,14 +11,12 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from games import driver
 from games.engine.explain import worked_example
 from games.models import Table
 from games.protocol import refusal_example
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, session_cookie
-from unoclass.asgi import application
+from tests.games.helpers import FRACTIONS_SETUP, make_table, open_seat, receive_until
 
 WRONG_EQUAL = {"type": "play", "card": "2/3r", "claim": "equal"}
 SEAT0_CARDS = ("2/6r", "5/6v", "1/2b")
@@ -32,20 +30,8 @@ def _fast_bots(settings):  # type: ignore[no-untyped-def]
     driver.cancel_all()
 
 
-async def _open(table_id: int, user: Any, lang: str = "en") -> WebsocketCommunicator:
-    cookie = (await database_sync_to_async(session_cookie)(user)).replace(
-        b"django_language=en", f"django_language={lang}".encode()
-    )
-    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
-    comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    await receive_until(comm, "state")
-    return comm
-
-
 async def _refusal(table: Table, user: Any, action: dict[str, Any], lang: str) -> dict[str, Any]:
-    comm = await _open(table.pk, user, lang)
+    comm = await open_seat(table.pk, user, lang)
     try:
         await comm.send_to(
             text_data=json.dumps({"type": "action", "action": action, "state_id": 0})

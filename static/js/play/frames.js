@@ -30,7 +30,7 @@ export function showState(frame) {
 
 export function onFrame(frame) {
   if (handleReasonFrame(frame, send, announce)) return; // the reason prompt (reason.js)
-  handleExampleFrame(frame, { announce, cardFace }); // the worked example (example.js)
+  handleExampleFrame(frame, { announce, cardFace, send }); // the worked example (example.js)
   if (frame.type === "state") {
     logState(frame);
     showState(frame);

@@ -1,6 +1,7 @@
 """Issue 31 acceptance in the browser: a teacher plans the M1 group and marks the activity
 done; the pupils play their three games on three days; the re-check opens on its day on the
-pupil's home; the panel reads "acquis 3 sur 4" and names the one relapse "still likely".
+pupil's home; the panel reads "acquis 3 sur 4" and names the one relapse "still likely"; the
+family note (from the group panel) and the pupil's report say the two re-check dates.
 
 The server's clock is moved by time-machine (tests/support/clocked_asgi.py reads the time the
 test writes), the page's by Playwright's clock; the games and most answers are played through
@@ -144,3 +145,26 @@ print(json.dumps({{}}))
     expect(loop.locator(".plan-held")).to_have_text("acquis 3 sur 4")
     expect(loop.locator(".plan-likely")).to_have_text("Farid")
     assert json.dumps(ids)  # the world's children were the plan's
+    # The family note, from the group panel, says the two days we checked again.
+    loop.locator("a.family-link", has_text="Chloé").click()
+    expect(page.locator(".family-note__title")).to_have_text("Un mot pour la famille de Chloé")
+    checking = page.locator("#family-note-checking")
+    expect(checking).to_contain_text(
+        "Nous avons vérifié de nouveau le lundi 2 novembre et le lundi 16 novembre."
+    )
+    assert serious_violations(page) == []
+    page.locator("#family-note-other").click()  # the family reads English
+    expect(checking).to_contain_text(
+        "We checked again on Monday 2 November and on Monday 16 November."
+    )
+    # The relapse's note says the day and that the work goes on.
+    page.goto(f"{server.url}/classrooms/{classroom}/dashboard/")
+    page.locator("#loop-M1 a.family-link", has_text="Farid").click()
+    expect(checking).to_contain_text("Nous avons vérifié de nouveau le lundi 16 novembre.")
+    expect(checking).to_contain_text("Nous continuons à y travailler en classe.")
+    # The pupil's report says the same two days, and links to the note.
+    page.goto(f"{server.url}/classrooms/{classroom}/reports/{ids['Chloé']}/")
+    report = page.locator(".report__rechecked")
+    expect(report).to_contain_text("2 novembre 2026")
+    expect(report).to_contain_text("16 novembre 2026")
+    expect(page.locator("#pupil-family-links a.family-link")).to_have_count(2)

@@ -50,7 +50,8 @@ def test_the_example_shows_the_own_equal_card_and_escape_closes_it(
         example = page.locator("#play-example")
         expect(example).to_be_visible()
         expect(page.locator("#play-reason")).to_be_hidden()
-        expect(page.locator("#play-example-ok")).to_be_focused()
+        # 1/3 → 10/12 is a trap: the compare question (test_compare_question.py) takes the focus.
+        expect(page.locator("#play-example-compare-choices button").first).to_be_focused()
         words = page.locator("#play-example-words")
         expect(words).to_contain_text("1/3 and 10/12 are not equal: 10/12 is more.")
         expect(words).to_contain_text("Your card 4/12 is equal to 1/3.")
@@ -121,6 +122,10 @@ def test_enter_on_ok_closes_and_each_wrong_play_gets_its_example(
     page, context = _wrong_play(server, browser, "en", ask=0)
     try:
         example = page.locator("#play-example")
+        # The trap's compare question has the focus; past its two choices, OK.
+        expect(page.locator("#play-example-compare-choices button").first).to_be_focused()
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
         expect(page.locator("#play-example-ok")).to_be_focused()
         page.keyboard.press("Enter")  # "OK"
         expect(example).to_be_hidden()

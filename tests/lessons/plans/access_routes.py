@@ -2,7 +2,9 @@
 
 Only the class's teachers (owner, co-teacher) see, change and print a plan; another teacher
 gets 404, pupils 403. Only a child of the plan starts its re-check (another class's pupil and
-a classmate outside the plan: 404); teachers 403.
+a classmate outside the plan: 404); teachers 403. A child's note for the family: the class's
+teachers only (another teacher 404, pupils 403, student_a also for a classmate's note); once the
+child moved or was removed the note follows them (404 in the old class: access_states.py).
 """
 
 from __future__ import annotations
@@ -38,6 +40,28 @@ def _of_a(a: Any, b: Any) -> dict[str, Any]:
     return {"classroom_id": a.classroom.pk, "plan_id": _plan(a).pk}
 
 
+def _note_a(a: Any, b: Any) -> dict[str, Any]:
+    plan = _plan(a)
+    return {"classroom_id": a.classroom.pk, "plan_id": plan.pk, "student_id": a.student.student.pk}
+
+
+def _note_of_classmate(a: Any, b: Any) -> dict[str, Any]:
+    plan = _plan(a, classmate=True)
+    student = a.other_student.student
+    return {"classroom_id": a.classroom.pk, "plan_id": plan.pk, "student_id": student.pk}
+
+
+def _notes_a(a: Any, b: Any) -> dict[str, Any]:
+    # The classmate stays in class A in every state: the group's PDF keeps a page.
+    plan = plan_create(
+        teacher=a.teacher,
+        classroom=a.classroom,
+        rule="M1",
+        students=[a.student.student, a.other_student.student],
+    )
+    return {"classroom_id": a.classroom.pk, "plan_id": plan.pk}
+
+
 def _recheck_a(a: Any, b: Any) -> dict[str, Any]:
     return {"plan_id": _plan(a, recheck_today=True).pk}
 
@@ -71,6 +95,24 @@ ROUTES: list[Route] = [
     Route("plan_done", outcomes(L, F, F, NOT_ALLOWED, NOT_ALLOWED), kwargs=_of_a,
           label="GET plan_done (POST only)"),
     Route("plan_pdf", TEACHER_OF_A, kwargs=_of_a),
+    Route("family_note", TEACHER_OF_A, kwargs=_note_a),
+    Route("family_note", TEACHER_OF_A, kwargs=_note_of_classmate,
+          label="GET family_note (a classmate's note)"),
+    Route(
+        "family_note",
+        outcomes(L, F, F, N, N),
+        kwargs=lambda a, b: {"classroom_id": a.classroom.pk, "plan_id": _plan(b).pk,
+                             "student_id": b.student.student.pk},
+        label="GET family_note (class A, class B plan and pupil)",
+    ),
+    Route(
+        "family_note",
+        outcomes(L, F, F, N, N),
+        kwargs=lambda a, b: {**_note_a(a, b), "student_id": b.student.student.pk},
+        label="GET family_note (class A plan, class B pupil)",
+    ),
+    Route("family_note_pdf", TEACHER_OF_A, kwargs=_note_a),
+    Route("family_notes_pdf", TEACHER_OF_A, kwargs=_notes_a),
     Route("plan_recheck", outcomes(L, R, N, F, F, co_teacher=F, school_admin=F),
           method="post", kwargs=_recheck_a),
     Route(

@@ -16,7 +16,15 @@ from lessons.csv_writer import defused
 from lessons.ent.links import seen_link
 from lessons.ent.presets import PRESETS
 from lessons.exported_columns import SECRET_COLUMNS
-from lessons.models import Attempt, EntConnector, EntSeenPupil, EntSignIn, Student, User
+from lessons.models import (
+    Attempt,
+    CompareAnswer,
+    EntConnector,
+    EntSeenPupil,
+    EntSignIn,
+    Student,
+    User,
+)
 from lessons.plans.services import plan_create
 from lessons.practice.services import assignment_create, practice_table_start, today
 from lessons.school.student_export import NOT_THE_PUPILS, RELATIONS, value_text
@@ -122,6 +130,15 @@ def _everything_of(world: ClassWorld) -> Student:
     warmup_recheck(teacher=world.teacher, classroom=world.classroom, students=[student.pk])
     # In a group plan (lessons.plans).
     plan_create(teacher=world.teacher, classroom=world.classroom, rule="M1", students=[student])
+    # Asked to compare after a refused trap (lessons.attempts.compare_prompt).
+    CompareAnswer.objects.create(
+        attempt=Attempt.objects.filter(student=student).first(),
+        student=student,
+        variant="equal_first",
+        choices=["2/4", "2/3"],
+        equal="2/4",
+        answer="2/3",
+    )
     # Linked to the ENT by the teacher, and signed in through it once.
     connector = EntConnector.objects.create(
         name="ENT", server_url="https://ent.example/cas/", **PRESETS["edifice"]
