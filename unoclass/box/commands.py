@@ -79,15 +79,17 @@ def _first_teacher(say: Say, base_url: str) -> None:
     if teacher_exists():
         return
     if sys.stdin.isatty():
-        username = input(
-            say("No teacher yet. The first teacher's username (Enter: a set-up link instead): ")
-        ).strip()
-        if username:
-            try:
+        try:
+            username = input(
+                say("No teacher yet. The first teacher's username (Enter: a set-up link instead): ")
+            ).strip()
+            if username:
                 call_command("create_school_admin", username)
                 return
-            except CommandError as error:
-                _error(str(error))
+        except CommandError as error:  # a password too weak, a pupil's username...
+            _error(str(error))
+        except EOFError:  # the terminal closed its input: the set-up link instead
+            print()
     print(say("No teacher yet. The first teacher signs up once with this set-up link:"))
     print(f"    {setup_link(base_url)}", flush=True)
 
