@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from lessons.classrooms import services
 from lessons.classrooms.school_year import classroom_archive
-from lessons.classrooms.student_changes import student_move, student_remove
 from lessons.models import EntIdentity, EntSeenPupil
+from lessons.pupils.changes import student_move, student_remove
 from tests.conftest import ClassWorld
 from tests.lessons.ent.helpers import (
     make_connector,
