@@ -113,9 +113,9 @@ def practice_again_url(table: Any) -> str | None:
 def register() -> None:
     """Plug the lessons rules and the attempt log into the games app (once, at start-up)."""
     from games import listeners
+    from lessons.aiming.rules import aimed_options
     from lessons.attempts.log import AttemptLog
     from lessons.attempts.reason_prompt import reason_answer, reason_prompt
-    from lessons.practice.aiming import aimed_options
 
     if not isinstance(listeners.registered(), AttemptLog):
         listeners.register(AttemptLog())
