@@ -8,22 +8,10 @@ from lessons.classrooms import (
     school_file_views,
     sharing_views,
     views,
-    year_views,
 )
 
 urlpatterns = [
     path("classrooms/new/", views.classroom_create, name="classroom_create"),
-    path("classrooms/archived/", year_views.classrooms_archived, name="classrooms_archived"),
-    path(
-        "classrooms/<int:classroom_id>/archive/",
-        year_views.classroom_archive_view,
-        name="classroom_archive",
-    ),
-    path(
-        "classrooms/<int:classroom_id>/new-year/",
-        year_views.classroom_new_year_view,
-        name="classroom_new_year",
-    ),
     path(
         "classrooms/<int:classroom_id>/co-teachers/add/",
         sharing_views.co_teacher_add_view,

@@ -1,12 +1,23 @@
-"""URLs of a pupil's data (export, erasure) and of the school admin's pages."""
+"""URLs of a class's years, a pupil's data (export, erasure) and the school admin's pages."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from lessons.school import admin_views, student_views
+from lessons.school import admin_views, student_views, year_views
 
 urlpatterns = [
+    path("classrooms/archived/", year_views.classrooms_archived, name="classrooms_archived"),
+    path(
+        "classrooms/<int:classroom_id>/archive/",
+        year_views.classroom_archive_view,
+        name="classroom_archive",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/new-year/",
+        year_views.classroom_new_year_view,
+        name="classroom_new_year",
+    ),
     path(
         "students/<int:student_id>/export.<str:fmt>",
         student_views.student_export,
