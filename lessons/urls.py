@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from lessons.classrooms.urls import urlpatterns as classroom_urls
 from lessons.ent.pupil_urls import urlpatterns as ent_pupil_urls
-from lessons.ent.urls import urlpatterns as ent_urls
 from lessons.home.urls import urlpatterns as home_urls
 from lessons.notices.urls import urlpatterns as notice_urls
 from lessons.plans.urls import urlpatterns as plan_urls
@@ -26,6 +25,5 @@ urlpatterns = (
     + practice_urls
     + warmup_urls
     + plan_urls
-    + ent_urls
     + ent_pupil_urls
 )

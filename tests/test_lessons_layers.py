@@ -13,9 +13,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS = [
     "home | management | notices | pupils | templatetags",
-    "demo | sessions",
-    "ent : school",
+    "demo | school | sessions",
     "aiming : attempts : plans : practice : reporting : warmup",
+    "ent",
     "classrooms",
     "diagnosis | live | models",
 ]

@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from lessons.classrooms.access import is_school_admin
 from lessons.classrooms.name_rule import classroom_lock, name_identity
 from lessons.ent.claims import Claims, claims_read
 from lessons.ent.tickets import ent_sign_ins_end
@@ -36,7 +37,6 @@ from lessons.models import (
     Student,
     User,
 )
-from lessons.school.admin_services import is_school_admin
 
 LINK_ARCHIVED = _("This class is archived: its pupils' ENT links cannot change.")
 LINK_PUPIL_GONE = _("A chosen pupil is no longer in this class. Reload the page.")
