@@ -12,7 +12,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS = [
-    "home | management | notices | pupils | templatetags",
+    "management | notices | templatetags",
+    "home | pupils",
     "demo | school | sessions",
     "aiming : attempts : plans : practice : reporting : warmup",
     "ent",
