@@ -135,7 +135,7 @@ class LessonsHost:
         return practice_again_url(table)
 
     def practice_options(self, user: Any, deck_level: str) -> dict[str, Any]:
-        from lessons.practice.aiming import aimed_options
+        from lessons.aiming.rules import aimed_options
 
         return aimed_options(user, deck_level)
 

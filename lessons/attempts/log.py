@@ -53,8 +53,8 @@ from lessons.diagnosis import (
     missed_equivalences,
     skill_tags,
 )
+from lessons.live.session_updates import session_changed
 from lessons.models import Attempt, MissedEquivalence, SeatStudent, Student
-from lessons.sessions.broadcast import session_changed
 
 
 @dataclass

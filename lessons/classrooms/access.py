@@ -48,3 +48,12 @@ teacher_required = _role_required("is_teacher")
 teacher_required.__doc__ = "Let only signed-in teachers reach the view."
 student_required = _role_required("is_student")
 student_required.__doc__ = "Let only signed-in students reach the view."
+
+
+def is_school_admin(user: object) -> bool:
+    """Tell whether the user is an active teacher with the school admin role."""
+    return bool(
+        getattr(user, "is_teacher", False)
+        and getattr(user, "is_staff", False)
+        and getattr(user, "is_active", False)
+    )

@@ -29,7 +29,6 @@ from lessons.classrooms.name_rule import (
 )
 from lessons.classrooms.names import name_key
 from lessons.classrooms.services import CLASSROOM_MAX_STUDENTS
-from lessons.ent.links import ent_id_fault
 from lessons.models import DISPLAY_NAME_MAX_LENGTH, ENT_EXTERNAL_ID_MAX_LENGTH, Classroom
 
 ROSTER_FILE_MAX_BYTES = 256 * 1024
@@ -70,6 +69,16 @@ FULL_NAME_HEADINGS = {"eleve", "eleves", "nomprenom", "nometprenom", "nomcomplet
                       "fullname", "student", "studentname", "pupil"}  # fmt: skip
 ENT_ID_HEADINGS = {"ent", "entid", "ident", "identifiantent", "identent", "externalid",
                    "ido"}  # fmt: skip
+
+
+def ent_id_fault(external_id: str) -> bool:
+    """Return whether a text cannot be an ENT id (empty, too long, spaces or unprintable)."""
+    return (
+        not external_id
+        or len(external_id) > ENT_EXTERNAL_ID_MAX_LENGTH
+        or not external_id.isprintable()
+        or any(char.isspace() for char in external_id)
+    )
 
 
 def heading_key(heading: str) -> str:

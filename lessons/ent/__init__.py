@@ -1,1 +1,1 @@
-"""Sign-in through the school's ENT over CAS: connectors, links, the CAS flow (docs/deploy.md)."""
+"""The ENT over CAS: connectors, tickets, profiles, pupils' links, matching (docs/deploy.md)."""

@@ -23,11 +23,11 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from lessons.classrooms.access import is_school_admin
 from lessons.classrooms.name_rule import classroom_lock, name_identity
 from lessons.ent.claims import Claims, claims_read
 from lessons.ent.tickets import ent_sign_ins_end
 from lessons.models import (
-    ENT_EXTERNAL_ID_MAX_LENGTH,
     Classroom,
     EntClassName,
     EntConnector,
@@ -37,7 +37,6 @@ from lessons.models import (
     Student,
     User,
 )
-from lessons.school.admin_services import is_school_admin
 
 LINK_ARCHIVED = _("This class is archived: its pupils' ENT links cannot change.")
 LINK_PUPIL_GONE = _("A chosen pupil is no longer in this class. Reload the page.")
@@ -71,16 +70,6 @@ def links_made_message(count: int) -> str:
         "%(count)d pupils linked: they can sign in with the ENT.",
         count,
     ) % {"count": count}
-
-
-def ent_id_fault(external_id: str) -> bool:
-    """Return whether a text cannot be an ENT id (empty, too long, spaces or unprintable)."""
-    return (
-        not external_id
-        or len(external_id) > ENT_EXTERNAL_ID_MAX_LENGTH
-        or not external_id.isprintable()
-        or any(char.isspace() for char in external_id)
-    )
 
 
 def classroom_ent_names(classroom: Classroom) -> list[str]:

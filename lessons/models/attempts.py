@@ -15,7 +15,7 @@ class SeatStudent(models.Model):
     """The attempt log's facts about a seat a student holds: who, in which class and session.
 
     Written by the services that seat and move students (lessons.sessions.services,
-    lessons.classrooms.student_changes) and, for a seat no service wrote, on its first judged
+    lessons.pupils.changes) and, for a seat no service wrote, on its first judged
     play; read with the seats by the table lock (games.store), so a move reads no lessons row.
     """
 

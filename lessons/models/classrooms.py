@@ -66,7 +66,7 @@ class Classroom(models.Model):
         verbose_name = _("classroom")
         verbose_name_plural = _("classrooms")
         constraints = [
-            # An archived class starts one new year's class (school_year.classroom_new_year).
+            # An archived class starts one new year's class (school.class_years).
             models.UniqueConstraint(fields=["previous"], name="classroom_one_new_year"),
         ]
 

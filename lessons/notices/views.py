@@ -12,8 +12,8 @@ from django.views.decorators.http import require_safe
 
 from lessons.classrooms.login_limit import FAILURE_WINDOW_SECONDS
 from lessons.classrooms.sign_in_limit import COOKIE_SECONDS
-from lessons.classrooms.student_landing import STUDENT_DEVICE_SECONDS
 from lessons.ent.states import STATE_SECONDS
+from lessons.home.landing import STUDENT_DEVICE_SECONDS
 from lessons.models import ENT_SEEN_RETENTION_DAYS
 from lessons.notices import rgaa, statement
 from lessons.notices.retention import retention_in_force

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from lessons.aiming.rules import focus_rule
 from lessons.classrooms.grade_decks import FULL_DECK, deck_for_grade
 from lessons.models import Classroom, Student
-from lessons.practice.aiming import focus_rule
 from lessons.practice.selectors import (
     assignments_for_student,
     assignments_of_classroom,

@@ -25,10 +25,10 @@ from games.forms import DECK_CHOICES
 from games.models import Table
 from games.players import robot_name
 from games.services import SeatSpec, table_create
+from lessons.aiming.rules import aimed_options
 from lessons.classrooms.selectors import classrooms_taught
 from lessons.classrooms.services import CLASSROOM_ARCHIVED
 from lessons.models import Classroom, PracticeAssignment, PracticeTable, Student, User
-from lessons.practice.aiming import aimed_options
 
 MAX_GAMES: Final = 20
 ROBOTS: Final = 3

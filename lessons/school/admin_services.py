@@ -26,15 +26,6 @@ SELF_DEACTIVATION = _("You cannot deactivate your own account.")
 INVITATION_INVALID = _("This invitation link is not valid: it was used, or it expired.")
 
 
-def is_school_admin(user: object) -> bool:
-    """Tell whether the user is an active teacher with the school admin role."""
-    return bool(
-        getattr(user, "is_teacher", False)
-        and getattr(user, "is_staff", False)
-        and getattr(user, "is_active", False)
-    )
-
-
 def teachers_of_school() -> QuerySet[User]:
     """Return every teacher account of the server, by username."""
     return User.objects.filter(role=User.Role.TEACHER).order_by("username")

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
+from lessons.classrooms.access import is_school_admin
 from lessons.ent.client import service_url
 from lessons.models import EntConnector, TeacherInvitation, User
 from lessons.reporting.learning import learning_context, school_curves
@@ -58,7 +59,7 @@ def school_admin_required(view: Callable[..., HttpResponse]) -> Callable[..., Ht
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        if not services.is_school_admin(request.user):
+        if not is_school_admin(request.user):
             raise PermissionDenied
         return view(request, *args, **kwargs)
 

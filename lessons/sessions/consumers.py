@@ -36,8 +36,8 @@ from games.realtime.posted import PostedLink, bucket_for, request_scope
 from games.realtime.signin import socket_user, still_signed_in
 from games.realtime.stream import StreamConsumer
 from games.services import NextStep, next_step_for
+from lessons.live.session_updates import session_group
 from lessons.models import ClassSession
-from lessons.sessions.broadcast import session_group
 from lessons.sessions.overview import session_overview
 from lessons.sessions.present import overview_html
 from lessons.sessions.selectors import session_for_teacher

@@ -77,6 +77,7 @@ from games.services import (
 )
 from lessons.attempts.seat_students import seat_students_write
 from lessons.classrooms.selectors import teacher_teaches
+from lessons.live.session_updates import session_changed
 from lessons.models import (
     Classroom,
     ClassSession,
@@ -86,7 +87,6 @@ from lessons.models import (
     User,
     WarmupRound,
 )
-from lessons.sessions.broadcast import session_changed
 from lessons.sessions.selectors import session_open_for_classroom
 from lessons.warmup.seating import AIM_OPTIONS, groups_by_need
 from lessons.warmup.services import (

@@ -16,11 +16,11 @@ from typing import Any
 
 from django.utils.translation import get_language
 
+from lessons.aiming.rules import student_result
 from lessons.diagnosis import RULES_BY_ID, STATUS_EMERGING, STATUS_LIKELY
 from lessons.diagnosis.decks import rules_possible
 from lessons.diagnosis.model import TESTED_RULES
 from lessons.models import Student
-from lessons.practice.aiming import student_result
 
 
 @dataclass

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from lessons.aiming.rules import student_result
 from lessons.diagnosis.decks import aim_rule, practice_options
 from lessons.models import Student
-from lessons.practice.aiming import student_result
 from lessons.warmup.picture import likely_rules
 
 # The table options seating by need adds (kept when a table's students get their next game).

@@ -33,6 +33,7 @@ from lessons.classrooms.selectors import teacher_teaches
 from lessons.diagnosis import REASONS
 from lessons.diagnosis.decks import DECK_LEVELS, DEFAULT_DECK_LEVEL
 from lessons.diagnosis.why import reason_asked
+from lessons.live.session_updates import session_changed
 from lessons.models import (
     Attempt,
     Classroom,
@@ -43,7 +44,6 @@ from lessons.models import (
     WarmupRound,
 )
 from lessons.reporting.evidence import window_evidence
-from lessons.sessions.broadcast import session_changed
 from lessons.warmup.items import next_item
 
 # A safety cap over probe_next's own (it stops by itself well before).

@@ -16,8 +16,8 @@ from games.engine import Game
 from games.models import Table
 from games.players import table_info
 from games.protocol import state_frame
+from lessons.aiming import rules as aiming
 from lessons.diagnosis.decks import aim_pairs
-from lessons.practice import aiming
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
 from tests.support.factories import signed_in_client
 from tests.support.responses import without_tokens

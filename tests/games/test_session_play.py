@@ -22,7 +22,7 @@ from games.models import Table
 from games.realtime.consumer import CLOSE_SIGNED_OUT, SIGNIN_CHECK_SECONDS
 from games.realtime.signin import still_signed_in
 from games.services import table_finish
-from lessons.classrooms.views import STUDENT_DEVICE_COOKIE
+from lessons.home.views import STUDENT_DEVICE_COOKIE
 from lessons.models import SessionMember, SessionTable
 from lessons.sessions.services import session_end, session_start
 from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until

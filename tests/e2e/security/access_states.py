@@ -15,9 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from lessons.classrooms.co_teachers import co_teacher_remove
-from lessons.classrooms.school_year import classroom_archive
 from lessons.classrooms.services import other_sign_ins_end, student_reset_pin
-from lessons.classrooms.student_changes import student_move, student_remove
 from lessons.ent.links import class_name_give, pupil_unlink
 from lessons.ent.tickets import single_sign_out
 from lessons.models import (
@@ -29,7 +27,9 @@ from lessons.models import (
     Student,
     User,
 )
+from lessons.pupils.changes import student_move, student_remove
 from lessons.school.admin_services import teacher_set_active
+from lessons.school.class_years import classroom_archive
 from lessons.school.erasure import student_erase
 from lessons.sessions.services import session_end
 from tests.e2e.security.access_matrix import (

@@ -10,8 +10,8 @@ import pytest
 from games.errors import TableError
 from games.models import Seat, Table
 from games.services import table_act
-from lessons.classrooms.student_changes import student_move
 from lessons.models import Attempt, SeatStudent, SessionMember
+from lessons.pupils.changes import student_move
 from lessons.sessions.services import session_join, session_seat_now, session_start
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 from tests.support.factories import make_classroom

@@ -12,9 +12,9 @@ from django.urls import reverse
 from games.models import Table
 from games.realtime.consumer import CLOSE_SIGNED_OUT
 from games.services import SeatSpec, table_create
-from lessons.classrooms.school_year import classroom_archive
 from lessons.models import Attempt, Classroom
 from lessons.practice.services import practice_table_start
+from lessons.school.class_years import classroom_archive
 from tests.conftest import ClassWorld
 from tests.games.helpers import refusal_code, socket
 from tests.lessons.practice.helpers import assign

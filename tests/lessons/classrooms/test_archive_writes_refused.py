@@ -15,7 +15,6 @@ from django.utils import translation
 
 from games.errors import TableError
 from games.models import Table, TableEvent
-from lessons.classrooms.school_year import classroom_archive
 from lessons.models import (
     Attempt,
     MissedEquivalence,
@@ -24,6 +23,7 @@ from lessons.models import (
     User,
     WarmupRound,
 )
+from lessons.school.class_years import classroom_archive
 from lessons.warmup import services as warmup
 from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, act, make_table, receive_until, socket

@@ -11,10 +11,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from lessons.classrooms.school_year import NEW_YEAR_ALREADY, classroom_new_year
 from lessons.classrooms.services import roster_add
-from lessons.classrooms.student_changes import student_rename
 from lessons.models import Classroom, Student
+from lessons.pupils.changes import student_rename
+from lessons.school.class_years import NEW_YEAR_ALREADY, classroom_new_year
 from tests.support.factories import make_classroom, make_student, make_teacher
 from tests.support.racing import race
 

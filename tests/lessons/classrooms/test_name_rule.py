@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from lessons.classrooms.name_rule import name_identity, names_repeated
 from lessons.classrooms.roster_csv import roster_file_read, roster_preview
-from lessons.classrooms.school_year import classroom_new_year
 from lessons.classrooms.services import roster_add, roster_parse
-from lessons.classrooms.student_changes import student_move, student_rename
 from lessons.models import Classroom, Student, User
+from lessons.pupils.changes import student_move, student_rename
+from lessons.school.class_years import classroom_new_year
 from tests.conftest import ClassWorld
 from tests.support.factories import make_classroom, make_student
 

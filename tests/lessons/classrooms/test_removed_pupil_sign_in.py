@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from lessons.classrooms.services import student_sign_in_check
-from lessons.classrooms.student_changes import student_remove
 from lessons.models import Student
+from lessons.pupils.changes import student_remove
 from tests.conftest import ClassWorld
 from tests.support.factories import signed_in_client
 

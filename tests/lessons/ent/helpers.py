@@ -10,7 +10,7 @@ from django.test import RequestFactory
 
 from lessons.ent.presets import PRESETS
 from lessons.ent.profile import EntProfile
-from lessons.ent.pupils import sign_in_pupil
+from lessons.home.ent_pupils import sign_in_pupil
 from lessons.models import EntConnector, EntIdentity, EntSeenPupil, Student
 
 

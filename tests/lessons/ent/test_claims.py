@@ -14,7 +14,6 @@ from django.test import Client
 from django.urls import reverse
 
 from lessons.classrooms.co_teachers import co_teacher_add
-from lessons.classrooms.school_year import classroom_archive
 from lessons.ent.links import class_names_set, seen_link
 from lessons.models import (
     Classroom,
@@ -25,6 +24,7 @@ from lessons.models import (
     EntSeenPupil,
     User,
 )
+from lessons.school.class_years import classroom_archive
 from tests.lessons.ent.helpers import make_connector, make_seen
 from tests.support.factories import make_classroom, make_students, make_teacher, signed_in_client
 from tests.support.responses import page_text

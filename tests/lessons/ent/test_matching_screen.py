@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 from lessons.classrooms.co_teachers import co_teacher_add
-from lessons.classrooms.school_year import classroom_archive
 from lessons.ent.links import LINK_ID_TAKEN, PupilLink, pupils_link
 from lessons.models import Classroom, EntClassName, EntIdentity, EntLinkEvent, EntSeenPupil
+from lessons.school.class_years import classroom_archive
 from tests.conftest import ClassWorld
 from tests.lessons.ent.helpers import make_connector, make_link, make_seen
 from tests.support.factories import (

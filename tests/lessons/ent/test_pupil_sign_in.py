@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 
 from lessons.classrooms import services
-from lessons.classrooms.school_year import classroom_archive
-from lessons.classrooms.student_changes import student_move, student_remove
 from lessons.models import EntIdentity, EntSeenPupil
+from lessons.pupils.changes import student_move, student_remove
+from lessons.school.class_years import classroom_archive
 from tests.conftest import ClassWorld
 from tests.lessons.ent.helpers import (
     make_connector,
@@ -144,8 +144,8 @@ def test_pin_sign_in_still_works_beside_the_ent(class_a: ClassWorld) -> None:
 
 
 def test_a_new_school_year_carries_the_links_to_the_new_class(class_a: ClassWorld) -> None:
-    from lessons.classrooms.school_year import classroom_new_year
     from lessons.models import EntLinkEvent
+    from lessons.school.class_years import classroom_new_year
 
     connector = make_connector()
     make_link(connector, "ent-1", class_a.student.student)

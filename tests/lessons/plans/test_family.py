@@ -150,7 +150,7 @@ def test_a_bad_language_is_a_400_on_every_note_url(
 def test_only_a_child_of_the_plan_still_in_the_class_has_a_note(
     class_a: ClassWorld, monday: Any
 ) -> None:
-    from lessons.classrooms.student_changes import student_move
+    from lessons.pupils.changes import student_move
     from tests.support.factories import make_classroom
 
     chloe, dylan = m1_children(class_a.classroom, ["Chloé", "Dylan"])

@@ -265,7 +265,7 @@ def test_from_found_to_held_three_of_four(class_a: ClassWorld, monday: Any) -> N
 
 
 def test_a_child_who_moved_class_no_longer_follows_the_old_plan(class_a: ClassWorld) -> None:
-    from lessons.classrooms.student_changes import student_move
+    from lessons.pupils.changes import student_move
     from tests.support.factories import make_classroom
 
     anais = class_a.student.student

@@ -27,7 +27,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games import driver
 from games.realtime import delivery
-from lessons.sessions.broadcast import session_group
+from lessons.live.session_updates import session_group
 from tests.games.helpers import receive_until, session_cookie
 from tests.lessons.sessions.test_overview import _scripted_session
 from tests.support.servers import RedisServer, redis_server

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games import driver
 from games.services import table_act
-from lessons.sessions.broadcast import session_changed
+from lessons.live.session_updates import session_changed
 from tests.games.streams import cookie_for, post_frame, stream
 from tests.lessons.sessions.test_overview import OVERVIEW_BAD_FRAMES, _scripted_session
 

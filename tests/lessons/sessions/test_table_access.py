@@ -15,8 +15,8 @@ from games.realtime.consumer import CLOSE_NO_ACCESS
 from games.services import SeatSpec, table_create
 from lessons.attempts.hooks import teacher_may_watch
 from lessons.classrooms.co_teachers import co_teacher_add, co_teacher_remove
-from lessons.classrooms.student_changes import student_move
 from lessons.models import SessionTable
+from lessons.pupils.changes import student_move
 from lessons.sessions.services import session_start
 from tests.conftest import ClassWorld
 from tests.games.helpers import refusal_code, socket

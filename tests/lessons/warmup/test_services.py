@@ -356,7 +356,7 @@ def test_a_recheck_refuses_another_class_and_another_teacher(monkeypatch: Any) -
 
 
 def test_a_pupil_moved_to_another_class_takes_their_warm_ups(monkeypatch: Any) -> None:
-    from lessons.classrooms.student_changes import student_move
+    from lessons.pupils.changes import student_move
     from tests.support.factories import make_classroom
 
     scripted(monkeypatch)

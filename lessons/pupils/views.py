@@ -19,7 +19,6 @@ from lessons.classrooms.pending_import import PENDING_IMPORT_KEY
 from lessons.classrooms.roster_csv import roster_file_entries, roster_preview
 from lessons.classrooms.roster_files import SCHOOL_FILE_MAX_BYTES
 from lessons.classrooms.school_file_views import SCHOOL_KEY, school_file_upload
-from lessons.classrooms.student_changes import student_move, student_remove, student_rename
 from lessons.classrooms.student_forms import (
     RosterFileForm,
     StudentMoveForm,
@@ -30,6 +29,7 @@ from lessons.ent.links import links_made_message
 from lessons.ent.pupils import pupil_connectors
 from lessons.ent.roster_links import import_connector, import_links_check, import_links_make
 from lessons.models import Classroom, EntConnector, Student
+from lessons.pupils.changes import student_move, student_remove, student_rename
 
 
 def _archived_refusal(request: SignedInRequest, classroom: Classroom) -> HttpResponse | None:

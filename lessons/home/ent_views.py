@@ -20,7 +20,6 @@ from lessons.ent import client, teachers
 from lessons.ent.forms import EntLinkForm
 from lessons.ent.pages import ent_refusal
 from lessons.ent.profile import profile_from_answer
-from lessons.ent.pupils import sign_in_pupil
 from lessons.ent.states import STATE_PARAMETER, state_start, state_take
 from lessons.ent.tickets import (
     TICKET_MAX_LENGTH,
@@ -28,6 +27,7 @@ from lessons.ent.tickets import (
     ticket_claim,
     ticket_remember_session,
 )
+from lessons.home.ent_pupils import sign_in_pupil
 from lessons.models import EntConnector, EntIdentity, User
 
 logger = logging.getLogger(__name__)

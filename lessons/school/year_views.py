@@ -13,8 +13,8 @@ from lessons.classrooms import selectors
 from lessons.classrooms.access import SignedInRequest, teacher_required
 from lessons.classrooms.fresh_pins import fresh_pins_remember
 from lessons.classrooms.lookups import classroom_or_404
-from lessons.classrooms.school_year import classroom_archive, classroom_new_year
 from lessons.classrooms.student_forms import NewYearForm
+from lessons.school.class_years import classroom_archive, classroom_new_year
 
 
 @teacher_required

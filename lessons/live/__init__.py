@@ -1,0 +1,1 @@
+"""What lessons tells the live links: the overview of a class session."""
