@@ -332,6 +332,7 @@ def _new_table(
     members: list[SessionMember],
     number: int,
     extra_options: dict[str, Any] | None = None,
+    game: int = 1,
 ) -> SessionTable:
     """Start a game for these members (bots keep a lone student company) at table `number`."""
     seats = [SeatSpec(name=m.student.display_name, user_id=m.student.user_id) for m in members]
@@ -355,7 +356,7 @@ def _new_table(
         )
     except TableError as exc:  # options were checked at start: this is a bug, not input
         raise RuntimeError(f"session {session.pk}: table refused: {exc.code}") from exc
-    seated = SessionTable.objects.create(session=session, table=table, number=number)
+    seated = SessionTable.objects.create(session=session, table=table, number=number, game=game)
     SessionMember.objects.filter(pk__in=[m.pk for m in members]).update(table=seated)
     seat_students_write(table_id=table.pk)
     return seated
@@ -393,7 +394,7 @@ def _deal(
 
 
 def _rematch(session: ClassSession) -> list[SessionTable]:
-    """Give the students of a table whose game is over a new game together, at a new number."""
+    """Give the students of a table whose game is over a new game together, at its number."""
     made: list[SessionTable] = []
     over = (
         session.tables.filter(table__status=Table.Status.FINISHED, members__isnull=False)
@@ -405,7 +406,7 @@ def _rematch(session: ClassSession) -> list[SessionTable]:
         members = list(old.members.select_related("student").order_by("joined_at", "id"))
         # A table seated by need keeps its aim for the next game.
         aimed = {k: v for k, v in (old.table.options or {}).items() if k in AIM_OPTIONS}
-        made.append(_new_table(session, members, _next_number(session), aimed))
+        made.append(_new_table(session, members, old.number, aimed, game=old.game + 1))
     if made:
         transaction.on_commit(lambda: session_changed(session.pk))
     return made
@@ -458,7 +459,13 @@ def session_move(
             member.table = None
             member.save(update_fields=["table"])
         else:
-            target = locked.tables.select_related("table").filter(number=table_number).first()
+            # A number's latest game: the one its children play now.
+            target = (
+                locked.tables.select_related("table")
+                .filter(number=table_number)
+                .order_by("-game")
+                .first()
+            )
             if target is None:
                 raise _refuse(NO_SUCH_TABLE, "no_such_table")
             if member.table_id == target.pk:
