@@ -182,6 +182,8 @@ def session_start(
     options: dict[str, Any] | None = None,
     turn_timer: int = 0,
     accessible: bool = False,
+    animations: bool = True,
+    sound: bool = True,
     ask_reason: bool = False,
     warmup: bool = False,
     now: datetime | None = None,
@@ -191,6 +193,7 @@ def session_start(
     `ask_reason` (Uno Fractions only) makes the play page ask the student why they thought two
     fractions were equal after every refused first "equal" claim of a turn (ASK_REASON_RATE).
     `warmup` (Uno Fractions only): students answer a warm-up round before they are seated.
+    `animations` and `sound` off: no card moves and no sound at the session's tables.
     """
     if not teacher_teaches(teacher=teacher, classroom=classroom):
         raise _refuse(NOT_YOUR_CLASS, "not_your_class")
@@ -217,6 +220,8 @@ def session_start(
             play_settings={
                 "turn_timer": 0 if accessible else turn_timer,
                 "accessible": bool(accessible),
+                "animations": bool(animations),
+                "sound": bool(sound),
             }
             | ({"ask_reason": ASK_REASON_RATE} if ask_reason and ruleset == "fractions" else {}),
             started_at=now or timezone.now(),

@@ -6,6 +6,7 @@ import { game, playerName, stopped, winnerName } from "./state.js";
 import { cardFace, cardName, parseCard } from "./cards.js";
 import { announce } from "./log.js";
 import { animate, motionOn } from "./motion.js";
+import { renderSound, yourTurnSound } from "./sound.js";
 import { bothRulesLookPossible, closeChooser, openRules, playCard } from "./chooser.js";
 
 /** Hide every action and disable the cards: the game is over for this page. */
@@ -28,11 +29,13 @@ export function render() {
   // A stopped game waits on nobody, whatever its last position says.
   const acting = stopped() ? null : view.acting;
   root.dataset.acting = acting === null ? "" : String(acting);
+  motionOn(); // the table's setting may have changed: data-motion says it
+  renderSound(); // and the teacher may have muted the session
   if (SEAT !== null && acting === SEAT && game.lastActing !== SEAT && !view.round_over) {
     announce(view.turn === null ? S.you_answer : S.your_turn);
+    yourTurnSound();
   }
   game.lastActing = acting;
-  motionOn(); // the table's setting may have changed: data-motion says it
   renderBanner(view);
   renderPile(view);
   renderPlayers(view);
