@@ -41,7 +41,11 @@ SIZES = [("phone", PHONE, "fr"), ("tablet", TABLET, "en"), ("whiteboard", WHITEB
 
 
 def _violations(page: Page) -> list[str]:
-    return [v["id"] for v in Axe().run(page).response["violations"]]
+    """Return axe-core's findings of any level, each with the elements it names."""
+    # A line still rising in (the standings, 0.4 s each) is not yet its real colour.
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} {[n['target'] for n in v['nodes']]}" for v in found]
 
 
 def _open(
