@@ -140,6 +140,9 @@ def _clean_settings(raw: dict[str, Any]) -> dict[str, Any]:
         "turn_timer": timer,
         "accessible": accessible,
         "highlight_playable": bool(raw.get("highlight_playable", False)),
+        # The teacher's "animations off" and "no sound" (the play page's motion.js, sound.js).
+        "animations": bool(raw.get("animations", True)),
+        "sound": bool(raw.get("sound", True)),
         # Percent of refused "equal" claims after which the student is asked why (lessons).
         "ask_reason": max(0, min(int(raw.get("ask_reason", 0) or 0), 100)),
         # Seconds a table without a turn timer waits for a player who has not come to it yet

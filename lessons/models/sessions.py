@@ -53,14 +53,19 @@ class SessionTable(models.Model):
         related_name="lesson_table",
         verbose_name=_("table"),
     )
+    # The number the teacher and the children see; the next game of the same children keeps
+    # it (1, 2, 3… within a session), `game` telling that table's games apart.
     number = models.PositiveSmallIntegerField(_("table number"))
+    game = models.PositiveSmallIntegerField(_("game at this table"), default=1)
 
     class Meta:
-        ordering = ["session", "number"]
+        ordering = ["session", "number", "game"]
         verbose_name = _("session table")
         verbose_name_plural = _("session tables")
         constraints = [
-            models.UniqueConstraint(fields=["session", "number"], name="session_table_number")
+            models.UniqueConstraint(
+                fields=["session", "number", "game"], name="session_table_number_game"
+            )
         ]
 
 

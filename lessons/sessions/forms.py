@@ -32,6 +32,10 @@ class SessionStartForm(forms.Form):
     accessible = forms.BooleanField(
         label=_("Accessible mode (screen reader, no time limit)"), required=False
     )
+    animations_off = forms.BooleanField(
+        label=_("Animations off (no card moves on the students' screens)"), required=False
+    )
+    mute = forms.BooleanField(label=_("No sound at the tables"), required=False)
     wrong_attempt_penalty = forms.IntegerField(
         label=_("Cards drawn after a wrong fraction (Uno Fractions, 0 = the card just comes back)"),
         initial=0,

@@ -169,7 +169,7 @@ class Overview:
 
 def _tables(session: ClassSession) -> QuerySet[SessionTable]:
     seats = Prefetch("table__seats", queryset=Seat.objects.order_by("index"))
-    return session.tables.select_related("table").prefetch_related(seats).order_by("number")
+    return session.tables.select_related("table").prefetch_related(seats).order_by("number", "game")
 
 
 def _robot_in(

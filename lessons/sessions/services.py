@@ -181,6 +181,8 @@ def session_start(
     options: dict[str, Any] | None = None,
     turn_timer: int = 0,
     accessible: bool = False,
+    animations: bool = True,
+    sound: bool = True,
     ask_reason: bool = False,
     warmup: bool = False,
     now: datetime | None = None,
@@ -190,6 +192,7 @@ def session_start(
     `ask_reason` (Uno Fractions only) makes the play page ask the student why they thought two
     fractions were equal after every refused first "equal" claim of a turn (ASK_REASON_RATE).
     `warmup` (Uno Fractions only): students answer a warm-up round before they are seated.
+    `animations` and `sound` off: no card moves and no sound at the session's tables.
     """
     if not teacher_teaches(teacher=teacher, classroom=classroom):
         raise _refuse(NOT_YOUR_CLASS, "not_your_class")
@@ -216,6 +219,8 @@ def session_start(
             play_settings={
                 "turn_timer": 0 if accessible else turn_timer,
                 "accessible": bool(accessible),
+                "animations": bool(animations),
+                "sound": bool(sound),
             }
             | ({"ask_reason": ASK_REASON_RATE} if ask_reason and ruleset == "fractions" else {}),
             started_at=now or timezone.now(),
@@ -331,6 +336,7 @@ def _new_table(
     members: list[SessionMember],
     number: int,
     extra_options: dict[str, Any] | None = None,
+    game: int = 1,
 ) -> SessionTable:
     """Start a game for these members (bots keep a lone student company) at table `number`."""
     seats = [SeatSpec(name=m.student.display_name, user_id=m.student.user_id) for m in members]
@@ -354,7 +360,7 @@ def _new_table(
         )
     except TableError as exc:  # options were checked at start: this is a bug, not input
         raise RuntimeError(f"session {session.pk}: table refused: {exc.code}") from exc
-    seated = SessionTable.objects.create(session=session, table=table, number=number)
+    seated = SessionTable.objects.create(session=session, table=table, number=number, game=game)
     SessionMember.objects.filter(pk__in=[m.pk for m in members]).update(table=seated)
     seat_students_write(table_id=table.pk)
     return seated
@@ -392,7 +398,7 @@ def _deal(
 
 
 def _rematch(session: ClassSession) -> list[SessionTable]:
-    """Give the students of a table whose game is over a new game together, at a new number."""
+    """Give the students of a table whose game is over a new game together, at its number."""
     made: list[SessionTable] = []
     over = (
         session.tables.filter(table__status=Table.Status.FINISHED, members__isnull=False)
@@ -404,7 +410,7 @@ def _rematch(session: ClassSession) -> list[SessionTable]:
         members = list(old.members.select_related("student").order_by("joined_at", "id"))
         # A table seated by need keeps its aim for the next game.
         aimed = {k: v for k, v in (old.table.options or {}).items() if k in AIM_OPTIONS}
-        made.append(_new_table(session, members, _next_number(session), aimed))
+        made.append(_new_table(session, members, old.number, aimed, game=old.game + 1))
     if made:
         session_changed(session.pk)
     return made
@@ -457,7 +463,13 @@ def session_move(
             member.table = None
             member.save(update_fields=["table"])
         else:
-            target = locked.tables.select_related("table").filter(number=table_number).first()
+            # A number's latest game: the one its children play now.
+            target = (
+                locked.tables.select_related("table")
+                .filter(number=table_number)
+                .order_by("-game")
+                .first()
+            )
             if target is None:
                 raise _refuse(NO_SUCH_TABLE, "no_such_table")
             if member.table_id == target.pk:

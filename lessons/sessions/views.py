@@ -68,6 +68,8 @@ def session_new(request: SignedInRequest, classroom_id: int) -> HttpResponse:
                 options=form.options(),
                 turn_timer=data["turn_timer"],
                 accessible=data["accessible"],
+                animations=not data["animations_off"],
+                sound=not data["mute"],
                 ask_reason=bool(data.get("ask_reason")),
                 warmup=bool(data.get("warmup")),
             )

@@ -140,7 +140,9 @@ def test_the_next_game_button_seats_the_table_at_a_new_game(class_a) -> None:  #
     assert follow.status_code == 302
     new_table = int(follow["Location"].rstrip("/").rsplit("/", 1)[1])
     assert new_table != table.pk
-    assert SessionTable.objects.get(table_id=new_table).number == 3
+    # The same table's next game: its number stays, the game counts on (issue 30).
+    before, after = (SessionTable.objects.get(table_id=t) for t in (table.pk, new_table))
+    assert (after.number, after.game) == (before.number, before.game + 1)
 
 
 # --- Signing out --------------------------------------------------------------------------

@@ -30,8 +30,31 @@ export function logLine(text, kind, silent = false) {
   if (kind) item.dataset.kind = kind;
   log.append(item);
   while (log.children.length > MAX_LOG) log.firstElementChild.remove();
-  log.scrollTop = log.scrollHeight;
+  scrollLogOnce(log);
   if (!silent) announce(text);
+}
+
+let scrollPending = false;
+let logInView = true;
+const logBox = $("play-log");
+// Whether the log is on screen, told by the browser without a layout of ours; on a phone it
+// sits under the hand. Scrolled to its last line when it comes into view.
+if (logBox && window.IntersectionObserver) {
+  new IntersectionObserver((entries) => {
+    logInView = entries.some((entry) => entry.isIntersecting);
+    if (logInView) scrollLogOnce(logBox);
+  }).observe(logBox);
+}
+
+/** Scroll the log to its last line once a frame, only while it is seen: reading its height
+ *  lays out the page, once a line before (110 ms tasks at 4× throttling, docs/performance.md). */
+function scrollLogOnce(log) {
+  if (scrollPending || !logInView) return;
+  scrollPending = true;
+  requestAnimationFrame(() => {
+    scrollPending = false;
+    log.scrollTop = log.scrollHeight;
+  });
 }
 
 /** Say a sentence through the ARIA live region (screen readers read it once). */

@@ -20,6 +20,12 @@ const namesElement = document.getElementById("card-names");
 export const CARD_NAMES = namesElement ? JSON.parse(namesElement.textContent) : {};
 
 export const $ = (id) => document.getElementById(id);
+
+/** Write an element's text only when it changed: the same words written again still make the
+ *  browser lay the page out again (docs/performance.md). */
+export function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
 export const fmt = (text, values) =>
   text.replace(/%\((\w+)\)[sd]/g, (whole, key) => (key in values ? String(values[key]) : whole));
 

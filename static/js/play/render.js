@@ -1,11 +1,12 @@
 // Drawing a state: the banner, the pile, the players, the actions, the hand, the teacher's
 // buttons. Who the game waits on and what may be played come from the server (docs/engine.md).
 
-import { $, IN_SESSION, RULESET, S, SEAT, countText, fmt, plural, root } from "./page.js";
+import { $, IN_SESSION, RULESET, S, SEAT, countText, fmt, plural, root, setText } from "./page.js";
 import { game, playerName, stopped, winnerName } from "./state.js";
 import { cardFace, cardName, parseCard } from "./cards.js";
 import { announce } from "./log.js";
 import { animate, motionOn } from "./motion.js";
+import { renderSound, yourTurnSound } from "./sound.js";
 import { bothRulesLookPossible, closeChooser, openRules, playCard } from "./chooser.js";
 
 /** Hide every action and disable the cards: the game is over for this page. */
@@ -28,11 +29,13 @@ export function render() {
   // A stopped game waits on nobody, whatever its last position says.
   const acting = stopped() ? null : view.acting;
   root.dataset.acting = acting === null ? "" : String(acting);
+  motionOn(); // the table's setting may have changed: data-motion says it
+  renderSound(); // and the teacher may have muted the session
   if (SEAT !== null && acting === SEAT && game.lastActing !== SEAT && !view.round_over) {
     announce(view.turn === null ? S.you_answer : S.your_turn);
+    yourTurnSound();
   }
   game.lastActing = acting;
-  motionOn(); // the table's setting may have changed: data-motion says it
   renderBanner(view);
   renderPile(view);
   renderPlayers(view);
@@ -62,7 +65,7 @@ function renderBanner(view) {
     text = S.gathering;
   }
   if (game.ended && view.game_over) text = `${text} ${S.session_over}`.trim();
-  banner.textContent = text;
+  setText(banner, text);
   banner.hidden = !text;
   // After the game: the next game of the class session, the way back to the class (or to
   // another practice game). A stopped game, or an ended session, has no next one.
@@ -79,7 +82,7 @@ function renderBanner(view) {
     if (acting === SEAT) turnText = answering ? S.you_answer : S.your_turn;
     else turnText = answering ? fmt(S.answer_of, { name: playerName(acting) }) : fmt(S.turn_of, { name: playerName(acting) });
   }
-  turn.textContent = turnText;
+  setText(turn, turnText);
   turn.classList.toggle("play-turn--mine", acting === SEAT && SEAT !== null);
 }
 
@@ -104,15 +107,20 @@ function renderPile(view) {
   // What may go on the pile, in words the server built from the engine's facts (to_play).
   const list = $("play-to-play");
   const parts = stopped() ? [] : game.toPlay || [];
-  list.replaceChildren(
-    ...(parts.length ? parts : ["–"]).map((text) => {
-      const item = document.createElement("li");
-      item.textContent = text;
-      return item;
-    }),
-  );
-  $("play-direction").textContent = view.direction === 1 ? S.clockwise : S.anticlockwise;
-  $("play-pile-size").textContent = countText(view.draw_pile_size);
+  // Each redraw lays out the pile again: only when the words changed.
+  const words = parts.join("\n");
+  if (list.dataset.shown !== words || !list.firstChild) {
+    list.dataset.shown = words;
+    list.replaceChildren(
+      ...(parts.length ? parts : ["–"]).map((text) => {
+        const item = document.createElement("li");
+        item.textContent = text;
+        return item;
+      }),
+    );
+  }
+  setText($("play-direction"), view.direction === 1 ? S.clockwise : S.anticlockwise);
+  setText($("play-pile-size"), countText(view.draw_pile_size));
   renderTimer();
 }
 
@@ -125,16 +133,20 @@ export function renderTimer() {
   const settings = game.table.settings || {};
   const acting = game.view ? game.view.acting : null;
   const arrival = !settings.turn_timer && acting !== null && acting !== SEAT;
-  $("play-timer").textContent = arrival
+  setText($("play-timer"), arrival
     ? fmt(S.arrival, { name: playerName(acting), count: left })
-    : fmt(S.seconds, { count: left });
+    : fmt(S.seconds, { count: left }));
 }
 
 function renderPlayers(view) {
   const list = $("play-players");
-  list.replaceChildren();
   const players = (game.table && game.table.players) || [];
   const acting = stopped() ? null : view.acting;
+  // A state that changes nothing of the seats leaves them as they are (no layout to redo).
+  const key = JSON.stringify([players, acting, view.turn === null, view.hand_sizes, view.uno_window, view.scores, view.round]);
+  if (key === list.dataset.key) return;
+  list.dataset.key = key;
+  list.replaceChildren();
   for (let seat = 0; seat < view.players; seat += 1) {
     const info = players.find((p) => p.seat === seat) || { name: `#${seat + 1}` };
     const item = document.createElement("li");
@@ -178,7 +190,7 @@ function renderPlayers(view) {
 function show(id, visible, label) {
   const button = $(id);
   button.hidden = !visible;
-  if (label !== undefined) button.textContent = label;
+  if (label !== undefined) setText(button, label);
 }
 
 function renderActions(view) {
@@ -204,7 +216,7 @@ function renderActions(view) {
   else if (answering && awaiting.kind === "stack") hint = S.hint_stack;
   else if (answering && awaiting.kind === "challenge") hint = S.hint_challenge;
   else if (quickos) hint = S.hint_quickos;
-  $("play-hint").textContent = hint;
+  setText($("play-hint"), hint);
   $("play-hint").hidden = !hint;
   // A button that just disappeared had the focus: give it to the first visible action or card.
   if (document.activeElement && document.activeElement.hidden) focusSomewhere();
@@ -233,7 +245,7 @@ function renderHand(view) {
   const rulesOnCards = RULESET === "fractions" && view.turn === SEAT && !view.round_over && !stopped();
   const tried = `${Object.entries(refused).map(([c, r]) => `${c}:${r}`).join("|")}#${rulesOnCards}#${view.reference}`;
   const key = `${view.hand.join("|")}#${playable ? [...playable].join("|") : ""}#${view.drawn}#${tried}`;
-  $("hand-count").textContent = `(${countText(view.hand.length)})`;
+  setText($("hand-count"), `(${countText(view.hand.length)})`);
   if (key === game.handKey) return;
   game.handKey = key;
   const list = $("play-hand");

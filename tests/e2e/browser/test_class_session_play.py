@@ -352,7 +352,7 @@ def test_after_the_game_the_next_one_is_one_click(server: Server, browser: Brows
         # One click: the student sits at the session's next table, its game already running.
         expect(page).not_to_have_url(_play_url(server, world))
         expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
-        expect(page.locator("#play-table-number")).to_have_text("Table 2")
+        expect(page.locator("#play-table-number")).to_have_text("Table 1")  # its number kept
         expect(page.locator("#play-hand button").first).to_be_visible()
         expect(page.locator("#play")).to_have_attribute("data-game-over", "0")
     finally:

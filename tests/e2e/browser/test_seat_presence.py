@@ -128,7 +128,7 @@ def test_after_next_game_the_child_still_has_the_seat(server: Server, browser: B
         page.click(card_selector("2/6j"))
         expect(page.locator("#play")).to_have_attribute("data-game-over", "1")
         page.get_by_role("button", name="Partie suivante").click()
-        expect(page.locator("#play-table-number")).to_have_text("Table 2")
+        expect(page.locator("#play-table-number")).to_have_text("Table 1")  # its number kept
         table = _table_of(page)
         # Her turn comes (at once, or after the robot's); she thinks without a tap.
         expect(page.locator("#play-turn")).to_have_text(YOUR_TURN)
@@ -155,7 +155,7 @@ def test_the_next_game_waits_for_the_end_screen_and_not_for_who_left(
         for page in (a, b):
             expect(page.locator("#play")).to_have_attribute("data-game-over", "1")
         a.get_by_role("button", name="Partie suivante").click()
-        expect(a.locator("#play-table-number")).to_have_text("Table 2")
+        expect(a.locator("#play-table-number")).to_have_text("Table 1")  # its number kept
         table = _table_of(a)
         # Bruno reads the end screen, his page open: the robot does not start without him,
         # nobody plays his seat, and nobody counts down.

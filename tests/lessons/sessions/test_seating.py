@@ -14,6 +14,7 @@ from lessons.sessions.services import (
     SETTLE_SECONDS,
     plan_table_sizes,
     session_join,
+    session_move,
     session_seat_due,
     session_seat_now,
 )
@@ -163,12 +164,29 @@ def test_students_of_a_finished_game_get_a_new_game_together(class_a):  # type: 
     together = {m.student_id for m in first.members.all()}
     Table.objects.filter(pk=first.table_id).update(status=Table.Status.FINISHED)
     (again,) = session_seat_due(session=session, now=at(100))
-    assert again.number == 3 and again.table.status == Table.Status.PLAYING
+    # The same children at the same table: its number stays (1, 2 within a session, issue 30).
+    assert (again.number, again.game) == (1, 2) and again.table.status == Table.Status.PLAYING
     assert {m.student_id for m in again.members.all()} == together
     assert second.members.count() == 3  # the other table plays on
     assert session_seat_due(session=session, now=at(200)) == []
     # The overview leaves out the finished game nobody sits at any more.
-    assert [t.number for t in session_overview(session=session).tables] == [2, 3]
+    rows = session_overview(session=session).tables
+    assert [(t.number, t.table_id) for t in rows] == [(1, again.table_id), (2, second.table_id)]
+    # Two games later the tables are still 1 and 2; a move to "table 1" goes to its game now.
+    for _ in range(2):
+        Table.objects.filter(pk=again.table_id).update(status=Table.Status.FINISHED)
+        (again,) = session_seat_due(session=session, now=at(300))
+    assert (again.number, again.game) == (1, 4)
+    assert [t.number for t in session_overview(session=session).tables] == [1, 2]
+    mover = again.members.first()
+    assert mover is not None
+    for number in (None, 1):  # out to the waiting list, back to its robot's seat
+        session_move(
+            session=session, teacher=class_a.teacher, student_id=mover.student_id,
+            table_number=number,
+        )  # fmt: skip
+    mover.refresh_from_db()
+    assert mover.table == again
 
 
 @pytest.mark.django_db

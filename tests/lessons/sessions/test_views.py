@@ -39,9 +39,29 @@ def test_teacher_starts_a_session_with_its_settings(class_a):  # type: ignore[no
         6,
         {"stacking": True},
     )
-    assert session.play_settings == {"turn_timer": 20, "accessible": False}
+    assert session.play_settings == {
+        "turn_timer": 20, "accessible": False, "animations": True, "sound": True,
+    }  # fmt: skip
     # A second visit shows the session in progress instead of the form.
     assert "already in progress" in page_text(client.get(url))
+
+
+@pytest.mark.parametrize("ticked", ["on", "nonsense"])
+def test_a_teacher_turns_animations_and_sound_off_for_a_session(class_a, ticked):  # type: ignore[no-untyped-def]
+    """Issue 30 §2: the session's tables carry the teacher's "animations off" and "no sound"."""
+    client = _english(teacher_client(class_a.teacher))
+    url = reverse("session_new", args=[class_a.classroom.pk])
+    page = page_text(client.get(url))
+    assert "Animations off" in page and "No sound at the tables" in page
+    # Any value of a ticked box is "on" (a browser sends "on"; a hand-made form anything).
+    data = {"ruleset": "fractions", "table_size": 4, "turn_timer": 0}
+    client.post(url, data | {"animations_off": ticked, "mute": ticked})
+    session = ClassSession.objects.get()
+    assert (session.play_settings["animations"], session.play_settings["sound"]) == (False, False)
+    session_join(session=session, student=class_a.student.student)
+    (seated,) = session_seat_now(session=session, teacher=class_a.teacher)
+    settings = seated.table.play_settings
+    assert (settings["animations"], settings["sound"]) == (False, False)
 
 
 @pytest.mark.parametrize(

@@ -120,7 +120,7 @@ def test_a_finished_game_shows_the_waiting_page_and_its_post_starts_a_new_one(cl
     assert waiting.status_code == 200 and 'id="waiting-check"' in page_text(waiting)
     assert _database() == before  # the page did not start the new game
     response = client.post(reverse("session_join", args=[session.pk]))
-    new = SessionTable.objects.get(number=2)
+    new = SessionTable.objects.get(number=1, game=2)  # the same table's next game
     assert client.get(response["Location"])["Location"] == reverse(
         "games:play", args=[new.table_id]
     )

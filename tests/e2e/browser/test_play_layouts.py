@@ -1,0 +1,147 @@
+"""The play table at a phone's, a tablet's and a whiteboard's size (issue 30 §2), chromium.
+
+At 390×844, 800×1280 and 1920×1080, in French and English: axe-core finds nothing in "my
+turn", "another's turn" and "game over"; the top card is the largest card; who plays, the top
+card and the opponents are in the first screen; nothing scrolls sideways; every card of a
+15-card hand is a target of 24×24 px or more. On the whiteboard, read from the back of a room,
+the top card is at least 200 px high.
+
+UNOCLASS_SCREENSHOTS=1 writes the pictures into docs/screenshots (the README's among them).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.browser.conftest import PHONE, Server, signed_in
+from tests.e2e.browser.pages import PlayPage, card_selector
+from tests.e2e.browser.test_play_table import (
+    DOCS_SCREENSHOTS,
+    FOUR_SEATS,
+    HAND,
+    MIN_TARGET,
+    REFRESH_DOCS,
+    ROBOTS,
+    _box,
+)
+
+pytestmark = pytest.mark.browser
+
+TABLET = {"width": 800, "height": 1280}
+WHITEBOARD = {"width": 1920, "height": 1080}
+# Bruno (seat 1) plays first and has not come: Alice's page shows another's turn.
+BRUNO_FIRST = {"dealer": 0, "hands": [HAND[:7], *ROBOTS], "start": "1/3v"}
+# Alice's one card goes on 1/3: the game is over at once.
+LAST_CARD = {"dealer": 1, "hands": [["2/6j"], ["5/6v", "1/2b", "joker"]], "start": "1/3v"}
+SIZES = [("phone", PHONE, "fr"), ("tablet", TABLET, "en"), ("whiteboard", WHITEBOARD, "fr")]
+
+
+def _violations(page: Page) -> list[str]:
+    """Return axe-core's findings of any level, each with the elements it names."""
+    # A line still rising in (the standings, 0.4 s each) is not yet its real colour.
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} {[n['target'] for n in v['nodes']]}" for v in found]
+
+
+def _open(
+    server: Server, browser: Browser, spec: dict, size: dict[str, int], lang: str
+) -> tuple[Page, dict]:  # type: ignore[type-arg]
+    world = server.world(**spec)
+    context = signed_in(
+        browser, server, world["students"][0]["session"], lang=lang, viewport=size,
+        is_mobile=size is PHONE, has_touch=size is not WHITEBOARD,
+    )  # fmt: skip
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{world['table']}/")
+    PlayPage(page).wait_state(0)
+    return page, world
+
+
+def _shot(page: Page, tmp_path: Path, name: str) -> None:
+    page.screenshot(path=str((DOCS_SCREENSHOTS if REFRESH_DOCS else tmp_path) / name))
+
+
+@pytest.mark.parametrize(("name", "size", "lang"), SIZES, ids=[s[0] for s in SIZES])
+def test_my_turn_at_each_size(
+    server: Server, browser: Browser, tmp_path: Path, name: str, size: dict[str, int], lang: str
+) -> None:
+    page, _ = _open(
+        server, browser, {"students": ["Alice"], "bots": 3, "setup": FOUR_SEATS}, size, lang
+    )
+    try:
+        turn = {"fr": "À toi de jouer !", "en": "Your turn!"}[lang]
+        expect(page.locator("#play-turn")).to_have_text(turn)
+        _shot(page, tmp_path, f"play-table-{name}.png")
+        top, card = _box(page, "#play-top .card"), _box(page, card_selector(HAND[0]))
+        assert top["height"] > card["height"] and top["width"] > card["width"]
+        # The hand's first item, its rule buttons included: the whole first row is seen.
+        for selector in ("#play-players", "#play-turn", "#play-top .card", "#play-hand > li"):
+            box = _box(page, selector)
+            assert box["y"] + box["height"] <= size["height"], selector
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        small = page.locator("#play-hand button[data-card]").evaluate_all(
+            f"els => els.filter(e => {{ const r = e.getBoundingClientRect();"
+            f" return r.width < {MIN_TARGET} || r.height < {MIN_TARGET}; }}).length"
+        )
+        assert small == 0
+        if name == "whiteboard":
+            assert top["height"] >= 200
+        assert _violations(page) == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("name", "size", "lang"), SIZES, ids=[s[0] for s in SIZES])
+def test_another_turn_and_game_over_at_each_size(
+    server: Server, browser: Browser, tmp_path: Path, name: str, size: dict[str, int], lang: str
+) -> None:
+    spec = {"students": ["Alice", "Bruno"], "bots": 2, "setup": BRUNO_FIRST}
+    page, _ = _open(server, browser, spec, size, lang)
+    try:
+        waiting = {"fr": "À Bruno de jouer", "en": "Bruno"}[lang]
+        expect(page.locator("#play-turn")).to_contain_text(waiting)
+        expect(page.locator("#play")).to_have_attribute("data-acting", "1")
+        assert _violations(page) == []
+    finally:
+        page.context.close()
+    page, _ = _open(
+        server, browser, {"students": ["Alice"], "bots": 1, "setup": LAST_CARD}, size, lang
+    )
+    try:
+        page.click(card_selector("2/6j"))
+        expect(page.locator("#play")).to_have_attribute("data-game-over", "1")
+        expect(page.locator("#play-standings li")).to_have_count(2)
+        if name == "phone":
+            _shot(page, tmp_path, "play-table-end.png")
+        assert _violations(page) == []
+    finally:
+        page.context.close()
+
+
+def test_the_accessible_table_and_the_teachers_live_page(
+    server: Server, browser: Browser, tmp_path: Path
+) -> None:
+    spec = {"students": ["Alice"], "bots": 3, "setup": FOUR_SEATS, "settings": {"accessible": True}}
+    page, _ = _open(server, browser, spec, PHONE, "fr")
+    try:
+        # The UNO Braille markings on every card, only at an accessible table.
+        expect(page.locator("#play-hand .card__mark")).to_have_count(len(HAND))
+        expect(page.locator(f"{card_selector('rev b')} .card__mark")).to_have_text("rev b")
+        _shot(page, tmp_path, "play-table-accessible.png")
+        assert _violations(page) == []
+    finally:
+        page.context.close()
+    world = server.world(students=["Alice", "Bruno"], session=True)
+    context = signed_in(browser, server, world["teacher_session"], lang="fr")
+    try:
+        overview = context.new_page()
+        overview.goto(f"{server.url}/sessions/{world['session']}/")
+        expect(overview.locator("#overview-live")).to_contain_text("Table 1")
+        _shot(overview, tmp_path, "teacher-live.png")
+    finally:
+        context.close()
