@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from lessons.classrooms.co_teachers import co_teacher_add
 from lessons.classrooms.school_year import classroom_archive
-from lessons.ent.links import class_names_set, seen_link
+from lessons.ent.links import class_name_give, class_names_set, seen_link
 from lessons.models import (
     Classroom,
     EntClassName,
@@ -194,3 +194,17 @@ def test_the_classs_teachers_are_told_when_one_of_its_pupils_is_linked_elsewhere
     assert "linked in the class Anglais 2 by anglais" in page
     # Not on the linking class's own screen.
     assert "linked in the class" not in _matching(english_client, group)
+
+
+def test_once_given_to_one_class_the_others_named_like_it_are_still_told() -> None:
+    """The school admin's grant decides who sees the pupil, not who hears where they went."""
+    _connector, owner, classroom, lea = _world()
+    intruder = make_teacher(username="intrus")
+    twin = make_classroom(teacher=intruder, name="CM2 A")
+    admin = make_teacher(username="direction")
+    User.objects.filter(pk=admin.pk).update(is_staff=True)
+    admin.refresh_from_db()
+    class_name_give(name=ENT_CLASS, classroom=classroom, by=admin)
+    seen_link(classroom=classroom, choices={lea.pk: classroom.students.get()}, by=owner)
+    notices = EntLinkEvent.objects.filter(action=EntLinkEvent.Action.ELSEWHERE)
+    assert list(notices.values_list("classroom_id", "by_id")) == [(twin.pk, owner.pk)]
