@@ -208,3 +208,20 @@ def test_once_given_to_one_class_the_others_named_like_it_are_still_told() -> No
     seen_link(classroom=classroom, choices={lea.pk: classroom.students.get()}, by=owner)
     notices = EntLinkEvent.objects.filter(action=EntLinkEvent.Action.ELSEWHERE)
     assert list(notices.values_list("classroom_id", "by_id")) == [(twin.pk, owner.pk)]
+
+
+def test_an_id_hidden_between_the_preview_and_the_confirmation_is_not_linked() -> None:
+    """The preview's check is done again at the confirmation: the pupil may be hidden since."""
+    _connector, owner, classroom, _lea = _world()
+    owner_client = signed_in_client(owner, "en")
+    preview = _upload(owner_client, classroom, "Prénom;identifiant ENT\nLéa Martin;ent-lea\n")
+    assert preview.status_code == 200 and "No ENT pupil" not in page_text(preview)
+    # Meanwhile another teacher's class takes the ENT class too: Léa is hidden from both.
+    make_classroom(teacher=make_teacher(username="intrus"), name="CM2 A")
+    confirmed = owner_client.post(
+        reverse("classroom_import_confirm", args=[classroom.pk]), follow=True
+    )
+    assert confirmed.redirect_chain[-1][0] == reverse("classroom_import", args=[classroom.pk])
+    assert "No ENT pupil with the id “ent-lea”" in page_text(confirmed)
+    assert list(classroom.students.values_list("display_name", flat=True)) == ["Léa Martin"]
+    assert _links() == []
