@@ -17,7 +17,9 @@ bug, the bug is reported FLAKY and not counted as caught.
 Prints one line per bug and a final line `caught N of M (P%): PASS|FAIL (goal >= 95%)`.
 Run by hand (it takes a while; not part of `make test`):
 
-    /work/main/.venv/bin/python bench/planted_bugs.py [--only ID ...] [--targeted-only]
+    /work/main/.venv/bin/python bench/planted_bugs.py [--set SET] [--only ID ...] [--targeted-only]
+
+`--set i32` judges only issue 32's set (the ids starting with `i32-`).
 
 `--targeted-only` skips step 3 (a quick look; the figure is then a lower bound), and
 `--suite-only --only ID ...` runs step 3 alone for the bugs such a run left standing: the two
@@ -215,6 +217,11 @@ def main() -> int:
     """Judge every bug of the data file and print the figure."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="judge only these bug ids")
+    parser.add_argument(
+        "--set",
+        dest="bug_set",
+        help="judge only the bugs of one set: ids starting with SET- (i32: issue 32's)",
+    )
     parser.add_argument("--targeted-only", action="store_true", help="skip the whole-suite run")
     parser.add_argument(
         "--suite-only",
@@ -225,6 +232,8 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="only check every snippet applies")
     options = parser.parse_args()
     bugs = load_bugs()
+    if options.bug_set:
+        bugs = [bug for bug in bugs if bug.id.startswith(f"{options.bug_set}-")]
     if options.only:
         bugs = [bug for bug in bugs if bug.id in set(options.only)]
     if options.check:

@@ -139,6 +139,7 @@ async def stream(
     headers: list[tuple[bytes, bytes]] | None = None,
     *,
     host: bytes = b"testserver",
+    timeout: float = 3,
 ) -> Stream:
     """Open an event stream at `path` with the Cookie header (None: anonymous)."""
     scope = {
@@ -155,7 +156,7 @@ async def stream(
         "server": ("testserver", 80),
     }
     found = Stream(ApplicationCommunicator(application, scope))
-    await found.open()
+    await found.open(timeout)
     return found
 
 

@@ -405,6 +405,16 @@ def test_still_signed_in_follows_the_session_and_the_password(pair) -> None:  # 
     assert not still_signed_in(scope)
 
 
+@pytest.mark.django_db
+def test_still_signed_in_says_no_once_the_account_is_deactivated(pair) -> None:  # type: ignore[no-untyped-def]
+    """A stream's heartbeat asks this: a lost sign-out message must not keep a link open."""
+    user, _other = pair
+    scope, _key = _scope_of(user)
+    assert still_signed_in(scope)
+    type(user).objects.filter(pk=user.pk).update(is_active=False)
+    assert not still_signed_in(scope)
+
+
 # --- Consumers are thin: no views, no one else's private names --------------------------
 
 

@@ -11,11 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.test import RequestFactory, override_settings
 
 from games.realtime.origins import origin_allowed
+from tests.games.helpers import FRACTIONS_SETUP, make_table, session_cookie
+from unoclass.asgi import application
 
 TOKEN = "abcdefghijklmnopqrstuvwxyz012345"
 PROXY = {"SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https")}
@@ -85,3 +89,26 @@ def test_two_origins_are_refused() -> None:
     scope = _scope("http://testserver", "testserver", None, "ws")
     scope["headers"].append((b"origin", b"http://testserver"))
     assert not origin_allowed(scope, missing_ok=True)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_apps_socket_opens_only_with_the_sites_own_origin(pair):  # type: ignore[no-untyped-def]
+    """Through the ASGI app: no Origin (a script, not a browser) or another port is refused."""
+    table = await database_sync_to_async(make_table)(list(pair), setup=FRACTIONS_SETUP)
+    cookie = await database_sync_to_async(session_cookie)(pair[0])
+    opened = {}
+    for origin in (None, b"http://testserver:9443", b"https://testserver", b"http://testserver"):
+        headers = [(b"host", b"testserver"), (b"cookie", cookie)]
+        if origin is not None:
+            headers.append((b"origin", origin))
+        comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=headers)
+        connected, _code = await comm.connect(timeout=5)
+        opened[origin] = connected
+        if connected:
+            await comm.disconnect()
+    assert opened == {
+        None: False,
+        b"http://testserver:9443": False,
+        b"https://testserver": False,
+        b"http://testserver": True,
+    }

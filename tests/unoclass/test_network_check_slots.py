@@ -13,7 +13,7 @@ from channels.testing import ApplicationCommunicator
 from pytest_django.fixtures import Settings
 
 from unoclass.asgi import application
-from unoclass.network_check.capacity import MAX_OPEN, MAX_OPEN_PER_ADDRESS, OPEN_LINKS
+from unoclass.network_check.capacity import MAX_OPEN, MAX_OPEN_PER_ADDRESS, OPEN_LINKS, OpenLinks
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -127,3 +127,15 @@ async def test_behind_nginx_each_forwarded_client_counts_apart() -> None:
         assert (name, data) == ("close", {"code": 1013})
     finally:
         await _close(held)
+
+
+def test_an_address_keeps_its_count_until_its_last_link_goes() -> None:
+    links = OpenLinks(limit=10, per_address=2)
+    assert [links.take("192.0.2.1") for _ in range(3)] == [True, True, False]
+    links.release("192.0.2.1")
+    assert links.by_address == {"192.0.2.1": 1}
+    assert [links.take("192.0.2.1") for _ in range(2)] == [True, False]
+    assert links.take("192.0.2.2")  # another address still has its share
+    for address in ("192.0.2.1", "192.0.2.1", "192.0.2.2"):
+        links.release(address)
+    assert (links.count, links.by_address) == (0, {})

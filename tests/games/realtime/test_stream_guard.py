@@ -16,7 +16,9 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 STREAMS = ["/tables/1/stream/", "/sessions/1/stream/", "/network-check/stream/"]
 
 
-async def _start(path: str, host: bytes, scheme: str = "http") -> dict[str, Any]:
+async def _start(
+    path: str, host: bytes, scheme: str = "http", extra: tuple[tuple[bytes, bytes], ...] = ()
+) -> dict[str, Any]:
     scope = {
         "type": "http",
         "http_version": "1.1",
@@ -26,7 +28,7 @@ async def _start(path: str, host: bytes, scheme: str = "http") -> dict[str, Any]
         "raw_path": path.encode(),
         "query_string": b"",
         "root_path": "",
-        "headers": [(b"host", host), (b"accept", b"text/event-stream")],
+        "headers": [(b"host", host), (b"accept", b"text/event-stream"), *extra],
         "client": ("192.0.2.7", 50000),
         "server": ("127.0.0.1", 8000),
     }
@@ -60,4 +62,17 @@ async def test_a_stream_carries_the_pages_security_headers(path: str, settings) 
     assert b"frame-ancestors 'none'" in headers[b"content-security-policy"]
     # Over plain http, no HSTS (as pages: a browser ignores it there).
     plain = await _start(path, b"testserver")
+    assert b"strict-transport-security" not in dict(plain.get("headers", []))
+
+
+@pytest.mark.parametrize("path", STREAMS)
+async def test_behind_the_proxy_a_stream_carries_hsts_as_a_page_does(path: str, settings) -> None:  # type: ignore[no-untyped-def]
+    """nginx speaks TLS and tells daphne so in X-Forwarded-Proto (docs/deploy.md)."""
+    settings.SECURE_HSTS_SECONDS = 3600
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    page = Client().get("/", HTTP_X_FORWARDED_PROTO="https")
+    start = await _start(path, b"testserver", extra=((b"x-forwarded-proto", b"https"),))
+    headers = {bytes(k).lower(): bytes(v) for k, v in start.get("headers", [])}
+    assert headers[b"strict-transport-security"].decode() == page["Strict-Transport-Security"]
+    plain = await _start(path, b"testserver", extra=((b"x-forwarded-proto", b"http"),))
     assert b"strict-transport-security" not in dict(plain.get("headers", []))

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from lessons.classrooms.co_teachers import co_teacher_add
-from lessons.ent.links import class_names_set, seen_link
+from lessons.ent.links import class_name_give, class_names_set, seen_link
 from lessons.models import (
     Classroom,
     EntClassName,
@@ -194,3 +194,34 @@ def test_the_classs_teachers_are_told_when_one_of_its_pupils_is_linked_elsewhere
     assert "linked in the class Anglais 2 by anglais" in page
     # Not on the linking class's own screen.
     assert "linked in the class" not in _matching(english_client, group)
+
+
+def test_once_given_to_one_class_the_others_named_like_it_are_still_told() -> None:
+    """The school admin's grant decides who sees the pupil, not who hears where they went."""
+    _connector, owner, classroom, lea = _world()
+    intruder = make_teacher(username="intrus")
+    twin = make_classroom(teacher=intruder, name="CM2 A")
+    admin = make_teacher(username="direction")
+    User.objects.filter(pk=admin.pk).update(is_staff=True)
+    admin.refresh_from_db()
+    class_name_give(name=ENT_CLASS, classroom=classroom, by=admin)
+    seen_link(classroom=classroom, choices={lea.pk: classroom.students.get()}, by=owner)
+    notices = EntLinkEvent.objects.filter(action=EntLinkEvent.Action.ELSEWHERE)
+    assert list(notices.values_list("classroom_id", "by_id")) == [(twin.pk, owner.pk)]
+
+
+def test_an_id_hidden_between_the_preview_and_the_confirmation_is_not_linked() -> None:
+    """The preview's check is done again at the confirmation: the pupil may be hidden since."""
+    _connector, owner, classroom, _lea = _world()
+    owner_client = signed_in_client(owner, "en")
+    preview = _upload(owner_client, classroom, "Prénom;identifiant ENT\nLéa Martin;ent-lea\n")
+    assert preview.status_code == 200 and "No ENT pupil" not in page_text(preview)
+    # Meanwhile another teacher's class takes the ENT class too: Léa is hidden from both.
+    make_classroom(teacher=make_teacher(username="intrus"), name="CM2 A")
+    confirmed = owner_client.post(
+        reverse("classroom_import_confirm", args=[classroom.pk]), follow=True
+    )
+    assert confirmed.redirect_chain[-1][0] == reverse("classroom_import", args=[classroom.pk])
+    assert "No ENT pupil with the id “ent-lea”" in page_text(confirmed)
+    assert list(classroom.students.values_list("display_name", flat=True)) == ["Léa Martin"]
+    assert _links() == []

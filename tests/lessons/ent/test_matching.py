@@ -94,6 +94,18 @@ def test_two_typos_are_no_match() -> None:
     assert result.proposals == ()
 
 
+def test_two_neighbouring_letters_changed_are_no_swap() -> None:
+    # "Louna" -> "Laona": the o moved one place, the u became an a: two edits, not a swap.
+    result = _match({"e1": "DUPONT Laona"}, {1: "Louna Dupont"})
+    assert result.proposals == () and result.roster_unmatched == (1,)
+    # The swap itself is one typo.
+    assert _pairs(_match({"e1": "DUPONT Luona"}, {1: "Louna Dupont"}))["e1"] == (
+        1,
+        Kind.NEAR,
+        Reason.TYPO,
+    )
+
+
 def test_a_first_name_alone_matches_when_unique_in_the_class() -> None:
     result = _match({"e1": "DUPONT Maël", "e2": "ROUX Zoé"}, {1: "Maël", 2: "Zoé R."})
     assert _pairs(result)["e1"] == (1, Kind.NEAR, Reason.FEWER_WORDS)

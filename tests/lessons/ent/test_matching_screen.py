@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
 from lessons.classrooms.co_teachers import co_teacher_add
-from lessons.ent.links import LINK_ID_TAKEN, PupilLink, pupils_link
+from lessons.ent.links import LINK_ID_TAKEN, PupilLink, pupil_unlink, pupils_link
 from lessons.models import Classroom, EntClassName, EntIdentity, EntLinkEvent, EntSeenPupil
 from lessons.school.class_years import classroom_archive
 from tests.conftest import ClassWorld
@@ -259,6 +260,20 @@ def test_an_archived_class_shows_its_links_but_changes_none(class_a: ClassWorld)
     )
     assert list(EntIdentity.objects.values_list("external_id", flat=True)) == ["e1"]
     assert not EntLinkEvent.objects.exists()
+
+
+def test_the_unlink_service_refuses_an_archived_class_whatever_calls_it(
+    class_a: ClassWorld,
+) -> None:
+    """The service itself, not only the page: an archived class's links are read-only."""
+    connector = make_connector()
+    make_link(connector, "e1", class_a.student.student)
+    classroom_archive(classroom=class_a.classroom, by=class_a.teacher)
+    archived = Classroom.objects.get(pk=class_a.classroom.pk)
+    with pytest.raises(ValidationError) as refused:
+        pupil_unlink(classroom=archived, student=class_a.student.student, by=class_a.teacher)
+    assert refused.value.code == "archived"
+    assert list(EntIdentity.objects.values_list("external_id", flat=True)) == ["e1"]
 
 
 def test_the_screen_and_the_join_button_read_in_english_too(class_a: ClassWorld) -> None:

@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from lessons.classrooms import sign_in_limit
+from lessons.ent.client import logout_sender_allowed
 from lessons.ent.tickets import ticket_hash
 from lessons.models import EntConnector, EntIdentity, EntSignIn
 from tests.lessons.ent.conftest import make_connector
@@ -303,3 +304,21 @@ def test_an_unknown_connector_is_not_found(db: None) -> None:
 def test_the_link_page_without_a_pending_ent_sign_in_is_refused(db: None) -> None:
     response = Client().post(reverse("ent_link"), {"username": "x", "password": "y"})
     assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_the_cas_servers_back_channel_is_known_by_any_spelling_of_its_address(settings) -> None:  # type: ignore[no-untyped-def]
+    """A dual-stack daphne sees the CAS server's IPv4 address as ::ffff:a.b.c.d."""
+    settings.ENT_LOGOUT_ADDRESSES = ["2001:db8::53"]
+    connector = make_connector("https://127.0.0.1:8443/cas/", "edifice")
+    senders = {
+        "127.0.0.1": True,
+        "::ffff:127.0.0.1": True,
+        "2001:db8:0:0::53": True,
+        "127.0.0.2": False,
+        "::ffff:127.0.0.2": False,
+        "2001:db8::54": False,
+        "": False,
+        "localhost": False,
+    }
+    assert {sender: logout_sender_allowed(connector, sender) for sender in senders} == senders

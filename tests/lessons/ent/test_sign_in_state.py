@@ -174,6 +174,19 @@ def test_a_session_keeps_a_few_sign_ins_under_way(cas: CasServer, edifice: EntCo
     assert client.get(local(oldest)).status_code == 400
 
 
+def test_past_the_limit_the_oldest_sign_in_gives_way_not_a_newer_one(
+    cas: CasServer, edifice: EntConnector
+) -> None:
+    teacher = make_teacher(username="mcurie")
+    EntIdentity.objects.create(connector=edifice, external_id="EDI-T-0001", user=teacher)
+    client = Client()
+    for _tab in range(states.STATES_MAX - 1):
+        started_state(client, edifice)  # older tabs, never finished
+    newer = callback_url(cas, client, edifice, "prof.edifice")  # the last of STATES_MAX
+    started_state(client, edifice)  # one more: the oldest tab gives way
+    assert client.get(local(newer)).status_code == 302
+
+
 def test_the_link_page_names_the_ent_id_and_links_only_when_confirmed(
     cas: CasServer, edifice: EntConnector
 ) -> None:

@@ -25,6 +25,8 @@ from tests.lessons.sessions.test_overview import _overview_socket, _scripted_ses
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 OLD, NEW = "an old pass phrase 1", "a new pass phrase 2"
+# An overview's first frame reads the whole session: on a loaded machine it took over 3 s.
+SLOW = 15.0
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +56,7 @@ def _admin() -> User:
 async def test_deactivating_a_teacher_ends_their_open_stream_and_socket(class_a: Any) -> None:
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     s = await stream(f"/sessions/{session.pk}/stream/", await _cookie(class_a.teacher))
-    await s.frame("overview")
+    await s.frame("overview", timeout=SLOW)
     comm = await _overview_socket(session.pk, class_a.teacher)
     assert (await comm.connect(timeout=10))[0]
     admin = await database_sync_to_async(_admin)()
@@ -68,7 +70,7 @@ async def test_deactivating_a_teacher_ends_their_open_stream_and_socket(class_a:
 async def test_reactivating_a_teacher_ends_nothing(class_a: Any) -> None:
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     s = await stream(f"/sessions/{session.pk}/stream/", await _cookie(class_a.teacher))
-    await s.frame("overview")
+    await s.frame("overview", timeout=SLOW)
     admin = await database_sync_to_async(_admin)()
     await database_sync_to_async(teacher_set_active)(
         admin=admin, teacher=class_a.teacher, active=True
@@ -106,7 +108,7 @@ async def test_a_password_change_ends_the_other_devices_links_only(class_a: Any)
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     other = await database_sync_to_async(_prepare_other_device)(class_a.teacher)
     s = await stream(f"/sessions/{session.pk}/stream/", other)
-    await s.frame("overview")
+    await s.frame("overview", timeout=SLOW)
     changer = await database_sync_to_async(_change_password)(class_a.teacher)
     assert await s.close_code(5) == CLOSE_SIGNED_OUT
     # The device that changed it keeps a working sign-in: its new stream opens.
@@ -125,7 +127,7 @@ async def test_a_stream_whose_sign_out_was_never_told_ends_at_its_heartbeat(
     monkeypatch.setattr(link_module, "SIGNIN_CHECK_SECONDS", 0.0)
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     s = await stream(f"/sessions/{session.pk}/stream/", await _cookie(class_a.teacher))
-    await s.frame("overview")
+    await s.frame("overview", timeout=SLOW)
     # The session goes without any message (a Redis outage at sign-out, an expired row).
     await database_sync_to_async(Session.objects.all().delete)()
     assert await s.close_code(5) == CLOSE_SIGNED_OUT
