@@ -38,6 +38,7 @@ SQL_ELSEWHERE = {
     "lessons/demo/history.py": "demo data and benchmarks: bulk insert (COPY)",
     "lessons/management/commands/generate_attempts.py": "a benchmark's SQLite pragma",
     "lessons/management/commands/backup_db.py": "SQLite's backup checks",
+    "unoclass/box/backups.py": "the box's backup: a copy's tables and quick_check",
 }
 SQL_MARKS = re.compile(
     r"\.cursor\(|\.execute\(|get_compiler|\bRawSQL\b|\.raw\(|UpdateQuery|InsertQuery|\.as_sql\("
