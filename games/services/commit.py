@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import store
+from games import host, store
 from games.broadcast import broadcast_table_update, update_message
 from games.engine import Game
 from games.models import Table, TableEvent
@@ -46,6 +46,7 @@ def _commit(
     table.moves += len(applied)
     if game.view(None).get("winner") is not None:
         table.status = Table.Status.FINISHED
+        host.registered().table_over(table.pk)
     rows = [
         TableEvent(
             table=table,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import store
+from games import host, store
 from games.broadcast import broadcast_table_notice
 from games.engine import Game
 from games.models import Table
@@ -57,4 +57,5 @@ def _finish(locked: store.LockedTable) -> None:
     table.status = Table.Status.FINISHED
     table.deadline = None
     table.save(update_fields=["status", "deadline"])
+    host.registered().table_over(table.pk)
     _broadcast_after_commit(locked)
