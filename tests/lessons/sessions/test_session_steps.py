@@ -149,3 +149,31 @@ async def test_a_finished_table_gets_its_next_game_with_no_overview_open(class_a
     # The finished table's step, planned again (a second process, a late timer): no third game.
     await database_sync_to_async(session_step)(session.pk)
     assert not await database_sync_to_async(SessionTable.objects.filter(game=3).exists)()
+
+
+def _waiting_class(class_a: Any) -> tuple[int, Any]:
+    classroom, students = class_of(class_a.teacher, 2)
+    session = start(class_a.teacher, classroom)
+    join_all(session, students)
+    return session.pk, students[0]
+
+
+def _waiting_page(session_id: int, student: Any) -> None:
+    from django.urls import reverse
+
+    from tests.support.factories import student_client
+
+    response = student_client(student).get(reverse("session_play", args=[session_id]))
+    assert response.status_code == 200 and 'id="waiting-check"' in response.content.decode()
+    assert not SessionMember.objects.filter(table__isnull=False).exists()  # changed nothing
+    assert not Table.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_waiting_page_only_plans_the_pending_deal_again(class_a: Any) -> None:
+    session_id, student = await database_sync_to_async(_waiting_class)(class_a)
+    await asyncio.sleep(0)  # the joins' plans reach the loop
+    driver.cancel_all()  # a restarted server: nothing planned
+    # A sync view under daphne runs in a worker thread of the loop, as here.
+    await database_sync_to_async(_waiting_page)(session_id, student)
+    await _until(lambda: (SESSION_STEP, session_id) in driver._host_pending)
