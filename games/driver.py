@@ -46,8 +46,10 @@ class HostStep:
 Step = NextStep | HostStep
 Runner = Callable[[int], Sequence[Step]]
 _runners: dict[str, Runner] = {}
-# (kind, key) -> (when it falls due on the loop's clock, its timer)
-_host_pending: dict[tuple[str, int], tuple[float, asyncio.TimerHandle]] = {}
+# (kind, key) -> (its loop, when it falls due on the loop's clock, its timer)
+_host_pending: dict[
+    tuple[str, int], tuple[asyncio.AbstractEventLoop, float, asyncio.TimerHandle]
+] = {}
 
 
 def register_runner(kind: str, runner: Runner) -> None:
@@ -125,11 +127,12 @@ def _schedule_host(step: HostStep) -> None:
     due = loop.time() + step.delay + SLACK_SECONDS
     planned = _host_pending.get((step.kind, step.key))
     if planned is not None:
-        if planned[0] <= due:
+        # One planned on another loop (gone with its server or test) never runs here.
+        if planned[0] is loop and planned[1] <= due:
             return
-        planned[1].cancel()
+        planned[2].cancel()
     timer = loop.call_at(due, lambda: loop.create_task(_run_host(step)))
-    _host_pending[(step.kind, step.key)] = (due, timer)
+    _host_pending[(step.kind, step.key)] = (loop, due, timer)
 
 
 async def _run_host(step: HostStep) -> None:
@@ -152,6 +155,6 @@ def cancel_all() -> None:
     for _state_id, _due, handle in _pending.values():
         handle.cancel()
     _pending.clear()
-    for _due, handle in _host_pending.values():
+    for _loop, _due, handle in _host_pending.values():
         handle.cancel()
     _host_pending.clear()

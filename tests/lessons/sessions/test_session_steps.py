@@ -154,7 +154,8 @@ async def test_a_finished_table_gets_its_next_game_with_no_overview_open(class_a
 def _waiting_class(class_a: Any) -> tuple[int, Any]:
     classroom, students = class_of(class_a.teacher, 2)
     session = start(class_a.teacher, classroom)
-    join_all(session, students)
+    for student in students:  # now: their deal falls due in SETTLE_SECONDS
+        session_join(session=session, student=student, now=timezone.now())
     return session.pk, students[0]
 
 
@@ -176,4 +177,4 @@ async def test_the_waiting_page_only_plans_the_pending_deal_again(class_a: Any) 
     driver.cancel_all()  # a restarted server: nothing planned
     # A sync view under daphne runs in a worker thread of the loop, as here.
     await database_sync_to_async(_waiting_page)(session_id, student)
-    await _until(lambda: (SESSION_STEP, session_id) in driver._host_pending)
+    await _until(lambda: (SESSION_STEP, session_id) in driver._host_pending, SETTLE_SECONDS / 2)
