@@ -32,10 +32,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.utils import translation
 
-from games import consumers, services
+from games import consumers
 from games.broadcast import table_group
 from games.engine import Game
 from games.protocol import event_frames
+from games.services import commit
 
 PATCHES = {p.strip() for p in os.environ.get("BENCH_PATCHES", "").split(",") if p.strip()}
 
@@ -92,7 +93,7 @@ async def _compact_table_update(self: Any, message: dict[str, Any]) -> None:
 
 
 if "compact" in PATCHES:
-    services.broadcast_table_update = _compact_broadcast  # type: ignore[assignment]
+    commit.broadcast_table_update = _compact_broadcast  # type: ignore[assignment]
     consumers.TableConsumer.table_update = _compact_table_update  # type: ignore[method-assign]
 if "dispatch" in PATCHES:
     consumers.TableConsumer.dispatch = _dispatch_without_hop  # type: ignore[method-assign]

@@ -4,7 +4,8 @@
 goes one way only: lessons -> games. It answers who may watch a table and act on its seats,
 what a player is called, where a table sits, the options and checks of a practice table, the
 reason prompt and its answer, and what a judged play or a player's action writes inside the
-move's transaction (games.listeners holds what it is told). Without a registered host, games
+move's transaction (games.listeners holds what it is told), and hears that a table's game
+is over. Without a registered host, games
 runs on `NullHost`: names from the account, nobody watches, nothing is written beside a move.
 """
 
@@ -103,6 +104,11 @@ class TableHost(Protocol):
         """Return the rows to write for any action a player had applied."""
         ...
 
+    def table_over(self, table_id: int) -> None:
+        """Hear, inside the transaction, that a table's game is over (won, or finished by a
+        caller): plan what follows (lessons: the class session's new game, games.driver)."""
+        ...
+
 
 class NullHost:
     """The host while no app registered one."""
@@ -149,6 +155,9 @@ class NullHost:
 
     def player_action(self, record: PlayerAction) -> list[Write]:
         return []
+
+    def table_over(self, table_id: int) -> None:
+        return None
 
 
 _registered: TableHost = NullHost()

@@ -103,6 +103,20 @@ def session_place(table: Any) -> host.TablePlace | None:
     return host.TablePlace(number=seated.number, ended=ended, next_game_url=join)
 
 
+# The kind of games.driver step that deals a class session (lessons.sessions.services runs it).
+SESSION_STEP = "session"
+
+
+def session_table_over(table_id: int) -> None:
+    """Plan the deal of a class session whose table's game is over: its students' new game."""
+    from games import driver
+    from lessons.models import SessionTable
+
+    session_id = SessionTable.objects.filter(table_id=table_id).values_list("session_id", flat=True)
+    for key in session_id[:1]:
+        driver.plan_on_commit(driver.HostStep(SESSION_STEP, key, 0.0))
+
+
 def practice_again_url(table: Any) -> str | None:
     """Send "Play again" at an assigned practice table to its assignment's way in."""
     from django.urls import reverse
@@ -169,6 +183,9 @@ class LessonsHost:
 
     def player_action(self, record: PlayerAction) -> list[Write]:
         return log_draw(record)
+
+    def table_over(self, table_id: int) -> None:
+        session_table_over(table_id)
 
 
 def register() -> None:

@@ -7,9 +7,11 @@ and the group of every table of the session (any move, by a student, a bot or a 
 On each change it sends a fresh overview: the data and the HTML the page shows, never a
 hand. Changes arriving close together are sent once.
 
-While the overview is open, it also seats the students whose wait is over, starts a new game
-where one ended, and plans the server's next step of each playing table (bots, timers), so
-that a table resumed by the teacher moves on even if no player's socket reconnects.
+The link only reads: seating the students whose wait is over and starting a new game where one
+ended are server steps (games.driver, lessons.sessions.services.session_step). Each snapshot
+plans the session's pending deal and each playing table's next step (bots, timers), as a
+table's socket does on connecting: a restarted server picks them up again, and a table resumed
+by the teacher moves on even if no player's socket reconnects.
 
 Refusals are the toolkit's (games.realtime): accepted then closed with 4401 when signed out
 (also later, when the teacher signed out elsewhere: each refresh checks the session) and 4403
@@ -26,7 +28,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import driver
-from games.broadcast import table_group, update_body
+from games.broadcast import table_group
 from games.errors import TableError
 from games.models import Table
 from games.realtime.asyncdb import in_thread
@@ -35,13 +37,12 @@ from games.realtime.link import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, RealtimeLink
 from games.realtime.posted import PostedLink, bucket_for, request_scope
 from games.realtime.signin import socket_user, still_signed_in
 from games.realtime.stream import StreamConsumer
-from games.services import NextStep, next_step_for
+from games.services import next_step_for
 from lessons.live.session_updates import session_group
-from lessons.models import ClassSession
 from lessons.sessions.overview import session_overview
 from lessons.sessions.present import overview_html
 from lessons.sessions.selectors import session_for_teacher
-from lessons.sessions.services import session_seat_due
+from lessons.sessions.services import session_pending_step
 
 # Changes closer together than this are sent as one overview.
 COALESCE_SECONDS = 0.3
@@ -62,21 +63,17 @@ def refresh_delay(now: float, last: float | None) -> float:
     return max(COALESCE_SECONDS, last + CHANGES_EVERY_SECONDS - now)
 
 
-def _snapshot(session_id: int, user: Any, lang: str, seat: bool) -> dict[str, Any] | None:
-    """Build the overview frame, the tables to follow and their next server steps.
-
-    `seat`: first seat the students whose wait is over and start new games where one ended
-    (not on every move of every table: that takes the session's lock).
-    """
+def _snapshot(session_id: int, user: Any, lang: str) -> dict[str, Any] | None:
+    """Build the overview frame, the tables to follow and the server steps pending (a read)."""
     session = session_for_teacher(teacher=user, session_id=session_id)
     if session is None:
         return None
-    if seat and session.status == ClassSession.Status.OPEN:
-        session_seat_due(session=session)
     overview = session_overview(session=session)
     with translation.override(lang):
         html = overview_html(overview)
-    steps: list[NextStep] = []
+    steps: list[driver.Step] = []
+    if (pending := session_pending_step(session=session)) is not None:
+        steps.append(pending)
     tables = Table.objects.filter(lesson_table__session=session).prefetch_related("seats")
     for table in tables:
         step = next_step_for(table)
@@ -104,7 +101,6 @@ class OverviewLink(RealtimeLink):
         self.tables: set[int] = set()
         self.pending = False
         self.last_change_refresh: float | None = None
-        self.seat_wanted = False
         self.closing = False
         # One snapshot at a time: a sync and a coalesced refresh never cross on the wire.
         self.refreshing = asyncio.Lock()
@@ -126,7 +122,7 @@ class OverviewLink(RealtimeLink):
             await self.refuse(CLOSE_SIGNED_OUT)
             return
         self._start()
-        snapshot = await in_thread(_snapshot)(self.session_id, user, self.lang, True)
+        snapshot = await in_thread(_snapshot)(self.session_id, user, self.lang)
         if snapshot is None:
             await self.refuse(CLOSE_NO_ACCESS)
             return
@@ -146,20 +142,16 @@ class OverviewLink(RealtimeLink):
     async def receive_frame(self, content: dict[str, Any]) -> None:
         """Answer {"type": "sync"} with a fresh overview; any other type gets an error frame."""
         if content.get("type") == "sync":
-            self.seat_wanted = True
             await self._refresh_now()
             return
         await self.send_error(TableError("unknown_type", _("Unknown message type.")))
 
     async def session_update(self, message: dict[str, Any]) -> None:
         """Something changed in the session: refresh soon."""
-        self.seat_wanted = True
         self._refresh_soon()
 
     async def table_update(self, message: dict[str, Any]) -> None:
         """A table of the session moved: refresh soon (the message's state is not forwarded)."""
-        if update_body(message)["info"].get("status") == Table.Status.FINISHED:
-            self.seat_wanted = True  # its players get a new game
         self._refresh_soon()
 
     async def table_notice(self, message: dict[str, Any]) -> None:
@@ -188,12 +180,11 @@ class OverviewLink(RealtimeLink):
                 self.last_change_refresh = asyncio.get_running_loop().time()
             if self.closing:
                 return  # a refresh planned before the close
-            seat, self.seat_wanted = self.seat_wanted, False
             if not await in_thread(still_signed_in)(self.scope):
                 await self._close(CLOSE_SIGNED_OUT)
                 return
             user = self.scope["user"]
-            snapshot = await in_thread(_snapshot)(self.session_id, user, self.lang, seat)
+            snapshot = await in_thread(_snapshot)(self.session_id, user, self.lang)
             if snapshot is None:
                 await self._close(CLOSE_NO_ACCESS)
                 return

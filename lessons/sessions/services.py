@@ -7,8 +7,10 @@ Seating policy (the teacher's page repeats it):
   never joins nor seats anyone. Waiting students are dealt at tables together: when the
   teacher presses "Seat the waiting students now", or by themselves once nobody has joined for
   SETTLE_SECONDS (so that a class signing in within a minute is seated as one group, not table
-  by table). A due deal happens when a waiting page asks for its table (it does so every few
-  seconds) or when the teacher's live overview refreshes.
+  by table). A due deal is a server step (games.driver, `session_step`): planned when a student
+  joins, goes back to the waiting list or the session resumes, and when a table's game is over
+  (lessons.attempts.hooks); a restarted server plans it again when the teacher's overview or a
+  waiting page opens (both only read: `session_pending_step`).
 - Tables are balanced: ceil(n / size) tables whose sizes differ by one at most (7 students at
   size 4 make 4 + 3, 5 make 3 + 2). A game (a games.Table of kind "lesson") starts as soon as
   its table is formed.
@@ -18,9 +20,8 @@ Seating policy (the teacher's page repeats it):
 - Late arrivals: a running game cannot take a new player, so a late student waits and is
   seated with the next deal (with the other late students). The teacher can also move a
   waiting student into a bot's seat at a running table.
-- When a table's game is over, its students get a new game together (a new table number) the
-  next time one of them asks for their table (from the waiting page), or the teacher's live
-  overview refreshes.
+- When a table's game is over, its students get a new game together (the table's next game)
+  at once, by the same server step.
   The new game waits for its students (the table gathers, games.services): no robot nor
   turn timer moves until each of them has come to it. A student who is there (a page of
   theirs open, games.presence) never loses their seat, still reading the last game's end
@@ -61,6 +62,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from games import driver
 from games.engine import IllegalAction
 from games.engine.options import PLAYER_LIMITS, validate_options
 from games.errors import TableError
@@ -68,6 +70,7 @@ from games.models import Seat, Table
 from games.players import robot_name
 from games.services import (
     SeatSpec,
+    next_step_for,
     seat_give_to_bot,
     seat_give_to_user,
     table_announce_end,
@@ -75,6 +78,7 @@ from games.services import (
     table_finish,
     table_set_paused,
 )
+from lessons.attempts.hooks import SESSION_STEP
 from lessons.attempts.seat_students import seat_students_write
 from lessons.classrooms.selectors import teacher_teaches
 from lessons.live.session_updates import session_changed
@@ -251,7 +255,7 @@ def session_join(
         if created:
             session_changed(locked.pk)
         warmup_open_for_session(session=locked, student=student)
-        _seat_due(locked, now)
+        _plan(locked, now, _seat_due(locked, now))
     member.refresh_from_db()
     return member
 
@@ -273,6 +277,67 @@ def session_seat_due(*, session: ClassSession, now: datetime | None = None) -> l
         return _seat_due(_lock(session), now or timezone.now())
 
 
+# A step that found nothing due looks again no sooner than this (seconds).
+MIN_LOOK_AGAIN = 1.0
+
+
+def session_step(session_id: int, now: datetime | None = None) -> list[driver.Step]:
+    """Run a session's server step (games.driver): deal whoever is due, plan what follows.
+
+    The deal reads the database again under the session's lock, so a step that arrives
+    twice, late or early deals each student once and at their time; the steps returned are
+    the new tables' first ones and the session's next deadline, if any.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        session = ClassSession.objects.filter(pk=session_id).first()
+        if session is None:
+            return []
+        locked = _lock(session)
+        made = _seat_due(locked, now)
+        steps: list[driver.Step] = [s for t in made if (s := next_step_for(t.table))]
+        pending = session_pending_step(session=locked, now=now)
+    if pending is not None and not made:
+        pending = driver.HostStep(pending.kind, pending.key, max(MIN_LOOK_AGAIN, pending.delay))
+    return steps + ([pending] if pending is not None else [])
+
+
+def session_pending_step(
+    *, session: ClassSession, now: datetime | None = None
+) -> driver.HostStep | None:
+    """Tell when the session's next deal falls due, if ever (a read: nothing changes)."""
+    now = now or timezone.now()
+    at = _deal_due_at(session, now)
+    if at is None:
+        return None
+    return driver.HostStep(SESSION_STEP, session.pk, max(0.0, (at - now).total_seconds()))
+
+
+def _deal_due_at(session: ClassSession, now: datetime) -> datetime | None:
+    """Say when `_seat_due` deals next (the same rules, read without the lock)."""
+    if session.status != ClassSession.Status.OPEN:
+        return None
+    over = session.tables.filter(table__status=Table.Status.FINISHED, members__isnull=False)
+    if over.exists():
+        return now
+    if session.warmup and not session.tables.exists():
+        return None
+    joined: list[datetime] = list(_waiting(session).values_list("joined_at", flat=True))
+    if not joined:
+        return None
+    at: datetime = max(joined) + timedelta(seconds=SETTLE_SECONDS)
+    if len(joined) == 1:
+        at = max(at, joined[0] + timedelta(seconds=LONE_WAIT_SECONDS))
+    return at
+
+
+def _plan(session: ClassSession, now: datetime, made: list[SessionTable]) -> None:
+    """Plan, once committed, the new tables' first steps and the session's next deal."""
+    for seated in made:
+        driver.plan_on_commit(next_step_for(seated.table))
+    driver.plan_on_commit(session_pending_step(session=session, now=now))
+
+
 def session_seat_now(
     *, session: ClassSession, teacher: User, by_need: bool = False
 ) -> list[SessionTable]:
@@ -290,13 +355,15 @@ def session_seat_now(
         warmup_stop_for_session(session=locked)
         waiting = list(_waiting(locked))
         if not by_need or locked.ruleset != "fractions":
-            return _deal(locked, waiting)
-        made: list[SessionTable] = []
-        groups = groups_by_need([m.student for m in waiting], level=session_level(locked))
-        by_student = {m.student_id: m for m in waiting}
-        for group in groups:
-            members = [by_student[student.pk] for student in group.students]
-            made += _deal(locked, members, extra_options=group.options)
+            made = _deal(locked, waiting)
+        else:
+            made = []
+            groups = groups_by_need([m.student for m in waiting], level=session_level(locked))
+            by_student = {m.student_id: m for m in waiting}
+            for group in groups:
+                members = [by_student[student.pk] for student in group.students]
+                made += _deal(locked, members, extra_options=group.options)
+        _plan(locked, timezone.now(), made)
         return made
 
 
@@ -462,6 +529,7 @@ def session_move(
             _release_seat(member)
             member.table = None
             member.save(update_fields=["table"])
+            _plan(locked, timezone.now(), [])
         else:
             # A number's latest game: the one its children play now.
             target = (
@@ -502,6 +570,8 @@ def session_set_paused(*, session: ClassSession, teacher: User, paused: bool) ->
         locked.save(update_fields=["status"])
         for table_id in locked.tables.values_list("table_id", flat=True):
             table_set_paused(table_id=table_id, paused=paused)
+        if not paused:
+            _plan(locked, timezone.now(), [])
         session_changed(locked.pk)
     return locked
 

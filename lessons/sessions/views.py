@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games import driver
 from games.forms import RULESET_CHOICES
 from games.models import Table
 from lessons.classrooms import selectors
@@ -87,7 +88,7 @@ def session_new(request: SignedInRequest, classroom_id: int) -> HttpResponse:
 
 @teacher_required
 def session_detail(request: SignedInRequest, session_id: int) -> HttpResponse:
-    """Show the teacher's live overview of a session, with its controls (its socket seats)."""
+    """Show the teacher's live overview of a session, with its controls."""
     session = _teacher_session(request, session_id)
     overview = session_overview(session=session)
     return render(
@@ -201,7 +202,11 @@ def session_play(request: SignedInRequest, session_id: int) -> HttpResponse:
     warmup = session_round(session=session, student=student) if member is not None else None
     if warmup is not None and warmup.finished_at is None:
         return redirect("warmup_page", warmup_id=warmup.pk)
-    # Not joined yet, waiting, or their game is over (the next deal gives them a new one).
+    # Not joined yet, waiting, or their game is over (the next deal gives them a new one). The
+    # deal is a server step: the page only plans the pending one (a restarted server), as a
+    # table's socket does on connecting, and changes nothing.
+    if member is not None:
+        driver.plan_soon(services.session_pending_step(session=session))
     return render(
         request,
         "lessons/sessions/waiting.html",

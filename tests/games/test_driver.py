@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import pytest
@@ -42,3 +43,21 @@ async def test_a_step_for_a_new_state_replaces_the_old_one_even_if_later() -> No
     driver.schedule(NextStep(table_id=3, state_id=5, delay=0.5))
     driver.schedule(NextStep(table_id=3, state_id=6, delay=30.0))
     assert _planned(3)[0] == 6
+
+
+async def test_a_host_step_is_planned_once_per_key_and_its_runner_runs_once() -> None:
+    ran: list[int] = []
+    done = asyncio.Event()
+
+    def runner(key: int) -> list[driver.Step]:
+        ran.append(key)
+        done.set()
+        return []
+
+    driver.register_runner("test", runner)
+    driver.schedule(driver.HostStep("test", 7, 30.0))
+    driver.schedule(driver.HostStep("test", 7, 0.0))  # sooner: replaces the planned one
+    driver.schedule(driver.HostStep("test", 7, 20.0))  # later: the planned one stays
+    assert len(driver._host_pending) == 1
+    await asyncio.wait_for(done.wait(), timeout=20)
+    assert ran == [7] and driver._host_pending == {}  # no other timer left planned

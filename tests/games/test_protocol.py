@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.engine import Game, IllegalAction
 from games.errors import TableError
 from games.protocol import error_frame, event_frames, event_items, state_frame
-from games.services import _refusal
+from games.services.outcomes import _refusal
 
 SETUP = {
     "dealer": 0,

@@ -109,10 +109,12 @@ def test_student_waits_then_is_sent_to_their_table(class_a):  # type: ignore[no-
     url = reverse("session_play", args=[session.pk])
     waiting = client.get(url)
     assert waiting.status_code == 200
-    # The page asks again by itself, with a POST (a button without JavaScript).
+    # The page looks again by itself with a GET of itself (a button without JavaScript): it
+    # only listens, the server deals (lessons.sessions.services.session_step).
     assert re.search(
-        r'<form method="post" action="[^"]+/join/" id="waiting-check"', page_text(waiting)
+        r'<form method="get" action="[^"]+/play/" id="waiting-check"', page_text(waiting)
     )
+    assert "fetch(form.action, { credentials" in waiting.content.decode()
     session_join(session=session, student=class_a.other_student.student)
     (table,) = session_seat_now(session=session, teacher=class_a.teacher)
     assert client.get(url)["Location"] == reverse("games:play", args=[table.table_id])

@@ -82,7 +82,7 @@ def test_a_student_who_has_not_joined_sees_a_join_button_and_is_not_joined(class
     assert SessionMember.objects.count() == 0
 
 
-def test_the_waiting_pages_post_seats_the_settled_class(class_a):  # type: ignore[no-untyped-def]
+def test_the_join_post_seats_the_settled_class(class_a):  # type: ignore[no-untyped-def]
     session, students = _settled_waiting_class(class_a)
     client = student_client(students[0])
     response = client.post(reverse("session_join", args=[session.pk]), follow=True)
