@@ -6,6 +6,8 @@ nobody reaches another class's data. Factories live in tests/support/factories.p
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -122,3 +124,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
     }
     yield
     items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in first)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Note in each test's report which worker ran it and when it began (the clock's seconds).
+
+    `--junitxml` writes them as the test's properties; bench/suite_balance.py reads them back
+    into each worker's busy time and idle tail (docs/testing.md, "The suite's time").
+    """
+    item.user_properties.append(("worker", os.environ.get("PYTEST_XDIST_WORKER", "main")))
+    item.user_properties.append(("start", f"{time.time():.3f}"))
