@@ -38,14 +38,16 @@ class Case:
 
 
 def _file_of(case: ET.Element) -> str:
-    # junit's classname is the dotted module path plus any class: tests.e2e.browser.test_x.Class
+    """Return the test file of a case: junit's classname is the dotted module path, then any
+    class (tests.e2e.browser.test_x.TestY); the longest prefix that is a file here wins."""
     parts = case.get("classname", "").split(".")
-    while parts and not parts[-1].startswith("test"):
+    for end in range(len(parts), 0, -1):
+        candidate = "/".join(parts[:end]) + ".py"
+        if Path(candidate).exists():
+            return candidate
+    while len(parts) > 1 and parts[-1][:1].isupper():  # run elsewhere: drop the classes
         parts.pop()
-    for index in range(len(parts) - 1, -1, -1):
-        if parts[index].startswith("test_") or parts[index].endswith("_test"):
-            return "/".join(parts[: index + 1]) + ".py"
-    return "/".join(parts) or "?"
+    return "/".join(parts) + ".py"
 
 
 def read_cases(path: Path) -> list[Case]:
