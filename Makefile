@@ -25,7 +25,7 @@ APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
 .PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean \
 	cas-venv jslint dist test-wheel deb deb-deps test-deb \
-	check-types check-imports check-js check-ruff check-format
+	test-ready test-translations check-types check-imports check-js check-ruff check-format
 
 # The tests' own CAS server (tests/support/cas): django-cas-server in a virtual environment of
 # its own, with the Django it supports, never mixed with the app's (python-cas is the client).
@@ -110,30 +110,36 @@ system-deps:
 	  DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
 
-# The installs side by side (the app's venv, the CAS server's, the JavaScript linter's: each
-# waits on the network and the disk more than on a core), then every check side by side on the
-# two cores (mypy, the longest, starts first), then the suite. Any failure stops `make test`.
+# Everything the suite needs, side by side (`-j3`): the app's venv, the CAS server's and the
+# JavaScript linter's installs wait on the network and the disk as much as on a core; each check
+# starts as soon as what it reads is installed (mypy, the longest, as soon as the venv is). Then
+# the suite. Any failure stops `make test`.
 TEST_CHECKS := check-types check-imports check-js check-ruff check-format
 
 test:
-	@$(MAKE) --no-print-directory -j3 system-deps install-dev node_modules/.installed cas-venv
-	@$(MAKE) --no-print-directory translations
-	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_CHECKS)
+	@$(MAKE) --no-print-directory -j3 --output-sync=target test-ready
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
-check-js:
+test-ready: $(TEST_CHECKS) test-translations cas-venv system-deps
+
+# `translations` for the suite: after the one pip run of install-dev (`translations` needs
+# `install`, whose own pip run would race it on a fresh clone).
+test-translations: $(VENV)/.installed-dev
+	DEBUG=$${DEBUG:-1} $(PY) manage.py compiletranslations
+
+check-js: node_modules/.installed
 	npx --no-install eslint static/js
 
-check-ruff:
+check-ruff: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 
-check-format:
+check-format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format --check .
 
-check-imports:
+check-imports: $(VENV)/.installed-dev
 	$(VENV)/bin/lint-imports --no-cache
 
-check-types:
+check-types: $(VENV)/.installed-dev
 	$(VENV)/bin/mypy
 
 # The wheel as a teacher installs it (tests/e2e/box, 1-2 min): built, installed into a fresh
