@@ -107,9 +107,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
 
     After them (pytest-django sorts the tests without a database last): the end-to-end files
     that never touch the test database (daphne, chromium, Redis, PostgreSQL in processes of
-    their own) go first. They are the long ones, a few to 110 s each: begun first, they share
-    the two workers with the many short tests instead of ending the run on one worker. The rest
-    keeps pytest-django's order (plain database tests before transactional ones).
+    their own), and the other such files with a test marked `slow` (tests/unoclass's deploy,
+    backup and compression tests start servers too), go first. They are the long ones, a few to
+    90 s each: begun first, they share the two workers with the many short tests instead of
+    ending the run on one worker. The rest keeps pytest-django's order (plain database tests
+    before transactional ones, the short tests without a database last).
     """
     by_file = _by_file(items)
     for file_items in by_file.values():
@@ -120,7 +122,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
     first = {
         path
         for path, file_items in by_file.items()
-        if path.startswith("tests/e2e/") and not any(map(_uses_test_database, file_items))
+        if (path.startswith("tests/e2e/") or any(i.get_closest_marker("slow") for i in file_items))
+        and not any(map(_uses_test_database, file_items))
     }
     yield
     items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in first)
