@@ -24,7 +24,8 @@ DEB_BOX_PACKAGES := python3-venv mmdebstrap
 APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
 .PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean \
-	cas-venv jslint dist test-wheel deb deb-deps test-deb
+	cas-venv jslint dist test-wheel deb deb-deps test-deb \
+	test-ready test-translations check-types check-imports check-js check-ruff check-format
 
 # The tests' own CAS server (tests/support/cas): django-cas-server in a virtual environment of
 # its own, with the Django it supports, never mixed with the app's (python-cas is the client).
@@ -39,8 +40,16 @@ $(VENV)/.installed-run: pyproject.toml
 	$(PY) -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed-run
-	$(PY) -m pip install --quiet -e ".[dev,bench]"
+# On a fresh clone `make test` installs the app and its extras in one pip run (one resolve, one
+# editable build), then stamps both: `make run` after it installs nothing more.
+$(VENV)/.installed-dev: pyproject.toml
+	@if [ ! -f $(VENV)/.installed-run ] || [ pyproject.toml -nt $(VENV)/.installed-run ]; then \
+	  $(PYTHON) -m venv $(VENV) && \
+	  $(PY) -m pip install --quiet --upgrade pip && \
+	  $(PY) -m pip install --quiet -e ".[dev,bench]" && touch $(VENV)/.installed-run; \
+	else \
+	  $(PY) -m pip install --quiet -e ".[dev,bench]"; \
+	fi
 	touch $@
 
 $(CAS_VENV)/.installed: Makefile
@@ -101,13 +110,37 @@ system-deps:
 	  DEBIAN_FRONTEND=noninteractive $(APT) install -y -qq --no-install-recommends $$missing; \
 	fi
 
-test: install-dev system-deps node_modules/.installed translations cas-venv
-	npx --no-install eslint static/js
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/lint-imports --no-cache
-	$(VENV)/bin/mypy
+# Everything the suite needs, side by side (`-j3`): the app's venv, the CAS server's and the
+# JavaScript linter's installs wait on the network and the disk as much as on a core; each check
+# starts as soon as what it reads is installed (mypy, the longest, as soon as the venv is). Then
+# the suite. Any failure stops `make test`.
+TEST_CHECKS := check-types check-imports check-js check-ruff check-format
+
+test:
+	@$(MAKE) --no-print-directory -j3 --output-sync=target test-ready
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
+
+test-ready: $(TEST_CHECKS) test-translations cas-venv system-deps
+
+# `translations` for the suite: after the one pip run of install-dev (`translations` needs
+# `install`, whose own pip run would race it on a fresh clone).
+test-translations: $(VENV)/.installed-dev
+	DEBUG=$${DEBUG:-1} $(PY) manage.py compiletranslations
+
+check-js: node_modules/.installed
+	npx --no-install eslint static/js
+
+check-ruff: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+
+check-format: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff format --check .
+
+check-imports: $(VENV)/.installed-dev
+	$(VENV)/bin/lint-imports --no-cache
+
+check-types: $(VENV)/.installed-dev
+	$(VENV)/bin/mypy
 
 # The wheel as a teacher installs it (tests/e2e/box, 1-2 min): built, installed into a fresh
 # virtual environment outside the checkout, `unoclass serve --lan` joined by a browser. Apart

@@ -6,6 +6,8 @@ nobody reaches another class's data. Factories live in tests/support/factories.p
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -105,9 +107,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
 
     After them (pytest-django sorts the tests without a database last): the end-to-end files
     that never touch the test database (daphne, chromium, Redis, PostgreSQL in processes of
-    their own) go first. They are the long ones, a few to 110 s each: begun first, they share
-    the two workers with the many short tests instead of ending the run on one worker. The rest
-    keeps pytest-django's order (plain database tests before transactional ones).
+    their own), and the other such files with a test marked `slow` (tests/unoclass's deploy,
+    backup and compression tests start servers too), go first. They are the long ones, a few to
+    90 s each: begun first, they share the two workers with the many short tests instead of
+    ending the run on one worker. The rest keeps pytest-django's order (plain database tests
+    before transactional ones, the short tests without a database last).
     """
     by_file = _by_file(items)
     for file_items in by_file.values():
@@ -118,7 +122,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
     first = {
         path
         for path, file_items in by_file.items()
-        if path.startswith("tests/e2e/") and not any(map(_uses_test_database, file_items))
+        if (path.startswith("tests/e2e/") or any(i.get_closest_marker("slow") for i in file_items))
+        and not any(map(_uses_test_database, file_items))
     }
     yield
     items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in first)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Note in each test's report which worker ran it and when it began (the clock's seconds).
+
+    `--junitxml` writes them as the test's properties; bench/suite_balance.py reads them back
+    into each worker's busy time and idle tail (docs/testing.md, "The suite's time").
+    """
+    item.user_properties.append(("worker", os.environ.get("PYTEST_XDIST_WORKER", "main")))
+    item.user_properties.append(("start", f"{time.time():.3f}"))

@@ -18,6 +18,7 @@ from playwright.sync_api import (
     BrowserContext,
     Page,
     Playwright,
+    ViewportSize,
     expect,
     sync_playwright,
 )
@@ -52,10 +53,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
-DESKTOP = {"width": 1280, "height": 860}
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 # The whole suite may share two cores with these tests: give the page time to answer.
 expect.set_options(timeout=15_000)
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 # Robots that play at once, and a short pause between rounds: the tests wait on states.
 QUICK_BOTS = {"GAMES_BOT_DELAY": "0.05", "GAMES_ROUND_PAUSE": "0.2"}
 
@@ -125,7 +126,7 @@ def signed_in(
     session: str,
     *,
     lang: str = "fr",
-    viewport: dict[str, int] | None = None,
+    viewport: ViewportSize | None = None,
     **options: Any,
 ) -> BrowserContext:
     """Open a browser context that carries a signed-in session and a language cookie."""
@@ -152,7 +153,7 @@ def live_server_sign_in(context: BrowserContext, live_server: Any, user: Any) ->
 
 def serious_violations(page: Page) -> list[str]:
     """Run axe-core on the page; describe its serious and critical violations."""
-    from axe_playwright_python.sync_playwright import Axe
+    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 
     violations = Axe().run(page).response["violations"]
     return [
@@ -169,7 +170,8 @@ def accessibility_problems(
     French; return the serious violations by page, user and width."""
     problems: dict[str, list[str]] = {}
     for user, urls in pages.items():
-        for viewport in (PHONE, {"width": 1920, "height": 1080}):
+        wide: ViewportSize = {"width": 1920, "height": 1080}
+        for viewport in (PHONE, wide):
             context = browser.new_context(viewport=viewport, locale="fr-FR")
             try:
                 if user is not None:

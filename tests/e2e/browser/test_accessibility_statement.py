@@ -12,10 +12,10 @@ from collections import defaultdict
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from django.urls import reverse
 from django.utils import translation
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from lessons.notices import rgaa
 from lessons.notices.statement import status_label
@@ -26,7 +26,7 @@ from tests.e2e.browser.statement_probes import PROBES, SPECIAL
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CLAIMED = (rgaa.Verdict.CONFORMING, rgaa.Verdict.NOT_APPLICABLE)
-NARROW = {"width": 320, "height": 640}
+NARROW: ViewportSize = {"width": 320, "height": 640}
 DATA_PROTECTION = ["privacy", "privacy_pupils", "processing_record", "data_flow", "accessibility"]
 
 

@@ -277,8 +277,14 @@ def test_a_page_that_misses_a_state_asks_since_and_logs_each_move_once(
         page.route_web_socket(re.compile(r"/ws/table/"), route)
         page.goto(f"{server.url}/tables/{table}/?link=socket")
         player = PlayPage(page)
+
         # `route` runs only while the test calls Playwright: wait there for the opening state.
-        wait_until(lambda: first or page.wait_for_timeout(50), 20, "the socket's first state")
+        def opened() -> bool:
+            if not first:
+                page.wait_for_timeout(50)
+            return bool(first)
+
+        wait_until(opened, 20, "the socket's first state")
         server.wait_state_after(table, 12, timeout=60)
         expected = _pause_and_expect(server, table, first[0])
         final = server.table_state(table)[1]

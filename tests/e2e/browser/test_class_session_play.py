@@ -21,7 +21,7 @@ from tests.e2e.browser.pages import PlayPage
 pytestmark = pytest.mark.browser
 
 # Uno Fractions, Alice (seat 0) plays first on 1/3; long fractions and wild cards in her hand.
-PHONE_SETUP = {
+PHONE_SETUP: dict[str, Any] = {
     "dealer": 1,
     "hands": [
         ["16/48j", "10/12v", "2/3r", "+04", "joker", "1/6b", "8/24r"],
@@ -142,9 +142,13 @@ def test_ending_the_session_tells_every_open_table_page(server: Server, browser:
     try:
         pages = []
         sockets: list[WebSocket] = []
+
+        def keep(socket: WebSocket) -> None:
+            sockets.append(socket)
+
         for context in contexts:
             page = context.new_page()
-            page.on("websocket", lambda socket: sockets.append(socket))
+            page.on("websocket", keep)
             page.goto(_play_url(server, world))
             PlayPage(page).wait_state(0)
             pages.append(page)
@@ -249,7 +253,7 @@ def _overlap(a: list[float], b: list[float]) -> bool:
 
 def _delayed_page(context: Any, held: list[Any]) -> Page:
     """Open a page whose script and socket answer late: the first paint comes before them."""
-    page = context.new_page()
+    page: Page = context.new_page()
 
     def slow_script(route: Route) -> None:
         time.sleep(0.6)

@@ -70,7 +70,7 @@ def _expect_verdict(page: Page, kind: str) -> None:
     expect(page.get_by_role("status").first).to_contain_text(VERDICTS[kind])
 
 
-def test_socket_works_the_class_uses_it(browser: Browser, check_servers: dict[str, Daphne]):
+def test_socket_works_the_class_uses_it(browser: Browser, check_servers: dict[str, Daphne]) -> None:
     daphne = check_servers["socket"]
     page = _open_check(browser, daphne)
     try:
@@ -94,7 +94,7 @@ def test_socket_works_the_class_uses_it(browser: Browser, check_servers: dict[st
 
 def test_only_the_fallback_works_when_the_upgrade_is_refused(
     browser: Browser, check_servers: dict[str, Daphne]
-):
+) -> None:
     page = _open_check(browser, check_servers["fallback"])
     try:
         _expect_verdict(page, "fallback")
@@ -111,7 +111,7 @@ def test_only_the_fallback_works_when_the_upgrade_is_refused(
 
 def test_nothing_works_the_page_says_what_to_ask(
     browser: Browser, check_servers: dict[str, Daphne]
-):
+) -> None:
     page = _open_check(browser, check_servers["nothing"], lang="en")
     try:
         verdict = page.locator("#network-check-verdict")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -30,7 +31,7 @@ FOUR_PLAYERS_SETUP = {
     "start": "1/2r",
 }
 # One student (seat 0, plays first on 1/3) and a bot.
-DUEL_SETUP = {
+DUEL_SETUP: dict[str, Any] = {
     "dealer": 1,
     "hands": [["4/12j", "2/3r", "10/12v", "1/6b"], ["2/6r", "5/6v", "1/2b", "joker"]],
     "start": "1/3v",
@@ -97,7 +98,7 @@ def test_four_students_play_uno_fractions_to_the_end(
 
 
 def _screenshots(
-    browser: Browser, server: Server, world: dict, player: PlayPage, folder: Path
+    browser: Browser, server: Server, world: dict[str, Any], player: PlayPage, folder: Path
 ) -> None:
     """Save the play page mid-game, on a desktop and on a phone."""
     folder.mkdir(parents=True, exist_ok=True)

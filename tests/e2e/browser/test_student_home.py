@@ -25,9 +25,10 @@ def test_the_class_game_is_the_first_and_only_big_step(
     server: Server, browser: Browser, tmp_path: Path, phone: bool
 ) -> None:
     world = server.world(students=["Alice", "Bruno"], session=True)
-    options = {"is_mobile": True, "has_touch": True} if phone else {}
     viewport = PHONE if phone else DESKTOP
-    context = signed_in(browser, server, world["sessions"][0], viewport=viewport, **options)
+    context = signed_in(
+        browser, server, world["sessions"][0], viewport=viewport, is_mobile=phone, has_touch=phone
+    )
     try:
         page = context.new_page()
         page.goto(f"{server.url}/")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, WebSocketRoute, expect
@@ -28,7 +29,9 @@ CLASSIC_SETUP = {
 }
 
 
-def _open(browser: Browser, server: Server, world: dict, keyboard: list[bool]) -> list[PlayPage]:
+def _open(
+    browser: Browser, server: Server, world: dict[str, Any], keyboard: list[bool]
+) -> list[PlayPage]:
     pages = []
     for student, by_keyboard in zip(world["students"], keyboard, strict=True):
         page = signed_in(browser, server, student["session"]).new_page()

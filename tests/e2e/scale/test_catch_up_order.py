@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from games import table_seat
+from games import driver, table_seat
 from games.catch_up import CatchUp
 from games.consumers import TableConsumer
 
@@ -59,7 +59,7 @@ def stored(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setattr(table_seat, "_stored_state_id", lambda table_id: table["state_id"])
     monkeypatch.setattr(table_seat, "frames_since", from_log)
     monkeypatch.setattr(table_seat, "next_step_for", lambda table, game: None)
-    monkeypatch.setattr(table_seat.driver, "schedule", lambda step: None)
+    monkeypatch.setattr(driver, "schedule", lambda step: None)
     return table
 
 

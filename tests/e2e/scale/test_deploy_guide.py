@@ -146,6 +146,7 @@ def wss_first_frame(
     HTTP status (the handshake answered without 101)."""
     from websockets.exceptions import InvalidStatus
     from websockets.sync.client import connect
+    from websockets.typing import Origin
 
     context = ssl.create_default_context(cafile=str(ca))
     raw = socket.create_connection(("127.0.0.1", port), timeout=20)
@@ -155,7 +156,7 @@ def wss_first_frame(
             sock=raw,
             ssl=context,
             server_hostname=HOST,
-            origin=origin,  # type: ignore[arg-type]
+            origin=Origin(origin),
             additional_headers={"Cookie": cookie},
             proxy=None,
             open_timeout=20,

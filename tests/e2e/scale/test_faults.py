@@ -4,6 +4,7 @@ the socket and with the fallback link (SSE and POST: tests/e2e/scale/stream_clie
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 import websockets
@@ -11,12 +12,13 @@ import websockets
 from tests.e2e.scale.client import SeatClient, Table
 from tests.e2e.scale.deployment import audit, check_audit, deploy
 from tests.e2e.scale.stream_client import LINKS, seat_client
+from tests.support.live import Daphne
 from tests.support.servers import RedisServer
 
 pytestmark = pytest.mark.slow
 
 
-def _clients(servers, ids, link):  # type: ignore[no-untyped-def]
+def _clients(servers: list[Daphne], ids: dict[str, Any], link: str) -> list[SeatClient]:
     return [
         seat_client(link, server, ids["table"], session)
         for server, session in zip(servers, ids["sessions"], strict=True)
