@@ -3,10 +3,11 @@
 Each Route names a URL, how to build its arguments from two classrooms (A and B), and what each
 of the actors (ACTORS) gets. Targets always belong to class A, so class B's people must never see
 class A's data. Other apps add their rows in `tests/<their package>/access_routes.py`, as a
-module-level `ROUTES: list[Route]`; test_access_matrix.py collects them and fails on any URL
-name that has no row. Every row also runs after a change of the class's life (a pupil moved,
-the class archived, the pupil pseudonymised or erased, the co-teacher removed):
-tests/e2e/security/access_states.py says what each row answers then.
+module-level `ROUTES: list[Route]`; tests/e2e/security/matrix.py collects them into the one
+table (with the live routes) and test_access_matrix.py fails on any URL name that has no row.
+Every row also runs after each change of the class's life (a pupil moved, the class archived,
+the pupil pseudonymised or erased, the co-teacher removed...): access_states.py says what each
+row answers then.
 """
 
 from __future__ import annotations

@@ -285,8 +285,8 @@ def expected_in_state(
 
 
 # --- Deactivation and password change (issue 32's acceptance): every link signs them out. ---
-# Kept in one block (and one lookup in expected_in_state and the socket matrix's
-# expected_socket) so that it merges with the matrices' other changes.
+# Kept in one block (and one lookup in expected_in_state and in matrix.py's
+# expected_live) so that it merges with the matrices' other changes.
 
 
 def _ended_teachers(a: Any) -> list[User]:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import timedelta
+from typing import cast
 
 import pytest
+from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -183,7 +185,7 @@ def test_a_class_tablet_finds_its_class_while_the_school_is_locked(
             guesser = _device()
         guesser.post(reverse("join"), {"code": f"QQQ{number:03d}"})
     refused = _device().post(reverse("join"), {"code": class_a.classroom.join_code})
-    assert form_errors(refused) == [str(services.JOIN_ADDRESS_BLOCKED)]
+    assert form_errors(cast(HttpResponse, refused)) == [str(services.JOIN_ADDRESS_BLOCKED)]
     again = _same_device(tablet).post(reverse("join"), {"code": class_a.classroom.join_code})
     assert again.status_code == 302
     student = class_a.student.student
