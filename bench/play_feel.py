@@ -3,6 +3,7 @@
     .venv/bin/python bench/play_feel.py              # two runs of 20 s of play: about 80 s
     .venv/bin/python bench/play_feel.py --runs 3 --seconds 30
     .venv/bin/python bench/play_feel.py --weight     # the static weight only (no browser)
+    .venv/bin/python bench/play_feel.py --trace      # and what the longest tasks did
 
 One daphne (tests/support/live.py), a table of four seats (a pupil and three robots; robots
 play the pupil's seat too, so the table moves by itself), and Debian's chromium at 390×844
@@ -18,6 +19,13 @@ brotli beside it), against the same page at BASELINE, the commit before issue 30
 rework (the play page before static/css/play-table.css). The browser run checks that the page
 loaded exactly the files counted.
 
+With `--trace`, each run also records a Chromium trace (the DevTools timeline categories) and
+prints the longest tasks of the page's main thread: their wall time and their own CPU time
+(the trace's `tdur`; DevTools throttling pauses the thread, so 4× the CPU time is about what a
+phone 4× slower would take on an idle machine: the share of a long task that is the page's own
+work, not the shared machine's queue), with the longest events inside (layout, style, script).
+Tracing costs time itself: the PASS/FAIL figures are the runs without it.
+
 Prints the states seen, the long tasks (worst and 95th percentile over all runs), the share of
 a core, the weight, the machine's load, and `PASS`/`FAIL` lines: no long task over 50 ms; the
 renderer under 0.3 of a core; the static weight at most 1.5× the baseline's. Not part of the
@@ -28,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import os
 import re
 import subprocess
@@ -133,7 +142,80 @@ def _task_seconds(session: Any) -> float:
     return float(next(m["value"] for m in metrics if m["name"] == "TaskDuration"))
 
 
-def watch(server: Server, seconds: float) -> dict[str, Any]:
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"]
+INSIDE = {
+    "FunctionCall",
+    "EvaluateScript",
+    "UpdateLayoutTree",
+    "Layout",
+    "Paint",
+    "ParseHTML",
+    "RunMicrotasks",
+    "TimerFire",
+    "EventDispatch",
+    "FireAnimationFrame",
+    "HitTest",
+    "PrePaint",
+    "Layerize",
+    "UpdateLayer",
+    "v8.compile",
+    "MajorGC",
+    "MinorGC",
+    "V8.GC_SCAVENGER",
+    "V8.GC_MARK_COMPACTOR",
+    "IntersectionObserverController::computeIntersections",
+}
+
+
+def _event_name(event: dict[str, Any]) -> str:
+    """Return a trace event's name, with the function's for a script call."""
+    data = event.get("args", {}).get("data") or {}
+    if event["name"] == "FunctionCall" and data.get("functionName"):
+        return f"FunctionCall {data['functionName']}"
+    return str(event["name"])
+
+
+def trace_tasks(trace: bytes, threshold_ms: float = LONG_TASK_MS) -> list[str]:
+    """Return a line for each of the page's main-thread tasks over threshold_ms (wall)."""
+    events = json.loads(trace)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    mains = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"
+    }
+    on_main = [e for e in events if (e.get("pid"), e.get("tid")) in mains and e.get("ph") == "X"]
+    tasks = [
+        e
+        for e in on_main
+        if e["name"] in ("RunTask", "ThreadControllerImpl::RunTask")
+        and e.get("dur", 0) > threshold_ms * 1000
+    ]
+    lines = []
+    for task in sorted(tasks, key=lambda e: -e["dur"])[:8]:
+        start, end = task["ts"], task["ts"] + task["dur"]
+        inner = [
+            e
+            for e in on_main
+            if e["name"] in INSIDE
+            and start <= e["ts"]
+            and e["ts"] + e.get("dur", 0) <= end
+            and (e["pid"], e["tid"]) == (task["pid"], task["tid"])
+        ]
+        inner.sort(key=lambda e: -e.get("tdur", e.get("dur", 0)))
+        parts = [
+            f"{_event_name(e)} {e.get('dur', 0) / 1000:.0f}/{e.get('tdur', 0) / 1000:.0f}"
+            for e in inner[:4]
+        ]
+        lines.append(
+            f"  task {task['dur'] / 1000:.0f} ms wall, {task.get('tdur', 0) / 1000:.0f} ms CPU "
+            f"(x{CPU_SLOWDOWN}: {CPU_SLOWDOWN * task.get('tdur', 0) / 1000:.0f} ms); inside, "
+            f"wall/CPU ms: {', '.join(parts) or 'nothing traced'}"
+        )
+    return lines
+
+
+def watch(server: Server, seconds: float, trace: bool = False) -> dict[str, Any]:
     """Watch one new table's play page for `seconds`: its long tasks, busy time, states."""
     world = server.world(students=["Alice"], bots=3, takeover=True)
     url = f"{server.url}/tables/{world['table']}/"
@@ -155,11 +237,14 @@ def watch(server: Server, seconds: float) -> dict[str, Any]:
         loaded = sorted({path.removeprefix("/") for path in page.evaluate(LOADED_STATIC)})
         # Loading is the slow-link bench's: the budget here is the play that follows.
         page.evaluate("window.__longTasks = []")
+        if trace:
+            browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
         load_before = os.getloadavg()[0]
         busy_before, started = _task_seconds(session), time.monotonic()
         page.wait_for_timeout(seconds * 1000)
         busy = _task_seconds(session) - busy_before
         wall = time.monotonic() - started
+        traced = browser.stop_tracing() if trace else b""
         long_tasks = [float(d) for d in page.evaluate("window.__longTasks")]
         last_state = int(page.locator("#play").get_attribute("data-state-id") or 0)
         motion = page.locator("#play").get_attribute("data-motion")
@@ -172,6 +257,7 @@ def watch(server: Server, seconds: float) -> dict[str, Any]:
         "motion": motion,
         "loaded": loaded,
         "load": (load_before + os.getloadavg()[0]) / 2,
+        "trace": trace_tasks(traced) if trace else [],
     }
 
 
@@ -189,6 +275,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--weight", action="store_true", help="the static weight only")
+    parser.add_argument("--trace", action="store_true", help="a trace run after the runs")
     args = parser.parse_args()
     weight_ok = weight_line()
     if args.weight:
@@ -207,6 +294,13 @@ def main() -> int:
                 f"{len(run['tasks'])} long tasks (worst {max(run['tasks'], default=0):.0f} ms); "
                 f"renderer {run['busy'] / run['wall']:.2f} core; machine load {run['load']:.1f}"
             )
+        if args.trace:
+            traced = watch(server, args.seconds, trace=True)
+            print(
+                f"traced run (not counted): {len(traced['tasks'])} long tasks, machine load "
+                f"{traced['load']:.1f}; the longest:"
+            )
+            print("\n".join(traced["trace"]) or "  none over 50 ms")
     finally:
         app.close()
     counted = sorted(str(Path(path).relative_to("static")) for path in play_assets())
