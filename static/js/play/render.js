@@ -1,7 +1,7 @@
 // Drawing a state: the banner, the pile, the players, the actions, the hand, the teacher's
 // buttons. Who the game waits on and what may be played come from the server (docs/engine.md).
 
-import { $, IN_SESSION, RULESET, S, SEAT, countText, fmt, plural, root, setText } from "./page.js";
+import { $, IN_SESSION, RULESET, S, SEAT, countText, fmt, plural, root, setData, setText } from "./page.js";
 import { game, playerName, stopped, winnerName } from "./state.js";
 import { cardFace, cardName, parseCard } from "./cards.js";
 import { announce } from "./log.js";
@@ -22,13 +22,13 @@ export function render() {
   if (root.dataset.closed) return; // the socket was closed for good: the page says why
   const view = game.view;
   root.dataset.stateId = String(game.stateId);
-  root.dataset.turn = view.turn === null ? "" : String(view.turn);
-  root.dataset.gameOver = view.game_over ? "1" : "0";
-  root.dataset.status = (game.table && game.table.status) || "";
+  setData(root, "turn", view.turn === null ? "" : String(view.turn));
+  setData(root, "gameOver", view.game_over ? "1" : "0");
+  setData(root, "status", (game.table && game.table.status) || "");
   // Who the game waits on is the engine's answer (docs/engine.md): never worked out here.
   // A stopped game waits on nobody, whatever its last position says.
   const acting = stopped() ? null : view.acting;
-  root.dataset.acting = acting === null ? "" : String(acting);
+  setData(root, "acting", acting === null ? "" : String(acting));
   motionOn(); // the table's setting may have changed: data-motion says it
   renderSound(); // and the teacher may have muted the session
   if (SEAT !== null && acting === SEAT && game.lastActing !== SEAT && !view.round_over) {
@@ -152,7 +152,7 @@ function renderPlayers(view) {
   // three opponents; more, and a watching teacher, keep the strip above the pile.
   const opponents = view.players - 1;
   const around = SEAT !== null && opponents >= 1 && opponents <= 3;
-  root.dataset.around = around ? "1" : "";
+  setData(root, "around", around ? "1" : "");
   const places = { 1: ["top"], 2: ["left", "right"], 3: ["left", "top", "right"] }[opponents];
   for (let seat = 0; seat < view.players; seat += 1) {
     const info = players.find((p) => p.seat === seat) || { name: `#${seat + 1}` };
