@@ -4,7 +4,9 @@ At 390×844, 800×1280 and 1920×1080, in French and English: axe-core finds not
 turn", "another's turn" and "game over"; the top card is the largest card; who plays, the top
 card and the opponents are in the first screen; nothing scrolls sideways; every card of a
 15-card hand is a target of 24×24 px or more. On the whiteboard, read from the back of a room,
-the top card is at least 200 px high.
+the top card is at least 200 px high. On the tablet and the whiteboard, with and without
+reduced motion, the three opponents sit left of, above and right of the pile, nothing
+overlaps; and a state that changes the hand keeps the cards already there.
 
 UNOCLASS_SCREENSHOTS=1 writes the pictures into docs/screenshots (the README's among them).
 """
@@ -216,5 +218,38 @@ def test_opponents_around_the_pile(
         )
         assert small == 0
         assert _violations(page) == []
+    finally:
+        context.close()
+
+
+def test_the_hand_keeps_its_cards_across_states(server: Server, browser: Browser) -> None:
+    # A draw changes the hand: the cards already there stay the same elements (render.js keeps
+    # them, keyed by card and copy), the drawn one is added.
+    world = server.world(students=["Alice"], bots=3, setup=FOUR_SEATS)
+    context = signed_in(browser, server, world["students"][0]["session"], viewport=TABLET)
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/tables/{world['table']}/")
+        PlayPage(page).wait_state(0)
+        page.evaluate(
+            "window.__kept = [...document.querySelectorAll('#play-hand button[data-card]')]"
+        )
+        page.click("#act-draw")
+        expect(page.locator("#play-hand button[data-card]")).to_have_count(len(HAND) + 1)
+        kept = page.evaluate(
+            "window.__kept.filter(b => b.isConnected"
+            " && document.querySelector('#play-hand').contains(b)).length"
+        )
+        assert kept == len(HAND)
+        new = page.evaluate(
+            "[...document.querySelectorAll('#play-hand button[data-card]')]"
+            ".filter(b => !window.__kept.includes(b)).map(b => b.dataset.card)"
+        )
+        assert len(new) == 1
+        # The indexes follow the hand's order again.
+        indexes = page.locator("#play-hand button[data-card]").evaluate_all(
+            "els => els.map(e => Number(e.dataset.index))"
+        )
+        assert indexes == list(range(len(HAND) + 1))
     finally:
         context.close()
