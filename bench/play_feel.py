@@ -8,7 +8,7 @@
 One daphne (tests/support/live.py), a table of four seats (a pupil and three robots; robots
 play the pupil's seat too, so the table moves by itself), and Debian's chromium at 390×844
 with DevTools CPU throttling at 4×. The pupil's play page is watched for `--seconds`, `--runs`
-times (a new table and browser context each run): every long task (PerformanceObserver
+times (a new server, table and browser each run): every long task (PerformanceObserver
 "longtask", the page's own clock) and the renderer's main thread busy time (CDP
 Performance.getMetrics TaskDuration, over the wall time watched).
 
@@ -288,29 +288,30 @@ def main() -> int:
     weight_ok = weight_line()
     if args.weight:
         return 0 if weight_ok else 1
-    app = LiveApp(BOTS)
     runs = []
-    try:
-        app.migrate()
-        server = Server(app, app.start())
-        for _ in range(args.runs):
-            runs.append(watch(server, args.seconds))
-            run = runs[-1]
+    for number in range(args.runs + (1 if args.trace else 0)):
+        traced = number == args.runs
+        # A server of its own each run: an earlier run's table would still be playing.
+        app = LiveApp(BOTS)
+        try:
+            app.migrate()
+            run = watch(Server(app, app.start()), args.seconds, trace=traced)
+        finally:
+            app.close()
+        if traced:
             print(
-                f"run {len(runs)}: {run['wall']:.1f} s watched at {CPU_SLOWDOWN}x CPU throttling, "
-                f"390x844, motion {run['motion']}: {run['states']} states shown, "
-                f"{len(run['tasks'])} long tasks (worst {max(run['tasks'], default=0):.0f} ms); "
-                f"renderer {run['busy'] / run['wall']:.2f} core; machine load {run['load']:.1f}"
+                f"traced run (not counted): {len(run['tasks'])} long tasks, machine load "
+                f"{run['load']:.1f}; the longest:"
             )
-        if args.trace:
-            traced = watch(server, args.seconds, trace=True)
-            print(
-                f"traced run (not counted): {len(traced['tasks'])} long tasks, machine load "
-                f"{traced['load']:.1f}; the longest:"
-            )
-            print("\n".join(traced["trace"]) or "  none over 50 ms")
-    finally:
-        app.close()
+            print("\n".join(run["trace"]) or "  none over 50 ms")
+            continue
+        runs.append(run)
+        print(
+            f"run {len(runs)}: {run['wall']:.1f} s watched at {CPU_SLOWDOWN}x CPU throttling, "
+            f"390x844, motion {run['motion']}: {run['states']} states shown, "
+            f"{len(run['tasks'])} long tasks (worst {max(run['tasks'], default=0):.0f} ms); "
+            f"renderer {run['busy'] / run['wall']:.2f} core; machine load {run['load']:.1f}"
+        )
     counted = sorted(str(Path(path).relative_to("static")) for path in play_assets())
     served = sorted(
         {
