@@ -4,7 +4,7 @@
 // with the table's "animations" setting off; a catch-up shows its final state at once.
 // The table says which holds now: data-motion="on|off" on #play (docs/protocol.md).
 
-import { S, root } from "./page.js";
+import { S, root, setData } from "./page.js";
 import { game } from "./state.js";
 
 const reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
@@ -15,7 +15,7 @@ let calloutTimer = null;
 export function motionOn() {
   const settings = (game.table && game.table.settings) || {};
   const on = !(reduced && reduced.matches) && settings.animations !== false;
-  root.dataset.motion = on ? "on" : "off";
+  setData(root, "motion", on ? "on" : "off");
   return on;
 }
 

@@ -26,6 +26,11 @@ export const $ = (id) => document.getElementById(id);
 export function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
+/** Set a data-* attribute only when its value changes: a write on the table's root makes the
+ * browser check every rule that reads it, even for the same value (bench/play_feel.py). */
+export function setData(element, key, value) {
+  if (element.dataset[key] !== value) element.dataset[key] = value;
+}
 export const fmt = (text, values) =>
   text.replace(/%\((\w+)\)[sd]/g, (whole, key) => (key in values ? String(values[key]) : whole));
 

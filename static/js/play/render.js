@@ -1,7 +1,7 @@
 // Drawing a state: the banner, the pile, the players, the actions, the hand, the teacher's
 // buttons. Who the game waits on and what may be played come from the server (docs/engine.md).
 
-import { $, IN_SESSION, RULESET, S, SEAT, countText, fmt, plural, root, setText } from "./page.js";
+import { $, IN_SESSION, RULESET, S, SEAT, countText, fmt, plural, root, setData, setText } from "./page.js";
 import { game, playerName, stopped, winnerName } from "./state.js";
 import { cardFace, cardName, parseCard } from "./cards.js";
 import { announce } from "./log.js";
@@ -22,13 +22,13 @@ export function render() {
   if (root.dataset.closed) return; // the socket was closed for good: the page says why
   const view = game.view;
   root.dataset.stateId = String(game.stateId);
-  root.dataset.turn = view.turn === null ? "" : String(view.turn);
-  root.dataset.gameOver = view.game_over ? "1" : "0";
-  root.dataset.status = (game.table && game.table.status) || "";
+  setData(root, "turn", view.turn === null ? "" : String(view.turn));
+  setData(root, "gameOver", view.game_over ? "1" : "0");
+  setData(root, "status", (game.table && game.table.status) || "");
   // Who the game waits on is the engine's answer (docs/engine.md): never worked out here.
   // A stopped game waits on nobody, whatever its last position says.
   const acting = stopped() ? null : view.acting;
-  root.dataset.acting = acting === null ? "" : String(acting);
+  setData(root, "acting", acting === null ? "" : String(acting));
   motionOn(); // the table's setting may have changed: data-motion says it
   renderSound(); // and the teacher may have muted the session
   if (SEAT !== null && acting === SEAT && game.lastActing !== SEAT && !view.round_over) {
@@ -147,11 +147,19 @@ function renderPlayers(view) {
   if (key === list.dataset.key) return;
   list.dataset.key = key;
   list.replaceChildren();
+  // Around the pile on a tablet and the whiteboard (play-table.css): with this seat at the
+  // bottom, the next in the order of play on the left, then the top, then the right. Up to
+  // three opponents; more, and a watching teacher, keep the strip above the pile.
+  const opponents = view.players - 1;
+  const around = SEAT !== null && opponents >= 1 && opponents <= 3;
+  setData(root, "around", around ? "1" : "");
+  const places = { 1: ["top"], 2: ["left", "right"], 3: ["left", "top", "right"] }[opponents];
   for (let seat = 0; seat < view.players; seat += 1) {
     const info = players.find((p) => p.seat === seat) || { name: `#${seat + 1}` };
     const item = document.createElement("li");
     item.className = "player";
     item.dataset.seat = String(seat);
+    if (around) item.dataset.place = seat === SEAT ? "me" : places[(seat - SEAT + view.players) % view.players - 1];
     if (seat === acting) item.classList.add("player--acting");
     if (seat === SEAT) item.classList.add("player--me");
     const name = document.createElement("span");
@@ -249,60 +257,104 @@ function renderHand(view) {
   if (key === game.handKey) return;
   game.handKey = key;
   const list = $("play-hand");
-  const before = game.shownHand;
-  game.shownHand = [...view.hand];
+  // The hand's cards are kept across states, keyed by card (and which copy of it): a state
+  // changes their classes, names and rules in place, adds the new ones and drops the played
+  // ones, so the rest of the hand is neither rebuilt nor laid out anew (bench/play_feel.py).
+  const first = game.handItems === null;
+  const items = first ? new Map() : game.handItems;
   const focused = list.contains(document.activeElement) ? document.activeElement : null;
   const focusIndex = focused ? Number(focused.dataset.index) : -1;
-  list.replaceChildren();
-  view.hand.forEach((code, index) => {
-    const item = document.createElement("li");
-    const button = cardFace(code, document.createElement("button"));
-    button.type = "button";
-    button.dataset.index = String(index);
-    let label = cardName(code);
-    if (playable && playable.has(code)) {
-      button.classList.add("card--playable");
-      label += `, ${S.playable}`;
-      const flag = document.createElement("span");
-      flag.className = "card__playable";
-      flag.setAttribute("aria-hidden", "true");
-      flag.textContent = `✓ ${S.playable}`;
-      button.append(flag);
+  if (first) list.replaceChildren(); // the server's placeholders
+  const kept = new Map();
+  const copies = {};
+  const cards = view.hand.map((code) => {
+    copies[code] = (copies[code] || 0) + 1;
+    const id = `${code}#${copies[code]}`;
+    let entry = items.get(id);
+    if (!entry) {
+      entry = newHandCard(code);
+      // A card new to the hand (drawn, or given) comes in from the deck; not on the first show.
+      if (!first) animate(entry.button, "card--arrived");
     }
-    if (Object.hasOwn(refused, code)) {
-      // Refused this turn (the server's `refused`): the same try again would be refused.
-      button.classList.add("card--tried");
-      label += `, ${S.tried}`;
-      const flag = document.createElement("span");
-      flag.className = "card__tried";
-      flag.setAttribute("aria-hidden", "true");
-      flag.textContent = S.tried;
-      button.append(flag);
-    }
-    if (view.drawn === code) button.classList.add("card--drawn");
-    // A card new to the hand (drawn, or given) comes in from the deck; not on the first show.
-    if (before && !before.includes(code)) animate(button, "card--arrived");
-    button.setAttribute("aria-label", label);
-    button.addEventListener("click", () => playCard(code, button));
-    item.append(button);
-    if (rulesOnCards && bothRulesLookPossible(parseCard(code), view)) {
-      item.classList.add("hand__card--rules");
-      item.append(ruleButtons(code, cardName(code), button));
-    }
-    list.append(item);
+    kept.set(id, entry);
+    return entry;
   });
-  if (!view.hand.length) {
-    const empty = document.createElement("li");
-    empty.className = "hand__empty";
-    empty.textContent = S.hand_empty;
-    list.append(empty);
+  // The played cards leave first, so that the others are already in their places.
+  for (const [id, entry] of items) if (!kept.has(id)) entry.item.remove();
+  cards.forEach((entry, index) => {
+    updateHandCard(entry, view.hand[index], index, view, playable, refused, rulesOnCards);
+    // In the hand's order, moving only what is out of place.
+    const at = list.children[index];
+    if (at !== entry.item) list.insertBefore(entry.item, at || null);
+  });
+  game.handItems = kept;
+  const empty = list.querySelector(".hand__empty");
+  if (!view.hand.length && !empty) {
+    const line = document.createElement("li");
+    line.className = "hand__empty";
+    line.textContent = S.hand_empty;
+    list.append(line);
+  } else if (view.hand.length && empty) {
+    empty.remove();
   }
-  if (focusIndex >= 0) {
+  if (focused && !focused.isConnected && focusIndex >= 0) {
     const buttons = list.querySelectorAll("button[data-index]");
     const next = buttons[Math.min(focusIndex, buttons.length - 1)];
     if (next) next.focus();
     else focusSomewhere();
+  } else if (focused && document.activeElement !== focused) {
+    focused.focus(); // moved within the hand: it keeps the focus
   }
+}
+
+/** Build a card of the hand: its face and its button (what changes is set by updateHandCard). */
+function newHandCard(code) {
+  const item = document.createElement("li");
+  const button = cardFace(code, document.createElement("button"));
+  button.type = "button";
+  button.addEventListener("click", () => playCard(code, button));
+  item.append(button);
+  return { item, button, flags: "", rules: "" };
+}
+
+/** Set what a state says of a hand's card: playable, tried, drawn, its name and its rules. */
+function updateHandCard(entry, code, index, view, playable, refused, rulesOnCards) {
+  const { item, button } = entry;
+  button.dataset.index = String(index);
+  button.disabled = false;
+  const canPlay = Boolean(playable && playable.has(code));
+  const tried = Object.hasOwn(refused, code);
+  let label = cardName(code);
+  if (canPlay) label += `, ${S.playable}`;
+  // Refused this turn (the server's `refused`): the same try again would be refused.
+  if (tried) label += `, ${S.tried}`;
+  if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
+  const flags = `${canPlay}#${tried}`;
+  if (flags !== entry.flags) {
+    entry.flags = flags;
+    button.classList.toggle("card--playable", canPlay);
+    button.classList.toggle("card--tried", tried);
+    for (const flag of button.querySelectorAll(".card__playable, .card__tried")) flag.remove();
+    if (canPlay) button.append(handFlag("card__playable", `✓ ${S.playable}`));
+    if (tried) button.append(handFlag("card__tried", S.tried));
+  }
+  button.classList.toggle("card--drawn", view.drawn === code);
+  const rules = rulesOnCards && bothRulesLookPossible(parseCard(code), view) ? openRules(code).join(",") : "";
+  if (rules !== entry.rules || (rules && !item.querySelector(".card-rules"))) {
+    entry.rules = rules;
+    const box = item.querySelector(".card-rules");
+    if (box) box.remove();
+    item.classList.toggle("hand__card--rules", Boolean(rules));
+    if (rules) item.append(ruleButtons(code, cardName(code), button));
+  }
+}
+
+function handFlag(className, text) {
+  const flag = document.createElement("span");
+  flag.className = className;
+  flag.setAttribute("aria-hidden", "true");
+  flag.textContent = text;
+  return flag;
 }
 
 /** Build the two rule buttons of a card ("equal" / "same denominator"): one tap plays it. */

@@ -5,7 +5,7 @@
 // The table says which holds: data-sound="on|off" on #play, and counts the sounds it made
 // (data-sounds) for the browser tests.
 
-import { $, S, root, setText } from "./page.js";
+import { $, S, root, setData, setText } from "./page.js";
 import { game } from "./state.js";
 
 const KEY = "unoclass.sound";
@@ -39,7 +39,7 @@ let chosen = remembered();
 export function renderSound() {
   const button = $("play-sound");
   const on = allowed() && chosen;
-  root.dataset.sound = on ? "on" : "off";
+  setData(root, "sound", on ? "on" : "off");
   if (!button) return;
   button.hidden = !allowed();
   button.setAttribute("aria-pressed", String(on));

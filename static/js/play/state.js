@@ -13,6 +13,7 @@ export const game = {
   denominatorCards: null, // this seat's +2/Joker/+4 that may be played now (a Set), or null
   unoSaidAt: -1, // state_id at which this seat said UNO (the view does not carry it)
   handKey: "",
+  handItems: null, // the hand's cards on the page, by card and copy (render.js)
   lastActing: null,
   ended: root.dataset.ended === "1", // the table's class session has ended
 };

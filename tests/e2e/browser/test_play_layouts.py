@@ -4,7 +4,9 @@ At 390×844, 800×1280 and 1920×1080, in French and English: axe-core finds not
 turn", "another's turn" and "game over"; the top card is the largest card; who plays, the top
 card and the opponents are in the first screen; nothing scrolls sideways; every card of a
 15-card hand is a target of 24×24 px or more. On the whiteboard, read from the back of a room,
-the top card is at least 200 px high.
+the top card is at least 200 px high. On the tablet and the whiteboard, with and without
+reduced motion, the three opponents sit left of, above and right of the pile, nothing
+overlaps; and a state that changes the hand keeps the cards already there.
 
 UNOCLASS_SCREENSHOTS=1 writes the pictures into docs/screenshots (the README's among them).
 """
@@ -143,5 +145,111 @@ def test_the_accessible_table_and_the_teachers_live_page(
         overview.goto(f"{server.url}/sessions/{world['session']}/")
         expect(overview.locator("#overview-live")).to_contain_text("Table 1")
         _shot(overview, tmp_path, "teacher-live.png")
+    finally:
+        context.close()
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+AROUND = [
+    (name, size, lang, motion)
+    for name, size, lang in SIZES
+    if size is not PHONE
+    for motion in ("no-preference", "reduce")
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "lang", "motion"), AROUND, ids=[f"{a[0]}-{a[3]}" for a in AROUND]
+)
+def test_opponents_around_the_pile(
+    server: Server, browser: Browser, name: str, size: dict[str, int], lang: str, motion: str
+) -> None:
+    # Alice is seat 0: Bot 1 plays after her (left of the pile), then Bot 2 (above), Bot 3
+    # (right); on a phone the strip above the pile stays (test_play_table).
+    world = server.world(students=["Alice"], bots=3, setup=FOUR_SEATS)
+    context = signed_in(
+        browser, server, world["students"][0]["session"], lang=lang, viewport=size,
+        has_touch=size is TABLET, reduced_motion=motion,
+    )  # fmt: skip
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/tables/{world['table']}/")
+        PlayPage(page).wait_state(0)
+        expect(page.locator("#play")).to_have_attribute("data-around", "1")
+        expect(page.locator("#play")).to_have_attribute(
+            "data-motion", "off" if motion == "reduce" else "on"
+        )
+        pile = _box(page, "[data-pile]")
+        seats = {seat: _box(page, f'#play-players [data-seat="{seat}"]') for seat in range(4)}
+        left, top, right = seats[1], seats[2], seats[3]
+        assert left["x"] + left["width"] <= pile["x"], "the next player left of the pile"
+        assert top["y"] + top["height"] <= pile["y"], "the one across above the pile"
+        assert right["x"] >= pile["x"] + pile["width"], "the last one right of the pile"
+        # Each on its side: the left and right ones beside the pile, the top one over it.
+        for side in (left, right):
+            middle = side["y"] + side["height"] / 2
+            assert pile["y"] <= middle <= pile["y"] + pile["height"]
+        assert pile["x"] <= top["x"] + top["width"] / 2 <= pile["x"] + pile["width"]
+        # Each opponent shows its backs and its count in text.
+        for seat in (1, 2, 3):
+            item = page.locator(f'#play-players [data-seat="{seat}"]')
+            expect(item.locator("[data-card-back]")).to_have_attribute("data-count", "3")
+            expect(item.locator(".player__count")).to_have_text(
+                {"fr": "3 cartes", "en": "3 cards"}[lang]
+            )
+        boxes = [pile, *seats.values(), _box(page, "#play-turn"), _box(page, "#play-hand")]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert not _overlap(a, b), (a, b)
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        small = page.locator(
+            "#play-hand button[data-card], #play-hand [data-card-rule]"
+        ).evaluate_all(
+            f"els => els.filter(e => {{ const r = e.getBoundingClientRect();"
+            f" return r.width < {MIN_TARGET} || r.height < {MIN_TARGET}; }}).length"
+        )
+        assert small == 0
+        assert _violations(page) == []
+    finally:
+        context.close()
+
+
+def test_the_hand_keeps_its_cards_across_states(server: Server, browser: Browser) -> None:
+    # A draw changes the hand: the cards already there stay the same elements (render.js keeps
+    # them, keyed by card and copy), the drawn one is added.
+    world = server.world(students=["Alice"], bots=3, setup=FOUR_SEATS)
+    context = signed_in(browser, server, world["students"][0]["session"], viewport=TABLET)
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/tables/{world['table']}/")
+        PlayPage(page).wait_state(0)
+        page.evaluate(
+            "window.__kept = [...document.querySelectorAll('#play-hand button[data-card]')]"
+        )
+        page.click("#act-draw")
+        expect(page.locator("#play-hand button[data-card]")).to_have_count(len(HAND) + 1)
+        kept = page.evaluate(
+            "window.__kept.filter(b => b.isConnected"
+            " && document.querySelector('#play-hand').contains(b)).length"
+        )
+        assert kept == len(HAND)
+        new = page.evaluate(
+            "[...document.querySelectorAll('#play-hand button[data-card]')]"
+            ".filter(b => !window.__kept.includes(b)).map(b => b.dataset.card)"
+        )
+        assert len(new) == 1
+        # The indexes follow the hand's order again.
+        indexes = page.locator("#play-hand button[data-card]").evaluate_all(
+            "els => els.map(e => Number(e.dataset.index))"
+        )
+        assert indexes == list(range(len(HAND) + 1))
     finally:
         context.close()
