@@ -31,7 +31,7 @@ def _contract() -> dict[str, object]:
     return matching[0]
 
 
-def test_the_lessons_rooms_have_a_layers_contract():
+def test_the_lessons_rooms_have_a_layers_contract() -> None:
     contract = _contract()
     assert contract["type"] == "layers"
     assert contract["containers"] == ["lessons"]
@@ -39,7 +39,7 @@ def test_the_lessons_rooms_have_a_layers_contract():
     assert not contract.get("ignore_imports"), "no import is excused from the layers"
 
 
-def test_every_lessons_room_sits_in_a_layer():
+def test_every_lessons_room_sits_in_a_layer() -> None:
     rooms = {
         path.name
         for path in (ROOT / "lessons").iterdir()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,6 +20,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from pytest_django.fixtures import Settings
 
 from games import driver, outbox
 from games.announce import visible_event
@@ -28,6 +30,7 @@ from games.engine import Game
 from games.models import Table, TableEvent
 from games.outbox import Sent
 from games.services import SeatSpec, table_act, table_create, table_step
+from tests.conftest import ClassWorld
 from tests.games.helpers import receive_until, session_cookie, socket
 from tests.support.outbox import table_updates
 from unoclass.asgi import application
@@ -38,7 +41,7 @@ AWAY_MOVES = 100
 
 
 @pytest.fixture(autouse=True)
-def _no_server_moves(settings):  # type: ignore[no-untyped-def]
+def _no_server_moves(settings: Settings) -> Iterator[None]:
     # The test makes every move itself: nothing the sockets plan may move the table.
     settings.GAMES_BOT_DELAY = 3600
     settings.GAMES_ROUND_PAUSE = 3600
@@ -47,7 +50,7 @@ def _no_server_moves(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def world(class_a):  # type: ignore[no-untyped-def]
+def world(class_a: ClassWorld):
     """Two students of class A and a student-like robot that pays for its wrong tries."""
     students = [class_a.student.user, class_a.other_student.user]
     table = table_create(

@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from lessons.sessions.services import session_join, session_start
 from tests.conftest import ClassWorld
@@ -114,8 +115,8 @@ def test_the_waiting_pages_script_carries_its_responses_own_nonce(class_a: Class
 @pytest.mark.django_db
 @pytest.mark.parametrize("secure", [True, False])
 def test_the_language_cookie_is_http_only_same_site_and_secure_with_the_session(
-    settings,
-    secure: bool,  # type: ignore[no-untyped-def]
+    settings: Settings,
+    secure: bool,
 ) -> None:
     settings.LANGUAGE_COOKIE_SECURE = secure
     response = Client().post(reverse("set_language"), {"language": "en", "next": "/"})

@@ -69,7 +69,7 @@ def test_https_gives_wss_and_port_443() -> None:
     assert response.context["port"] == 443
 
 
-def test_one_address_loading_the_page_too_often_gets_429(monkeypatch: pytest.MonkeyPatch):
+def test_one_address_loading_the_page_too_often_gets_429(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(capacity, "PAGE_LOADS_PER_ADDRESS", 3)
     monkeypatch.setattr("unoclass.network_check.views.PAGE_LOADS_PER_ADDRESS", 3)
     client = Client(HTTP_ACCEPT_LANGUAGE="fr")
@@ -237,7 +237,7 @@ async def test_the_socket_refuses_another_sites_origin() -> None:
     assert not connected
 
 
-async def test_a_full_process_asks_the_socket_to_try_again(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_a_full_process_asks_the_socket_to_try_again(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(OPEN_LINKS, "limit", 0)
     comm = await _socket()
     connected, _ = await comm.connect()
@@ -323,7 +323,7 @@ async def test_the_stream_refuses_other_methods_and_other_sites(
     await comm.wait(timeout=5)
 
 
-async def test_a_full_process_asks_the_stream_to_try_again(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_a_full_process_asks_the_stream_to_try_again(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(OPEN_LINKS, "limit", 0)
     comm = await _stream()
     assert (await comm.receive_output(timeout=5))["status"] == 200

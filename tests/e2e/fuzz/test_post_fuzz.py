@@ -11,6 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.realtime import posted
+from tests.conftest import ClassWorld
 from tests.e2e.fuzz.batches import Batch, Totals, run_batches
 from tests.e2e.fuzz.checks import check_server_frame
 from tests.e2e.fuzz.strategies import render
@@ -23,8 +24,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 EXAMPLES = 40
 
 
-def test_hostile_posted_frames_get_clear_answers_and_change_nothing(  # type: ignore[no-untyped-def]
-    class_a, monkeypatch, settings: Any, fuzz_report: list[str]
+def test_hostile_posted_frames_get_clear_answers_and_change_nothing(
+    class_a: ClassWorld, monkeypatch: pytest.MonkeyPatch, settings: Any, fuzz_report: list[str]
 ) -> None:
     settings.GAMES_BOT_DELAY = 0.01
     # The bulk run measures parsing and rules, not the limiter (tests/games/test_stream.py).

@@ -280,7 +280,7 @@ def test_per_address_limit_blocks_after_many_failures(
     assert other.post(_pin_url(class_a), {"pin": class_a.student.pin}).status_code == 302
 
 
-def test_unknown_student_in_a_known_class_is_404(class_a: ClassWorld, class_b: ClassWorld):
+def test_unknown_student_in_a_known_class_is_404(class_a: ClassWorld, class_b: ClassWorld) -> None:
     url = reverse("join_pin", args=[class_a.classroom.join_code, class_b.student.student.pk])
     assert Client().post(url, {"pin": class_b.student.pin}).status_code == 404
     assert Client().get(reverse("join_name", args=["QQQQQQ"])).status_code == 404

@@ -17,7 +17,7 @@ from tests.support.responses import page_text, snapshot
 pytestmark = pytest.mark.django_db
 
 
-def _share(world: ClassWorld, username: str):  # type: ignore[no-untyped-def]
+def _share(world: ClassWorld, username: str):
     url = reverse("co_teacher_add", args=[world.classroom.pk])
     return signed_in_client(world.teacher, "en").post(url, {"username": username})
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 SIS_EXPORT = "Nom;Prénom;Date de naissance\nMARTIN;Zoé;01/02/2015\nDUPONT;Élodie;03/04/2015\n"
 
 
-def _upload(client: Client, world: ClassWorld, data: bytes, name: str = "classe.csv"):  # type: ignore[no-untyped-def]
+def _upload(client: Client, world: ClassWorld, data: bytes, name: str = "classe.csv"):
     url = reverse("classroom_import", args=[world.classroom.pk])
     return client.post(url, {"file": SimpleUploadedFile(name, data, "text/csv")})
 

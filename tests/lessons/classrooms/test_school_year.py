@@ -18,7 +18,7 @@ from tests.support.responses import form_errors, page_text, snapshot
 pytestmark = pytest.mark.django_db
 
 
-def _archive(client: Client, world: ClassWorld):  # type: ignore[no-untyped-def]
+def _archive(client: Client, world: ClassWorld):
     return client.post(reverse("classroom_archive", args=[world.classroom.pk]))
 
 

@@ -72,11 +72,11 @@ def disagreements(deck: list[tuple[int, int]]) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.parametrize("deck", [DEFAULT, IMPROPER], ids=["default deck", "improper cards"])
-def test_the_classifier_agrees_on_every_ordered_pair(deck):
+def test_the_classifier_agrees_on_every_ordered_pair(deck) -> None:
     assert disagreements(deck) == []
 
 
-def test_the_default_deck_has_the_pairs_the_issue_counted():
+def test_the_default_deck_has_the_pairs_the_issue_counted() -> None:
     wrong = [(x, y) for x, y in product(DEFAULT, DEFAULT) if Fraction(*x) != Fraction(*y)]
     assert len(DEFAULT) == 23 and len(wrong) == 422
     # The pairs that catch a narrowed rule are in the deck itself.
@@ -85,7 +85,7 @@ def test_the_default_deck_has_the_pairs_the_issue_counted():
     assert "M6" in reference_rules(1, 6, 5, 6, "equal")  # complements, same denominator
 
 
-def _planted(monkeypatch, rule, test):
+def _planted(monkeypatch: pytest.MonkeyPatch, rule, test) -> None:
     monkeypatch.setitem(classifier_module._EQUAL_CLAIM_TESTS, rule, test)
     classifier_module.tags_for.cache_clear()
 
@@ -100,7 +100,7 @@ def _planted(monkeypatch, rule, test):
     ],
     ids=["M3a one direction", "M6 across denominators only"],
 )
-def test_a_narrowed_rule_is_caught(monkeypatch, rule, narrowed):
+def test_a_narrowed_rule_is_caught(monkeypatch: pytest.MonkeyPatch, rule, narrowed) -> None:
     _planted(monkeypatch, rule, narrowed)
     try:
         assert disagreements(DEFAULT), f"a narrowed {rule} went unnoticed"

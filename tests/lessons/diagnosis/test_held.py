@@ -25,7 +25,7 @@ def timed(turns, at, step=timedelta(seconds=20)):
     return [{**turn, "at": (at + i * step).isoformat()} for i, turn in enumerate(turns)]
 
 
-def clean_round(round_id, start, count=13, slips=()):
+def clean_round(round_id, start, count: int = 13, slips=()):
     """A warm-up round offering M1's trap on every item, taken at the `slips` items."""
     return [probe(start + i, "2/5" if i in slips else "2/8", round_id) for i in range(count)]
 
@@ -35,7 +35,7 @@ def found_then_resolved(resolved_at=START + timedelta(days=1)):
     return timed(m1_round("a"), START) + timed(clean_round("b", 100), resolved_at)
 
 
-def test_a_clean_second_round_a_week_later_gives_held_and_says_both_rounds():
+def test_a_clean_second_round_a_week_later_gives_held_and_says_both_rounds() -> None:
     turns = found_then_resolved()
     assert diagnose(turns)["M1"]["status"] == "resolved"
     later = START + timedelta(days=1 + HELD_MIN_DAYS)
@@ -46,7 +46,7 @@ def test_a_clean_second_round_a_week_later_gives_held_and_says_both_rounds():
     assert [c["at"][:10] for c in result["checks"]] == ["2026-12-02", "2026-12-09"]
 
 
-def test_held_needs_168_hours_whatever_the_offsets():
+def test_held_needs_168_hours_whatever_the_offsets() -> None:
     turns = found_then_resolved()  # resolved from 2 December 09:00 +01:00 (08:00 UTC)
     # 9 December 09:00 +02:00 is 07:00 UTC: 167 hours later, not a week.
     early = START.replace(tzinfo=PARIS_SUMMER) + timedelta(days=8)
@@ -58,7 +58,7 @@ def test_held_needs_168_hours_whatever_the_offsets():
     assert diagnose(turns + timed(clean_round("c", 200), just_short))["M1"]["status"] == "resolved"
 
 
-def test_a_clean_round_too_soon_stays_resolved_and_a_later_one_gives_held():
+def test_a_clean_round_too_soon_stays_resolved_and_a_later_one_gives_held() -> None:
     turns = found_then_resolved()
     soon = turns + timed(clean_round("c", 200), START + timedelta(days=4))
     result = diagnose(soon)["M1"]
@@ -67,7 +67,7 @@ def test_a_clean_round_too_soon_stays_resolved_and_a_later_one_gives_held():
     assert diagnose(later)["M1"]["status"] == "held"
 
 
-def test_the_second_round_is_judged_as_a_whole_one_slip_does_not_sink_it():
+def test_the_second_round_is_judged_as_a_whole_one_slip_does_not_sink_it() -> None:
     turns = found_then_resolved()
     later = START + timedelta(days=9)
     slipped = turns + timed(clean_round("c", 200, 5, slips={0}), later)
@@ -81,7 +81,7 @@ def test_the_second_round_is_judged_as_a_whole_one_slip_does_not_sink_it():
     }
 
 
-def test_a_failed_second_round_is_a_relapse_and_a_later_round_checks_again():
+def test_a_failed_second_round_is_a_relapse_and_a_later_round_checks_again() -> None:
     turns = found_then_resolved()
     failed = turns + timed(clean_round("c", 200, 24, slips={0, 5}), START + timedelta(days=9))
     assert diagnose(failed)["M1"]["status"] == "likely"
@@ -95,7 +95,7 @@ def test_a_failed_second_round_is_a_relapse_and_a_later_round_checks_again():
     )
 
 
-def test_a_fitting_game_claim_after_held_is_a_relapse():
+def test_a_fitting_game_claim_after_held_is_a_relapse() -> None:
     turns = found_then_resolved() + timed(clean_round("c", 200), START + timedelta(days=8))
     assert diagnose(turns)["M1"]["status"] == "held"
     relapse = [*turns, {**game(500, "2/3"), "at": (START + timedelta(days=9)).isoformat()}]
@@ -104,7 +104,7 @@ def test_a_fitting_game_claim_after_held_is_a_relapse():
     assert result["held_at_turn"] is None
 
 
-def test_turns_without_at_never_give_held():
+def test_turns_without_at_never_give_held() -> None:
     untimed = m1_round("a") + clean_round("b", 100) + [game(150)] + clean_round("c", 200)
     result = diagnose(untimed)["M1"]
     assert result["status"] == "resolved" and result["held_at_turn"] is None
@@ -117,7 +117,7 @@ def test_turns_without_at_never_give_held():
 @pytest.mark.parametrize(
     "bad", ["2026-12-02T09:00:00", "yesterday", 1733130000, "2026-13-02T09:00+01:00"]
 )
-def test_a_bad_at_is_a_clear_error(bad):
+def test_a_bad_at_is_a_clear_error(bad) -> None:
     turn = {**m1_round("a")[0], "at": bad}
     with pytest.raises(ValueError, match="'at'"):
         diagnose([turn])
@@ -131,7 +131,7 @@ def undecided_now(turns, round_id):
     return _undecided(warm_up.diagnosis, _Round(current), warm_up.rules, first, len(current))
 
 
-def test_the_warm_up_checks_a_resolved_rule_again_in_a_later_timed_round():
+def test_the_warm_up_checks_a_resolved_rule_again_in_a_later_timed_round() -> None:
     turns = found_then_resolved()
     assert "M1" in undecided_now(turns, "c")
     assert probe_next(turns, round_id="c") is not None
@@ -168,7 +168,7 @@ def passes(check):
 
 @settings(max_examples=150, deadline=None)
 @given(rounds, zones)
-def test_held_only_after_two_clean_rounds_a_week_apart(schedule, zone):
+def test_held_only_after_two_clean_rounds_a_week_apart(schedule, zone) -> None:
     turns = history(schedule, zone)
     result = diagnose(turns)["M1"]
     stripped = [{k: v for k, v in turn.items() if k != "at"} for turn in turns]
@@ -183,7 +183,7 @@ def test_held_only_after_two_clean_rounds_a_week_apart(schedule, zone):
 
 @settings(max_examples=100, deadline=None)
 @given(rounds, zones, zones)
-def test_the_time_zone_of_the_stamps_changes_nothing(schedule, zone, other):
+def test_the_time_zone_of_the_stamps_changes_nothing(schedule, zone, other) -> None:
     one = diagnose(history(schedule, zone))["M1"]
     two = diagnose(history(schedule, other))["M1"]
     assert one["status"] == two["status"] and one["held_at_turn"] == two["held_at_turn"]

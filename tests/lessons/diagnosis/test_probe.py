@@ -73,7 +73,7 @@ def play_round(level, seed, choose, round_id=None, turns=None):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_every_item_has_one_equal_card_and_traps_of_one_rule_each(level):
+def test_every_item_has_one_equal_card_and_traps_of_one_rule_each(level) -> None:
     items = items_for(level)
     assert len({item.reference for item in items}) >= 2
     for item in items:
@@ -88,7 +88,7 @@ def test_every_item_has_one_equal_card_and_traps_of_one_rule_each(level):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_items_stay_within_what_the_level_knows(level):
+def test_items_stay_within_what_the_level_knows(level) -> None:
     allowed = set(LEVEL_DENOMINATORS[level])
     for item in items_for(level):
         for card in (item.reference, *item.cards):
@@ -97,7 +97,7 @@ def test_items_stay_within_what_the_level_knows(level):
             assert num < den or (LEVEL_IMPROPER[level] and num < 2 * den), (level, card)
 
 
-def test_a_sixths_class_never_sees_twenty_fourths_and_only_improper_shows_improper():
+def test_a_sixths_class_never_sees_twenty_fourths_and_only_improper_shows_improper() -> None:
     assert all("24" not in c for item in items_for("sixths") for c in item.cards)
     improper = [c for item in items_for("improper") for c in item.cards if value(c) > 1]
     assert improper
@@ -106,20 +106,20 @@ def test_a_sixths_class_never_sees_twenty_fourths_and_only_improper_shows_improp
     ]
 
 
-def test_every_level_offers_each_rule_the_warm_up_decides():
+def test_every_level_offers_each_rule_the_warm_up_decides() -> None:
     for level in LEVELS:
         offered = {rule for item in items_for(level) for rule, _ in item.traps}
         assert set(PROBE_RULES) <= offered, level
 
 
-def test_trap_rule_refuses_a_card_fitting_two_rules_or_none():
+def test_trap_rule_refuses_a_card_fitting_two_rules_or_none() -> None:
     assert trap_rule((1, 2), (2, 3)) == "M1"
     assert trap_rule((1, 3), (4, 6)) is None  # M1 and M6
     assert trap_rule((1, 2), (2, 4)) is None  # equal
     assert trap_rule((4, 6), (4, 12)) is None  # M2 and M6
 
 
-def test_an_unknown_level_is_refused():
+def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="level"):
         probe_next([], level="tenths")
 
@@ -137,7 +137,7 @@ students = st.fixed_dictionaries(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(students)
-def test_items_are_well_formed_within_the_level_and_the_round_ends_by_the_cap(student):
+def test_items_are_well_formed_within_the_level_and_the_round_ends_by_the_cap(student) -> None:
     level, seed, picks = student["level"], student["seed"], student["picks"]
     allowed = set(LEVEL_DENOMINATORS[level])
     items = []
@@ -171,7 +171,7 @@ def choose_again(item, index, picks):
 
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(LEVELS), st.integers(0, 10**6))
-def test_a_student_always_right_is_clear_of_every_rule_in_a_short_round(level, seed):
+def test_a_student_always_right_is_clear_of_every_rule_in_a_short_round(level, seed) -> None:
     turns = play_round(level, seed, lambda item, i: equal_card(item))
     assert 11 <= len(turns) <= 17
     assert all(figures["status"] != "likely" for figures in diagnose(turns).values())
@@ -179,7 +179,7 @@ def test_a_student_always_right_is_clear_of_every_rule_in_a_short_round(level, s
 
 @settings(max_examples=15, deadline=None)
 @given(st.sampled_from(PROBE_RULES), st.integers(0, 10**6))
-def test_a_student_taking_every_trap_of_a_rule_is_found_and_the_round_stops(rule, seed):
+def test_a_student_taking_every_trap_of_a_rule_is_found_and_the_round_stops(rule, seed) -> None:
     def choose(item, index):
         return trap(item, rule) or equal_card(item)
 
@@ -188,13 +188,13 @@ def test_a_student_taking_every_trap_of_a_rule_is_found_and_the_round_stops(rule
     assert diagnose(turns)[rule]["status"] == "likely"
 
 
-def test_the_seed_changes_the_order_and_the_items_not_their_design():
+def test_the_seed_changes_the_order_and_the_items_not_their_design() -> None:
     first = [probe_next([], level="full", seed=s) for s in range(20)]
     assert len({tuple(item["options"]) for item in first}) > 1
     assert probe_next([], level="full", seed=3) == probe_next([], level="full", seed=3)
 
 
-def test_a_student_answering_at_random_reaches_the_cap_and_stops():
+def test_a_student_answering_at_random_reaches_the_cap_and_stops() -> None:
     picks = iter(range(1000))
     turns = play_round("full", 1, lambda item, i: item["options"][next(picks) % 4])
     assert len(turns) <= ROUND_CAP
@@ -204,13 +204,13 @@ def test_a_student_answering_at_random_reaches_the_cap_and_stops():
 # --- rounds --------------------------------------------------------------------------------
 
 
-def test_a_named_new_round_starts_after_a_finished_one():
+def test_a_named_new_round_starts_after_a_finished_one() -> None:
     turns = play_round("full", 2, lambda item, i: equal_card(item), round_id="w1")
     assert probe_next(turns, level="full", seed=2, round_id="w1") is None
     assert probe_next(turns, level="full", seed=2, round_id="w2") is not None
 
 
-def test_each_round_is_its_own_test_of_a_clear_student():
+def test_each_round_is_its_own_test_of_a_clear_student() -> None:
     turns = play_round("full", 4, lambda item, i: equal_card(item), round_id=1)
     game = {
         "turn": 99,
@@ -224,7 +224,7 @@ def test_each_round_is_its_own_test_of_a_clear_student():
     assert probe_next([*turns, game], level="full", seed=4) is not None
 
 
-def test_a_habit_likely_before_is_checked_again_in_a_later_round():
+def test_a_habit_likely_before_is_checked_again_in_a_later_round() -> None:
     def habit(item, index):
         return trap(item, "M1") or equal_card(item)
 
@@ -246,7 +246,7 @@ def test_a_habit_likely_before_is_checked_again_in_a_later_round():
     assert all(trap(item, "M1") for item in items[:checked])
 
 
-def test_a_habit_that_persists_in_the_re_check_stops_it_still_likely():
+def test_a_habit_that_persists_in_the_re_check_stops_it_still_likely() -> None:
     def habit(item, index):
         return trap(item, "M1") or equal_card(item)
 
@@ -259,7 +259,7 @@ def test_a_habit_that_persists_in_the_re_check_stops_it_still_likely():
 # --- the clear test -----------------------------------------------------------------------
 
 
-def test_a_habit_is_excluded_only_when_it_would_have_shown():
+def test_a_habit_is_excluded_only_when_it_would_have_shown() -> None:
     assert not habit_excluded(0, 0)
     assert not habit_excluded(0, 10)  # 0.7**10 = 2.8%
     assert habit_excluded(0, 11)  # 0.7**11 = 1.98%
@@ -276,7 +276,7 @@ def test_a_habit_is_excluded_only_when_it_would_have_shown():
         ({"turns": [{"turn": 0}]}, "missing"),
     ],
 )
-def test_bad_input_is_refused(bad, match):
+def test_bad_input_is_refused(bad, match) -> None:
     turns = bad.pop("turns")
     with pytest.raises(ValueError, match=match):
         probe_next(turns, **bad)

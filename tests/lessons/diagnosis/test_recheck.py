@@ -26,7 +26,7 @@ def probe(number, played, round_id=None, item=("1/4", OPTIONS), reason=None):
     return turn
 
 
-def m1_round(round_id, start=0, fits=8):
+def m1_round(round_id, start: int = 0, fits: int = 8):
     """A first round where the student takes the M1 trap on two references every time."""
     return [
         probe(start + i, "2/5" if i % 2 else "3/7", round_id, ("1/4", OPTIONS) if i % 2 else OTHER)
@@ -34,7 +34,7 @@ def m1_round(round_id, start=0, fits=8):
     ]
 
 
-def game(number, played="3/6"):
+def game(number, played: str = "3/6"):
     return {
         "turn": number,
         "reference": "1/2",
@@ -45,19 +45,19 @@ def game(number, played="3/6"):
     }
 
 
-def test_the_offers_a_re_check_needs_rule_out_a_30_percent_habit_at_1_percent():
+def test_the_offers_a_re_check_needs_rule_out_a_30_percent_habit_at_1_percent() -> None:
     assert RESOLVED_MIN_CLEAN == recheck_needed(0) == 13  # 0.7**13 = 0.97%, 0.7**12 = 1.4%
     assert recheck_needed(1) == 20
     assert recheck_needed(2) > 24  # two traps taken: no re-check round can pass
 
 
-def test_clean_answers_in_the_round_that_found_the_habit_do_not_resolve_it():
+def test_clean_answers_in_the_round_that_found_the_habit_do_not_resolve_it() -> None:
     turns = m1_round("a") + [probe(100 + i, "2/8", "a") for i in range(40)]
     result = diagnose(turns)["M1"]
     assert result["status"] == "likely" and result["recheck_offers"] == 0
 
 
-def test_a_later_round_with_enough_clean_offers_resolves_and_says_when():
+def test_a_later_round_with_enough_clean_offers_resolves_and_says_when() -> None:
     first = m1_round("a")
     diagnosis = Diagnosis()
     for data in first:
@@ -76,7 +76,7 @@ def test_a_later_round_with_enough_clean_offers_resolves_and_says_when():
     assert diagnose(turns) == diagnosis.result()
 
 
-def test_one_slip_in_the_re_check_needs_more_offers_and_two_sink_it():
+def test_one_slip_in_the_re_check_needs_more_offers_and_two_sink_it() -> None:
     first = m1_round("a")
     slip = [*first, probe(200, "2/5", "b")]
     assert diagnose(slip)["M1"]["clean_needed"] == 20
@@ -88,7 +88,7 @@ def test_one_slip_in_the_re_check_needs_more_offers_and_two_sink_it():
     assert diagnose(two)["M1"]["status"] == "likely"
 
 
-def test_a_fitting_claim_after_resolved_makes_it_likely_again_and_a_later_round_checks():
+def test_a_fitting_claim_after_resolved_makes_it_likely_again_and_a_later_round_checks() -> None:
     first = m1_round("a")
     turns = first + [probe(200 + i, "2/8", "b") for i in range(13)]
     assert diagnose(turns)["M1"]["status"] == "resolved"
@@ -102,13 +102,13 @@ def test_a_fitting_claim_after_resolved_makes_it_likely_again_and_a_later_round_
     assert diagnose(same)["M1"]["status"] == "likely"
 
 
-def test_a_game_fit_after_likely_moves_the_check_to_a_later_round():
+def test_a_game_fit_after_likely_moves_the_check_to_a_later_round() -> None:
     first = m1_round("a")
     turns = [*first, game(100, "2/3"), *[probe(200 + i, "2/8", "b") for i in range(13)]]
     assert diagnose(turns)["M1"]["status"] == "resolved"
 
 
-def test_unnamed_rounds_are_split_by_game_turns():
+def test_unnamed_rounds_are_split_by_game_turns() -> None:
     first = [{**t} for t in m1_round(None)]
     same_round = first + [probe(200 + i, "2/8") for i in range(13)]
     assert diagnose(same_round)["M1"]["status"] == "likely"
@@ -116,7 +116,7 @@ def test_unnamed_rounds_are_split_by_game_turns():
     assert diagnose(later)["M1"]["status"] == "resolved"
 
 
-def test_a_wrong_answer_on_another_trap_is_an_offer_not_taken():
+def test_a_wrong_answer_on_another_trap_is_an_offer_not_taken() -> None:
     first = m1_round("a")
     turns = first + [probe(200 + i, "2/8", "b") for i in range(12)]
     turns.append(probe(250, "1/8", "b"))  # the M2 trap: M1's trap offered, not taken
@@ -124,14 +124,14 @@ def test_a_wrong_answer_on_another_trap_is_an_offer_not_taken():
     assert result["status"] == "resolved" and result["recheck_taken"] == 0
 
 
-def test_clean_game_turns_after_likely_do_not_count_as_a_re_check():
+def test_clean_game_turns_after_likely_do_not_count_as_a_re_check() -> None:
     first = m1_round("a")
     turns = first + [game(100 + i) for i in range(100)]
     result = diagnose(turns)["M1"]
     assert result["status"] == "likely" and result["recheck_offers"] == 0
 
 
-def test_a_rule_never_likely_has_no_re_check():
+def test_a_rule_never_likely_has_no_re_check() -> None:
     turns = [probe(i, "2/8", "b") for i in range(30)]
     result = diagnose(turns)["M1"]
     assert result["status"] == "none" and result["recheck_offers"] == 0

@@ -153,7 +153,7 @@ def test_the_school_admin_gives_a_contested_class_to_one_class() -> None:
     assert lea.pk and not EntClassName.objects.exists()
 
 
-def _upload(client: Client, classroom: Classroom, text: str):  # type: ignore[no-untyped-def]
+def _upload(client: Client, classroom: Classroom, text: str):
     data = {"file": SimpleUploadedFile("classe.csv", text.encode(), "text/csv")}
     return client.post(reverse("classroom_import", args=[classroom.pk]), data)
 

@@ -30,13 +30,13 @@ def snapshot() -> dict[str, object]:
     }
 
 
-def _upload(client: Client, world: ClassWorld, text: str, **extra: object):  # type: ignore[no-untyped-def]
+def _upload(client: Client, world: ClassWorld, text: str, **extra: object):
     url = reverse("classroom_import", args=[world.classroom.pk])
     data = {"file": SimpleUploadedFile("classe.csv", text.encode(), "text/csv"), **extra}
     return client.post(url, data)
 
 
-def _confirm(client: Client, world: ClassWorld):  # type: ignore[no-untyped-def]
+def _confirm(client: Client, world: ClassWorld):
     return client.post(reverse("classroom_import_confirm", args=[world.classroom.pk]))
 
 

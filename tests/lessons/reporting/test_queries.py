@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
 
 from lessons.models import ClassSession, SessionMember
 from tests.conftest import ClassWorld
@@ -46,7 +47,10 @@ def _play(world: ClassWorld, extra_students: int, sessions: int) -> ClassSession
 
 @pytest.mark.parametrize(("extra_students", "sessions"), [(0, 1), (4, 3)])
 def test_query_counts_do_not_grow_with_the_class(
-    class_a: ClassWorld, django_assert_num_queries, extra_students: int, sessions: int
+    class_a: ClassWorld,
+    django_assert_num_queries: DjangoAssertNumQueries,
+    extra_students: int,
+    sessions: int,
 ) -> None:
     session = _play(class_a, extra_students, sessions)
     classroom = class_a.classroom
@@ -70,7 +74,9 @@ def test_query_counts_do_not_grow_with_the_class(
         b"".join(response.streaming_content)
 
 
-def test_attempt_export_streams_in_chunks(class_a: ClassWorld, django_assert_max_num_queries):
+def test_attempt_export_streams_in_chunks(
+    class_a: ClassWorld, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
     _play(class_a, 2, 2)
     teacher = teacher_client(class_a.teacher)
     with django_assert_max_num_queries(5):  # 4, and the group plans' marker rows (one query)

@@ -118,7 +118,7 @@ def test_report_refuses_an_unknown_format(class_a: ClassWorld) -> None:
     assert client.get(reverse("report_me"), {"format": "docx"}).status_code == 404
 
 
-def _csv(response) -> list[list[str]]:  # type: ignore[no-untyped-def]
+def _csv(response) -> list[list[str]]:
     body = b"".join(response.streaming_content).decode()
     return list(csv.reader(io.StringIO(body)))
 

@@ -20,13 +20,13 @@ from tests.lessons.reporting.helpers import log_attempt
 pytestmark = pytest.mark.django_db
 
 
-def _session(world: ClassWorld):  # type: ignore[no-untyped-def]
+def _session(world: ClassWorld):
     session = session_start(teacher=world.teacher, classroom=world.classroom)
     SessionMember.objects.create(session=session, student=world.student.student)
     return session
 
 
-def _row(world: ClassWorld, session):  # type: ignore[no-untyped-def]
+def _row(world: ClassWorld, session):
     overview = session_overview(session=session)
     return next(s for s in overview.students if s.student_id == world.student.student.pk)
 
