@@ -28,7 +28,8 @@ def _contract() -> dict[str, object]:
     contracts = config["tool"]["importlinter"]["contracts"]
     matching = [contract for contract in contracts if contract["id"] == "lessons-layers"]
     assert len(matching) == 1, "one lessons-layers contract in pyproject.toml"
-    return matching[0]
+    contract: dict[str, object] = matching[0]
+    return contract
 
 
 def test_the_lessons_rooms_have_a_layers_contract() -> None:

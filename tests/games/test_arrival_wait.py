@@ -53,7 +53,7 @@ def test_a_player_who_never_came_is_waited_for_then_played_by_a_robot(
     assert not seat.bot_takeover
 
 
-def _play_out_turn(table: Table, user, seat: int) -> None:
+def _play_out_turn(table: Table, user: User, seat: int) -> None:
     """Draw, then pass while the turn stays with the seat."""
     table_act(table_id=table.pk, user=user, action={"type": "draw"}, state_id=table.state_id)
     table.refresh_from_db()

@@ -228,7 +228,9 @@ def _full_deck_setup(ruleset: str, players: int, start: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("ruleset", "start"), [("fractions", "1/3v"), ("classic", "5r"), ("family_quick", "5r")]
 )
-def test_the_observed_table_ends_a_blocked_round(pair: tuple[User, User], ruleset, start) -> None:
+def test_the_observed_table_ends_a_blocked_round(
+    pair: tuple[User, User], ruleset: str, start: str
+) -> None:
     # The reported table: both hands hold the deck (pile 0, a one-card discard), both away.
     setup = _full_deck_setup(ruleset, 2, start)
     table = make_table(

@@ -7,8 +7,9 @@ import threading
 import pytest
 from django.db import close_old_connections
 
+from games.errors import TableError
 from games.models import Table, TableEvent
-from games.services import TableError, table_act
+from games.services import table_act
 from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 

@@ -334,7 +334,9 @@ async def test_a_student_moved_off_the_table_is_disconnected(pair: tuple[User, U
         ({}, None, "fr"),
     ],
 )
-def test_the_socket_language_is_cookie_then_browser_then_french(cookies, accept, expected) -> None:
+def test_the_socket_language_is_cookie_then_browser_then_french(
+    cookies, accept: str | None, expected: str
+) -> None:
     headers = [] if accept is None else [(b"accept-language", accept.encode("latin-1"))]
     assert language_of({"cookies": cookies, "headers": headers}) == expected
 
@@ -363,7 +365,7 @@ async def _socket_in(table_id: int, user, cookie_language: str | None, accept: s
     ],
 )
 async def test_frame_errors_speak_the_socket_language(
-    pair: tuple[User, User], cookie_language, accept, message
+    pair: tuple[User, User], cookie_language: str | None, accept: str, message: str
 ) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     comm = await _socket_in(table.pk, pair[0], cookie_language, accept)

@@ -113,7 +113,7 @@ async def test_a_class_session_table_never_asks(pair: tuple[User, User]) -> None
     ],
 )
 async def test_bad_answers_are_refused_and_log_nothing(
-    pair: tuple[User, User], frame, code
+    pair: tuple[User, User], frame: dict[str, object], code: str
 ) -> None:
     table = await _table(list(pair))
     comm = await open_seat(table.pk, pair[1])

@@ -29,7 +29,7 @@ def _finish_and_announce(table_id: int) -> None:
 
 @pytest.mark.parametrize("transport", ["socket", "stream"])
 async def test_a_page_on_a_finished_table_hears_that_its_activity_ended(
-    pair: tuple[User, User], transport
+    pair: tuple[User, User], transport: str
 ) -> None:
     table = await database_sync_to_async(make_table)(list(pair), setup=FRACTIONS_SETUP)
     link = await table_reader(transport, table.pk, pair[0])

@@ -167,7 +167,9 @@ async def test_no_pending_prompt_before_any_play_or_after_the_turn_moved_on(
         {"type": "reason", "code": "M1"},
     ],
 )
-async def test_bad_codes_are_refused_and_change_nothing(pair: tuple[User, User], frame) -> None:
+async def test_bad_codes_are_refused_and_change_nothing(
+    pair: tuple[User, User], frame: dict[str, object]
+) -> None:
     table = await _table(list(pair), ASKED)
     comm = await open_seat(table.pk, pair[1])
     assert "ask_reason" in await _play(comm, WRONG_EQUAL)

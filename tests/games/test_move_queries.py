@@ -171,18 +171,18 @@ def test_a_broadcast_reads_nothing_per_recipient(
     for seat in (0, 1, None):  # both players and a watching teacher
         sock = consumers.TableConsumer()
         sock.seat, sock.lang, sock.table_id = seat, "fr", table.pk
-        sock.last_state_id, sock.missed = message["state_id"] - 1, set()
-        sent: list[dict[str, Any]] = []
+        sock.last_state_id = message["state_id"] - 1
+        frames: list[dict[str, Any]] = []
 
-        async def record(frame: dict[str, Any], sent: list[dict[str, Any]] = sent) -> None:
-            sent.append(json.loads(jsontext.dumps(frame)))
+        async def record(frame: dict[str, Any], frames: list[dict[str, Any]] = frames) -> None:
+            frames.append(json.loads(jsontext.dumps(frame)))
 
         sock.send_frame = record  # type: ignore[method-assign]
         with django_assert_num_queries(0):
             async_to_sync(sock.table_update)(message)
-        assert [frame["type"] for frame in sent][-1] == "state"
-        assert sent[-1]["state_id"] == message["state_id"]
-        view = sent[-1]["view"]
+        assert [frame["type"] for frame in frames][-1] == "state"
+        assert frames[-1]["state_id"] == message["state_id"]
+        view = frames[-1]["view"]
         # Each seat sees its own hand only; the teacher sees none.
         assert view["hand"] == Game.from_dict(update_body(message)["state"]).view(seat)["hand"]
         assert bool(view["hand"]) == (seat is not None)

@@ -26,7 +26,7 @@ def _strings(page: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def page(class_a: ClassWorld):
+def page(class_a: ClassWorld) -> str:
     table = make_table([class_a.student.user, class_a.other_student.user])
     client = Client()
     client.force_login(class_a.student.user)
@@ -57,7 +57,9 @@ def test_the_script_chooses_by_count_for_each_pair() -> None:
         ({"deck": "sixths"}, "Le paquet de cette table : Dénominateurs 2, 3 et 6."),
     ],
 )
-def test_the_help_names_the_deck_of_a_fractions_table(class_a: ClassWorld, options, french) -> None:
+def test_the_help_names_the_deck_of_a_fractions_table(
+    class_a: ClassWorld, options: dict[str, str], french: str
+) -> None:
     table = make_table([class_a.student.user, class_a.other_student.user], options=options)
     client = Client()
     client.force_login(class_a.student.user)

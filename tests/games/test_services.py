@@ -76,7 +76,7 @@ def test_action_is_applied_stored_and_broadcast_after_commit(
     ],
 )
 def test_refused_actions_change_nothing(
-    pair: tuple[User, User], seat_user, action, state_id, code
+    pair: tuple[User, User], seat_user: int, action, state_id: int | str, code: str
 ) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     before = Table.objects.get(pk=table.pk).state
@@ -330,7 +330,7 @@ def test_finishing_a_table_stops_it_once(
         ("bot_finished", "finished"),
     ],
 )
-def test_refused_seat_changes_change_nothing(trio, call, code) -> None:
+def test_refused_seat_changes_change_nothing(trio, call: str, code: str) -> None:
     mixed = make_table([trio[0], None], setup=FRACTIONS_SETUP, table_settings=TIMER)
     full = make_table([trio[0], trio[1]], setup=FRACTIONS_SETUP)
     if call.endswith("finished"):

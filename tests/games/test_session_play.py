@@ -24,7 +24,7 @@ from games.models import Table
 from games.realtime.consumer import CLOSE_SIGNED_OUT, SIGNIN_CHECK_SECONDS
 from games.realtime.signin import still_signed_in
 from games.services import table_finish
-from lessons.home.views import STUDENT_DEVICE_COOKIE
+from lessons.home.landing import STUDENT_DEVICE_COOKIE
 from lessons.models import SessionMember, SessionTable
 from lessons.sessions.services import session_end, session_start
 from tests.conftest import ClassWorld
@@ -224,7 +224,7 @@ async def _close_code(comm: WebsocketCommunicator, timeout: float = 3) -> int | 
     while time.monotonic() < deadline:
         output = await comm.receive_output(timeout=deadline - time.monotonic())
         if output["type"] == "websocket.close":
-            return output.get("code")  # type: ignore[no-any-return]
+            return output.get("code")
     raise AssertionError("the socket stayed open")
 
 
@@ -269,10 +269,9 @@ async def test_an_action_from_a_signed_out_session_is_refused(
     # The sign-out message may be lost (a restarted channel layer): the socket checks its
     # session before it acts (at most SIGNIN_CHECK_SECONDS after the last check), and closes
     # with 4401 without applying anything.
-    from games.realtime import link
 
     now = [1000.0]
-    monkeypatch.setattr(link.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
     _session, table = await database_sync_to_async(_session_table)(class_a)
     user = class_a.other_student.user
     _tab, cookie = await database_sync_to_async(_login_cookie)(user)
@@ -304,7 +303,7 @@ async def test_the_sign_in_check_is_cached_between_frames(
         return still_signed_in(scope)
 
     monkeypatch.setattr(link, "still_signed_in", counted)
-    monkeypatch.setattr(link.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
     comm = _socket(f"/ws/table/{table.pk}/", cookie)
     assert (await comm.connect())[0]
     await receive_until(comm, "state")

@@ -273,7 +273,7 @@ BAD_FRAMES = [
 @pytest.mark.parametrize(("raw", "code"), BAD_FRAMES, ids=[c for _r, c in BAD_FRAMES])
 @pytest.mark.parametrize("transport", ["socket", "post"])
 async def test_a_bad_frame_gets_the_same_error_on_both_transports(
-    pair: tuple[User, User], transport, raw, code
+    pair: tuple[User, User], transport: str, raw, code
 ) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     if transport == "post":

@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async
 from pytest_django.fixtures import Settings
 
 from games import driver
+from games.models import Table
 from games.realtime.stream_caps import CLOSE_REPLACED, PER_PLACE, PER_SIGNIN, STREAM_CAPS
 from lessons.models import User
 from tests.conftest import ClassWorld
@@ -29,7 +30,7 @@ def _fast_bots(settings: Settings) -> Iterator[None]:
     STREAM_CAPS.keys_of.clear()
 
 
-async def _table(users):
+async def _table(users: list[User]) -> Table:
     return await database_sync_to_async(make_table)(users, setup=FRACTIONS_SETUP)
 
 

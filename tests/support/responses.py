@@ -7,13 +7,20 @@ import re
 from typing import Any
 
 from django.http import HttpResponse
+from django.http.response import HttpResponseBase
 
 from lessons.models import Classroom, Student, User
 
 
-def page_text(response: HttpResponse) -> str:
+def _html(response: HttpResponseBase) -> str:
+    # The test client's responses are typed as the base class; a page is an HttpResponse.
+    assert isinstance(response, HttpResponse), response
+    return response.content.decode()
+
+
+def page_text(response: HttpResponseBase) -> str:
     """Return a response's HTML with entities decoded, for text assertions."""
-    return html.unescape(response.content.decode())
+    return html.unescape(_html(response))
 
 
 def without_tokens(page: str) -> str:
@@ -23,9 +30,9 @@ def without_tokens(page: str) -> str:
     return re.sub(r'((?:name="csrfmiddlewaretoken" value|data-csrf)=")[^"]*"', r'\1"', page)
 
 
-def form_errors(response: HttpResponse) -> list[str]:
+def form_errors(response: HttpResponseBase) -> list[str]:
     """Return every form error message shown on a page, as plain text."""
-    text = response.content.decode()
+    text = _html(response)
     blocks = re.findall(r'class="(?:errorlist|form-errors)"[^>]*>(.*?)</(?:ul|div)>', text, re.S)
     messages = []
     for block in blocks:

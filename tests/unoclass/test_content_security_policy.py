@@ -87,7 +87,7 @@ def test_no_template_runs_inline_code_without_the_nonce() -> None:
 
 
 def test_the_error_pages_style_is_the_one_the_policy_allows() -> None:
-    allowed = settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]["style-src"]
+    allowed: list[str] = settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]["style-src"]
     for name in sorted(ERROR_PAGES):
         styles = re.findall(r'style="([^"]*)"', (TEMPLATES / name).read_text(encoding="utf-8"))
         for style in styles:

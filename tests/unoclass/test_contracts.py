@@ -91,7 +91,7 @@ PLANTED = [
 
 @pytest.mark.parametrize(("contract", "planted", "statement", "reported"), PLANTED)
 def test_a_planted_import_breaks_its_contract(
-    tree_copy, contract, planted, statement, reported
+    tree_copy: Path, contract, planted, statement, reported
 ) -> None:
     target = tree_copy / planted
     target.write_text(f'"""Planted by the contract test."""\n\n{statement}\n', encoding="utf-8")
@@ -111,7 +111,7 @@ def test_a_planted_import_breaks_its_contract(
     [("from django.db import models", "django"), ("import lessons.models", "lessons.models")],
 )
 def test_django_in_the_ent_matching_module_breaks_its_contract(
-    tree_copy, statement, reported
+    tree_copy: Path, statement: str, reported: str
 ) -> None:
     # lessons.ent.matching is a module, not a package: the import goes into the module itself.
     target = tree_copy / "lessons/ent/matching.py"
@@ -135,7 +135,7 @@ def test_django_in_the_ent_matching_module_breaks_its_contract(
     ],
 )
 def test_a_django_import_in_a_print_worker_module_breaks_its_contract(
-    tree_copy, module, statement
+    tree_copy: Path, module: str, statement: str
 ) -> None:
     target = tree_copy / module
     original = target.read_text(encoding="utf-8")
@@ -150,7 +150,7 @@ def test_a_django_import_in_a_print_worker_module_breaks_its_contract(
     assert module.removesuffix(".py").replace("/", ".") in output and "django" in output, output
 
 
-def test_the_copy_without_a_planted_import_keeps_the_contracts(tree_copy) -> None:
+def test_the_copy_without_a_planted_import_keeps_the_contracts(tree_copy: Path) -> None:
     # So the planted failures above come from the planted line, not from the copying.
     result = _lint_imports(tree_copy)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -161,7 +161,7 @@ def test_only_url_modules_import_views() -> None:
         ("games/views.py", "from games import __version__", False),
     ],
 )
-def test_the_private_check_catches_a_planted_import(path, source, caught) -> None:
+def test_the_private_check_catches_a_planted_import(path: str, source: str, caught: bool) -> None:
     problems = [p for i in imports_of(ROOT / path, source) for p in private_imports(i)]
     assert bool(problems) is caught, problems
 
@@ -181,6 +181,6 @@ def test_the_private_check_catches_a_planted_import(path, source, caught) -> Non
         ("games/views.py", "from django.views.decorators.http import require_POST", False),
     ],
 )
-def test_the_views_check_catches_a_planted_import(path, source, caught) -> None:
+def test_the_views_check_catches_a_planted_import(path: str, source: str, caught: bool) -> None:
     problems = [p for i in imports_of(ROOT / path, source) for p in views_imports(i)]
     assert bool(problems) is caught, problems

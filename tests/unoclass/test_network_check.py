@@ -222,7 +222,7 @@ async def test_the_socket_refuses_a_flood_of_echoes(monkeypatch: pytest.MonkeyPa
     flood = CheckLink.rate_burst + 3
     for number in range(flood):
         await comm.send_json_to({"type": "echo", "n": number})
-    answers = []
+    answers: list[dict[str, Any]] = []
     while len(answers) < flood:
         frame = await comm.receive_json_from(timeout=5)
         if frame["type"] != "beat":
@@ -285,7 +285,8 @@ async def _whole(comm: ApplicationCommunicator) -> bytes:
     while True:
         chunk = await comm.receive_output(timeout=5)
         if chunk["type"] == "http.response.body":
-            body += chunk["body"]
+            part: bytes = chunk["body"]
+            body += part
             if not chunk.get("more_body"):
                 return body
 

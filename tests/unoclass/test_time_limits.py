@@ -37,7 +37,7 @@ def test_this_test_runs_under_the_default_limit(request: pytest.FixtureRequest) 
         ("tests/games/test_consumer.py", None),
     ],
 )
-def test_end_to_end_directories_get_their_own_limit(path, seconds) -> None:
+def test_end_to_end_directories_get_their_own_limit(path: str, seconds: float | None) -> None:
     assert limit_for(ROOT / path) == seconds
 
 

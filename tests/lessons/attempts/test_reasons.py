@@ -50,7 +50,7 @@ def test_a_reason_by_table_and_turn_goes_to_the_turns_last_wrong_equal_claim(
 
 
 @pytest.mark.parametrize("reason", ["", "M1", "because", None, 3, "ADDED_SAME"])
-def test_unknown_codes_are_refused(class_a: ClassWorld, reason) -> None:
+def test_unknown_codes_are_refused(class_a: ClassWorld, reason: int | str | None) -> None:
     student = class_a.student.student
     attempt = _wrong(student)
     with pytest.raises(ReasonError) as err:
@@ -89,7 +89,7 @@ def test_another_students_attempt_is_refused_like_a_missing_one(
     ],
 )
 def test_only_a_wrong_equal_claim_on_a_fraction_takes_a_reason(
-    class_a: ClassWorld, reference, played, claim, named
+    class_a: ClassWorld, reference, played, claim: str, named: int | None
 ) -> None:
     student = class_a.student.student
     attempt = log_attempt(student, reference, played, claim, named_denominator=named)

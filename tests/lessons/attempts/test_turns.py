@@ -101,7 +101,7 @@ def _shares(reference: tuple[int, int], hand: list[tuple[int, int]]) -> dict[str
 
 
 @pytest.mark.parametrize("card", ["10/12v", "1/6b", "2/3r"])
-def test_p0_and_opportunities_on_uneven_pairs(pair: tuple[User, User], card) -> None:
+def test_p0_and_opportunities_on_uneven_pairs(pair: tuple[User, User], card: str) -> None:
     # 1/3 against 10/12, 1/6 or 2/3: swapping the reference and the played card changes the
     # shares (other wrong options), so a log that swapped them is caught.
     _anais, basile = pair

@@ -166,7 +166,7 @@ def _sign_in(client: Client, classroom: Classroom, login: Any, pin: str) -> Any:
 
 
 @pytest.mark.parametrize("status", ["open", "paused"])
-def test_signing_in_joins_the_class_session_in_progress(class_a: ClassWorld, status) -> None:
+def test_signing_in_joins_the_class_session_in_progress(class_a: ClassWorld, status: str) -> None:
     from lessons.models import SessionMember
     from lessons.sessions.services import session_set_paused, session_start
 

@@ -40,7 +40,9 @@ def test_random_reasons_do_not_make_a_status() -> None:
         ("M3", True, 0.9, 50),
     ],
 )
-def test_habits_are_found(rule, reasons, found_at_least, median_at_most) -> None:
+def test_habits_are_found(
+    rule: str, reasons: bool, found_at_least: float, median_at_most: int
+) -> None:
     seeds = range(3 * 10**6, 3 * 10**6 + HABIT)
     students = cal.run_students(Student(habit=rule, reasons=reasons), seeds, 150)
     assert cal.found(students, rule, 150) >= found_at_least

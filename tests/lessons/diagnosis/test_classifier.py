@@ -139,7 +139,7 @@ def test_wrong_claims_always_get_a_tag_in_canonical_order(a, b, c, d, claim) -> 
         ((1, 2), (1, 3), ""),
     ],
 )
-def test_bad_input_is_refused(reference, played, claim) -> None:
+def test_bad_input_is_refused(reference, played, claim: str) -> None:
     with pytest.raises(ValueError):
         classify(reference, played, claim)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
 
@@ -86,7 +87,7 @@ def test_few_fits_are_only_emerging_and_one_reference_is_never_likely() -> None:
     assert diagnose(m2_student(2))["M2"]["status"] == "none"  # p = 0.0625
     hand = ["1/6", "5/6", "16/24", "3/6"]
     same_reference = [turn(i, "1/3", hand, attempt("1/6")) for i in range(12)]
-    result = diagnose(same_reference)["M2"]
+    result: dict[str, Any] = diagnose(same_reference)["M2"]
     assert result["p_value"] < 1e-6 and result["status"] == "emerging"
 
 
@@ -96,7 +97,9 @@ def test_one_fitting_card_is_never_emerging_however_unlikely() -> None:
     others = ["5/6", "2/3", "3/6", "4/6", "10/12", "8/12", "16/24", "20/24", "32/48", "40/48"]
     hand = [*others, *others, "24/48", "24/48", "6/12", "12/24", "2/12", "1/6"]
     reason = next(code for code, rule in REASONS.items() if rule == "M2")
-    result = diagnose([turn(0, "1/3", hand, attempt("1/6", "equal", True, reason))])["M2"]
+    result: dict[str, Any] = diagnose(
+        [turn(0, "1/3", hand, attempt("1/6", "equal", True, reason))]
+    )["M2"]
     assert result["k"] == 1 and result["p_value"] < 0.01
     assert result["status"] == "none"
 
@@ -152,7 +155,7 @@ def test_after_a_named_denominator_only_d1_is_read() -> None:
 
 def test_a_matching_reason_weighs_and_a_random_one_does_not_help() -> None:
     without = diagnose(m2_student(3))["M2"]["p_value"]
-    matching = diagnose(m2_student(3, reason="same_top"))["M2"]
+    matching: dict[str, Any] = diagnose(m2_student(3, reason="same_top"))["M2"]
     other = diagnose(m2_student(3, reason="added_same"))["M2"]["p_value"]
     assert matching["p_value"] < without / 10 and matching["reasons"] == 3
     assert other >= without
@@ -179,7 +182,7 @@ def test_clean_game_turns_alone_never_resolve_a_likely_rule() -> None:
         turn(100 + i, "1/3", ["1/6", "2/6", "5/6"], attempt("2/6"))  # 1/6 held, right play
         for i in range(200)
     ]
-    result = diagnose(history + clean)["M2"]
+    result: dict[str, Any] = diagnose(history + clean)["M2"]
     assert result["status"] == "likely"
     assert result["clean_run"] == 200 and result["clean_needed"] is not None
     assert result["recheck_offers"] == 0 and result["rechecked_at_turn"] is None

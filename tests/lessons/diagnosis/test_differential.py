@@ -100,7 +100,7 @@ def _planted(monkeypatch: pytest.MonkeyPatch, rule, test) -> None:
     ],
     ids=["M3a one direction", "M6 across denominators only"],
 )
-def test_a_narrowed_rule_is_caught(monkeypatch: pytest.MonkeyPatch, rule, narrowed) -> None:
+def test_a_narrowed_rule_is_caught(monkeypatch: pytest.MonkeyPatch, rule: str, narrowed) -> None:
     _planted(monkeypatch, rule, narrowed)
     try:
         assert disagreements(DEFAULT), f"a narrowed {rule} went unnoticed"

@@ -39,7 +39,7 @@ def test_evidence_is_json_ready() -> None:
     "name",
     ["THRESHOLDS", "STATUS_RULES_TEXT", "status_for", "student_evidence", "rule_evidence"],
 )
-def test_the_old_status_path_is_gone(name) -> None:
+def test_the_old_status_path_is_gone(name: str) -> None:
     # One truth: no second way to give a rule a status.
     assert not hasattr(diagnosis, name)
 

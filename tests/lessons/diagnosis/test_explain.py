@@ -119,7 +119,7 @@ def test_named_denominator() -> None:
         ((-1, 3), "2/5", "equal", "fr"),
     ],
 )
-def test_bad_calls_are_refused(reference, played, rule, lang) -> None:
+def test_bad_calls_are_refused(reference, played: str, rule: str, lang: str) -> None:
     with pytest.raises(ValueError):
         explain_wrong_play(reference, played, rule, lang)
 

@@ -86,7 +86,7 @@ def test_game_and_probe_turns_mix_and_source_game_is_the_default() -> None:
         (lambda t: t.update(denominator=5), "not the reference's"),
     ],
 )
-def test_a_bad_probe_turn_is_refused_and_named(change, match) -> None:
+def test_a_bad_probe_turn_is_refused_and_named(change, match: str) -> None:
     turn = copy.deepcopy(probe(7, *ITEM, "2/5"))
     change(turn)
     with pytest.raises(ValueError, match=match):

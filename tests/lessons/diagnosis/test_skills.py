@@ -91,7 +91,7 @@ def _run(results: str, session: str = "s1", day: date = MON) -> list[Opportunity
         ("0000000000" + "1111111111", "proficient"),  # only the last 10 count
     ],
 )
-def test_states_on_the_last_ten(results, state) -> None:
+def test_states_on_the_last_ten(results, state: str) -> None:
     assert skill_progress(_run(results)).state == state
 
 

@@ -42,7 +42,7 @@ def test_a_competent_pupil_has_a_short_round() -> None:
 
 
 @pytest.mark.parametrize(("rule", "reasons"), [("M1", True), ("M2", False), ("M3", True)])
-def test_a_half_habit_is_found_in_the_round(rule, reasons) -> None:
+def test_a_half_habit_is_found_in_the_round(rule: str, reasons: bool) -> None:
     pupil = Pupil(habit=rule, rate=0.5, reasons=reasons)
     outcomes = [wc.run_pupil(pupil, 10**6 + seed) for seed in range(N)]
     assert wc.found(outcomes, rule) >= 0.9

@@ -116,7 +116,9 @@ def test_family_report_never_shows_fixed_after_clean_games_alone(class_a: ClassW
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])
-def test_how_we_diagnose_speaks_plainly_with_the_real_figures(client: Client, language) -> None:
+def test_how_we_diagnose_speaks_plainly_with_the_real_figures(
+    client: Client, language: str
+) -> None:
     from lessons.diagnosis import RULES, RULES_VERSION
     from lessons.reporting.words import deck_figures, percent
 

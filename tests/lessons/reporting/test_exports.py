@@ -130,7 +130,7 @@ def test_the_spreadsheet_export_of_an_english_class_keeps_commas(class_b: ClassW
 
 
 @pytest.mark.parametrize("flavour", ["excel", "SPREADSHEET", "machine2", "<x>"])
-def test_an_unknown_flavour_is_not_found(class_a: ClassWorld, flavour) -> None:
+def test_an_unknown_flavour_is_not_found(class_a: ClassWorld, flavour: str) -> None:
     client = teacher_client(class_a.teacher)
     for name in ("export_attempts", "export_students"):
         response = client.get(reverse(name, args=[class_a.classroom.pk]), {"for": flavour})

@@ -86,7 +86,9 @@ def test_expiry_is_the_retention_after_archiving_or_after_the_school_year(
     assert months_later(_at("2025-11-30"), 3) == _at("2026-02-28")
 
 
-def test_dry_run_lists_the_expired_class_and_changes_nothing(two_years) -> None:
+def test_dry_run_lists_the_expired_class_and_changes_nothing(
+    two_years: tuple[ClassWorld, ClassWorld],
+) -> None:
     class_a, class_b = two_years
     before = _class_rows(class_a), _class_rows(class_b)
     out = io.StringIO()
@@ -99,7 +101,9 @@ def test_dry_run_lists_the_expired_class_and_changes_nothing(two_years) -> None:
     assert texts_with("AnaïsA")
 
 
-def test_nothing_expires_before_the_retention_period_ends(two_years) -> None:
+def test_nothing_expires_before_the_retention_period_ends(
+    two_years: tuple[ClassWorld, ClassWorld],
+) -> None:
     class_a, _ = two_years
     assert classes_expired(now=_at("2025-09-20 16:59")) == []
     before = _class_rows(class_a)
@@ -107,7 +111,9 @@ def test_nothing_expires_before_the_retention_period_ends(two_years) -> None:
     assert _class_rows(class_a) == before
 
 
-def test_apply_erases_the_expired_class_only_and_a_second_run_does_nothing(two_years) -> None:
+def test_apply_erases_the_expired_class_only_and_a_second_run_does_nothing(
+    two_years: tuple[ClassWorld, ClassWorld],
+) -> None:
     class_a, class_b = two_years
     b_before = _class_rows(class_b)
     b_texts = texts_with("AnaïsB")
@@ -134,7 +140,9 @@ def test_apply_erases_the_expired_class_only_and_a_second_run_does_nothing(two_y
     assert _class_rows(class_b) == b_before
 
 
-def test_a_class_never_archived_goes_after_the_school_year_and_is_archived(two_years) -> None:
+def test_a_class_never_archived_goes_after_the_school_year_and_is_archived(
+    two_years: tuple[ClassWorld, ClassWorld],
+) -> None:
     _, class_b = two_years
     assert [c.classroom_id for c in classes_expired(now=_at("2026-10-07 23:00"))] == [
         two_years[0].classroom.pk
@@ -146,7 +154,9 @@ def test_a_class_never_archived_goes_after_the_school_year_and_is_archived(two_y
     assert not Student.objects.filter(classroom=class_b.classroom).exists()
 
 
-def test_keeping_research_data_pseudonymises_names_and_pins_but_keeps_plays(two_years) -> None:
+def test_keeping_research_data_pseudonymises_names_and_pins_but_keeps_plays(
+    two_years: tuple[ClassWorld, ClassWorld],
+) -> None:
     class_a, _ = two_years
     SchoolPolicy.objects.create(retention_months=3, keep_pseudonymised=True)
     attempts = Attempt.objects.filter(classroom=class_a.classroom).count()
@@ -164,7 +174,7 @@ def test_keeping_research_data_pseudonymises_names_and_pins_but_keeps_plays(two_
     assert purge_expired(apply=True, now=_at("2025-09-22")) == []
 
 
-def test_the_school_policy_months_decide(two_years) -> None:
+def test_the_school_policy_months_decide(two_years: tuple[ClassWorld, ClassWorld]) -> None:
     class_a, _ = two_years
     SchoolPolicy.objects.create(retention_months=1)
     assert [c.classroom_id for c in classes_expired(now=_at("2025-07-21"))] == [

@@ -163,7 +163,9 @@ def test_move_a_student_back_to_the_waiting_list(class_a: ClassWorld) -> None:
         ("waiting", None, "already_waiting"),
     ],
 )
-def test_refused_moves_change_nothing(class_a: ClassWorld, who, table, code) -> None:
+def test_refused_moves_change_nothing(
+    class_a: ClassWorld, who: str, table: int | str | None, code: str
+) -> None:
     session, students, lone, group = _two_tables_with_a_robot(class_a)
     if who == "waiting":
         session_move(
@@ -203,7 +205,9 @@ def _all_seats(session):
         ({"turn_timer": 601}, "bad_turn_timer"),
     ],
 )
-def test_bad_settings_are_refused_and_create_nothing(class_a: ClassWorld, kwargs, code) -> None:
+def test_bad_settings_are_refused_and_create_nothing(
+    class_a: ClassWorld, kwargs, code: str
+) -> None:
     with pytest.raises(ValidationError) as err:
         session_start(teacher=class_a.teacher, classroom=class_a.classroom, **kwargs)
     assert err.value.code == code

@@ -285,7 +285,7 @@ async def test_socket_sends_an_update_after_a_play_and_no_hand(
 @pytest.mark.django_db
 @pytest.mark.parametrize("count", [3, 24])
 def test_overview_queries_do_not_grow_with_the_class(
-    class_a: ClassWorld, count, django_assert_max_num_queries: DjangoAssertNumQueries
+    class_a: ClassWorld, count: int, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
     from lessons.sessions.services import session_join, session_seat_now
     from tests.lessons.sessions.helpers import class_of

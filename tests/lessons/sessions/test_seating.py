@@ -84,7 +84,7 @@ def test_every_class_size_from_1_to_31_is_seated_at_balanced_tables(
     ("fractions", 2, 7), ("fractions", 5, 31), ("fractions", 3, 4), ("classic", 10, 31),
     ("classic", 2, 1), ("family_quick", 6, 13),
 ])  # fmt: skip
-def test_other_sizes_and_rulesets(ruleset, size, count, class_a: ClassWorld) -> None:
+def test_other_sizes_and_rulesets(ruleset: str, size: int, count: int, class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, count)
     session = start(class_a.teacher, classroom, ruleset=ruleset, table_size=size)
     join_all(session, students)

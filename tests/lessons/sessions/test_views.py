@@ -49,7 +49,7 @@ def test_teacher_starts_a_session_with_its_settings(class_a: ClassWorld) -> None
 
 @pytest.mark.parametrize("ticked", ["on", "nonsense"])
 def test_a_teacher_turns_animations_and_sound_off_for_a_session(
-    class_a: ClassWorld, ticked
+    class_a: ClassWorld, ticked: str
 ) -> None:
     """Issue 30 §2: the session's tables carry the teacher's "animations off" and "no sound"."""
     client = _english(teacher_client(class_a.teacher))
@@ -74,7 +74,9 @@ def test_a_teacher_turns_animations_and_sound_off_for_a_session(
         ({"ruleset": "chess", "table_size": 4, "turn_timer": 0}, "Select a valid choice"),
     ],
 )
-def test_bad_settings_show_an_error_and_start_nothing(class_a: ClassWorld, data, english) -> None:
+def test_bad_settings_show_an_error_and_start_nothing(
+    class_a: ClassWorld, data, english: str
+) -> None:
     client = _english(teacher_client(class_a.teacher))
     response = client.post(reverse("session_new", args=[class_a.classroom.pk]), data)
     assert response.status_code == 200

@@ -154,7 +154,7 @@ def test_joining_an_ended_session_is_refused_and_changes_nothing(class_a: ClassW
     ],
 )
 def test_bad_join_requests_are_refused_and_change_nothing(
-    class_a: ClassWorld, class_b: ClassWorld, who, method, session_of, status
+    class_a: ClassWorld, class_b: ClassWorld, who: str, method: str, session_of: str, status: int
 ) -> None:
     session = start(class_a.teacher, class_a.classroom)
     session_id = session.pk + 100 if session_of == "missing" else session.pk
