@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -47,11 +48,11 @@ def _fast_bots(settings: Settings) -> Iterator[None]:
     driver.cancel_all()
 
 
-async def _table(users, **kw):
+async def _table(users: Sequence[User | None], **kw: Any) -> Table:
     return await database_sync_to_async(make_table)(users, **kw)
 
 
-async def _state(table_id):
+async def _state(table_id: int) -> tuple[dict[str, Any], int]:
     table = await database_sync_to_async(Table.objects.get)(pk=table_id)
     return table.state, table.state_id
 
@@ -129,7 +130,7 @@ BAD_FRAMES = [
 
 @pytest.mark.parametrize(("text", "code"), BAD_FRAMES)
 async def test_bad_frames_get_an_error_and_change_nothing(
-    pair: tuple[User, User], text, code
+    pair: tuple[User, User], text: str, code: str | None
 ) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     before = await _state(table.pk)
@@ -335,13 +336,15 @@ async def test_a_student_moved_off_the_table_is_disconnected(pair: tuple[User, U
     ],
 )
 def test_the_socket_language_is_cookie_then_browser_then_french(
-    cookies, accept: str | None, expected: str
+    cookies: dict[str, str], accept: str | None, expected: str
 ) -> None:
     headers = [] if accept is None else [(b"accept-language", accept.encode("latin-1"))]
     assert language_of({"cookies": cookies, "headers": headers}) == expected
 
 
-async def _socket_in(table_id: int, user, cookie_language: str | None, accept: str):
+async def _socket_in(
+    table_id: int, user: User, cookie_language: str | None, accept: str
+) -> WebsocketCommunicator:
     """A table socket whose handshake asks for a language by cookie and/or Accept-Language."""
     cookie = (await database_sync_to_async(session_cookie)(user)).split(b";")[0]
     if cookie_language is not None:
@@ -391,7 +394,7 @@ def test_the_token_bucket_refills_with_time() -> None:
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
 
 
-def _scope_of(user):
+def _scope_of(user: User) -> tuple[dict[str, Any], str]:
     from django.contrib.sessions.backends.db import SessionStore
 
     key = session_cookie(user).split(b";")[0].split(b"=", 1)[1].decode()

@@ -9,10 +9,10 @@ from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from games import host, listeners
+from games.errors import TableError
 from games.models import Table, TableEvent
 from games.services import (
     NextStep,
-    TableError,
     bot_delay,
     seat_give_to_bot,
     seat_give_to_user,
@@ -76,7 +76,7 @@ def test_action_is_applied_stored_and_broadcast_after_commit(
     ],
 )
 def test_refused_actions_change_nothing(
-    pair: tuple[User, User], seat_user: int, action, state_id: int | str, code: str
+    pair: tuple[User, User], seat_user: int, action: object, state_id: int | str, code: str
 ) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     before = Table.objects.get(pk=table.pk).state
@@ -192,14 +192,14 @@ class Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch):
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     clock = Clock()
     monkeypatch.setattr(timezone, "now", lambda: clock.now)
     return clock
 
 
 @pytest.fixture
-def trio(class_a: ClassWorld, class_b: ClassWorld):
+def trio(class_a: ClassWorld, class_b: ClassWorld) -> tuple[User, User, User]:
     return class_a.student.user, class_a.other_student.user, class_b.student.user
 
 
@@ -209,7 +209,7 @@ def _seats(table: Table) -> list[tuple[int, int | None, str, str, bool]]:
 
 def test_a_due_student_seat_handed_to_a_bot_drops_the_deadline_and_the_bot_plays(
     pair: tuple[User, User],
-    clock,
+    clock: Clock,
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings=TIMER)
@@ -218,7 +218,7 @@ def test_a_due_student_seat_handed_to_a_bot_drops_the_deadline_and_the_bot_plays
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         outcome = seat_give_to_bot(table_id=table.pk, user_id=pair[1].pk)
     assert len(callbacks) == 1  # the new seats are broadcast after commit
-    table.refresh_from_db()
+    table = Table.objects.get(pk=table.pk)  # read again: mypy keeps the narrowed deadline
     assert table.deadline is None
     assert outcome.next_step == NextStep(table.pk, 0, bot_delay())
     seat = table.seats.get(index=1)
@@ -235,7 +235,7 @@ def test_a_due_student_seat_handed_to_a_bot_drops_the_deadline_and_the_bot_plays
 
 
 def test_a_due_bot_seat_given_to_a_student_starts_their_full_time(
-    pair: tuple[User, User], clock
+    pair: tuple[User, User], clock: Clock
 ) -> None:
     table = make_table([pair[0], None], setup=FRACTIONS_SETUP, table_settings=TIMER)
     assert table.deadline is None  # the bot at seat 1 is due
@@ -254,7 +254,7 @@ def test_a_due_bot_seat_given_to_a_student_starts_their_full_time(
 
 
 def test_without_a_timer_a_student_given_a_due_seat_gets_no_deadline(
-    pair: tuple[User, User], clock
+    pair: tuple[User, User], clock: Clock
 ) -> None:
     table = make_table([pair[0], None], setup=FRACTIONS_SETUP)
     outcome = seat_give_to_user(table_id=table.pk, user_id=pair[1].pk, name="Bruno")
@@ -262,7 +262,9 @@ def test_without_a_timer_a_student_given_a_due_seat_gets_no_deadline(
     assert table.deadline is None and outcome.next_step is None
 
 
-def test_a_seat_change_elsewhere_keeps_the_due_players_deadline(trio, clock) -> None:
+def test_a_seat_change_elsewhere_keeps_the_due_players_deadline(
+    trio: tuple[User, User, User], clock: Clock
+) -> None:
     setup = {**FRACTIONS_SETUP, "hands": [*FRACTIONS_SETUP["hands"], ["16/24j", "1/2r"]]}
     table = make_table(list(trio), setup=setup, table_settings=TIMER)
     assert table.deadline == T0 + timedelta(seconds=30)  # seat 1 is due
@@ -276,7 +278,7 @@ def test_a_seat_change_elsewhere_keeps_the_due_players_deadline(trio, clock) -> 
 
 
 def test_the_last_student_handed_to_a_bot_finishes_the_table(
-    pair: tuple[User, User], clock
+    pair: tuple[User, User], clock: Clock
 ) -> None:
     table = make_table([pair[0], None], setup=FRACTIONS_SETUP, table_settings=TIMER)
     outcome = seat_give_to_bot(table_id=table.pk, user_id=pair[0].pk, name="Robot 9")
@@ -286,7 +288,7 @@ def test_the_last_student_handed_to_a_bot_finishes_the_table(
     assert table.seats.get(index=0).name == "Robot 9"
 
 
-def test_a_student_can_be_given_a_chosen_bot_seat(trio) -> None:
+def test_a_student_can_be_given_a_chosen_bot_seat(trio: tuple[User, User, User]) -> None:
     setup = {**FRACTIONS_SETUP, "hands": [*FRACTIONS_SETUP["hands"], ["16/24j", "1/2r"]]}
     table = make_table([trio[0], None, None], setup=setup)
     seat_give_to_user(table_id=table.pk, user_id=trio[1].pk, name="Bruno", seat_index=2)
@@ -294,7 +296,9 @@ def test_a_student_can_be_given_a_chosen_bot_seat(trio) -> None:
     assert table.seats.get(index=1).user_id is None
 
 
-def test_a_student_given_no_seat_index_takes_the_lowest_bot_seat(trio) -> None:
+def test_a_student_given_no_seat_index_takes_the_lowest_bot_seat(
+    trio: tuple[User, User, User],
+) -> None:
     setup = {**FRACTIONS_SETUP, "hands": [*FRACTIONS_SETUP["hands"], ["16/24j", "1/2r"]]}
     table = make_table([trio[0], None, None], setup=setup)
     seat_give_to_user(table_id=table.pk, user_id=trio[1].pk, name="Bruno")
@@ -330,7 +334,9 @@ def test_finishing_a_table_stops_it_once(
         ("bot_finished", "finished"),
     ],
 )
-def test_refused_seat_changes_change_nothing(trio, call: str, code: str) -> None:
+def test_refused_seat_changes_change_nothing(
+    trio: tuple[User, User, User], call: str, code: str
+) -> None:
     mixed = make_table([trio[0], None], setup=FRACTIONS_SETUP, table_settings=TIMER)
     full = make_table([trio[0], trio[1]], setup=FRACTIONS_SETUP)
     if call.endswith("finished"):

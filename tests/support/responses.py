@@ -4,18 +4,35 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 
 from lessons.models import Classroom, Student, User
+
+if TYPE_CHECKING:
+    # What the test client returns (a stub-only class): import it under TYPE_CHECKING too.
+    from django.test.client import _MonkeyPatchedWSGIResponse as ClientResponse
+
+__all__ = ["ClientResponse", "body_of", "form_errors", "page_text", "snapshot", "without_tokens"]
 
 
 def _html(response: HttpResponseBase) -> str:
     # The test client's responses are typed as the base class; a page is an HttpResponse.
     assert isinstance(response, HttpResponse), response
     return response.content.decode()
+
+
+def body_of(response: HttpResponseBase) -> bytes:
+    """Return a response's body, whole or streamed (the test client's streams are sync)."""
+    if isinstance(response, StreamingHttpResponse):
+        content = response.streaming_content
+        assert isinstance(content, Iterator), content
+        return b"".join(content)
+    assert isinstance(response, HttpResponse), response
+    return response.content
 
 
 def page_text(response: HttpResponseBase) -> str:

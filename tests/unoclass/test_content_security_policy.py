@@ -6,6 +6,7 @@ import base64
 import hashlib
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -87,7 +88,8 @@ def test_no_template_runs_inline_code_without_the_nonce() -> None:
 
 
 def test_the_error_pages_style_is_the_one_the_policy_allows() -> None:
-    allowed: list[str] = settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]["style-src"]
+    policy: dict[str, Any] = settings.CONTENT_SECURITY_POLICY
+    allowed: list[str] = policy["DIRECTIVES"]["style-src"]
     for name in sorted(ERROR_PAGES):
         styles = re.findall(r'style="([^"]*)"', (TEMPLATES / name).read_text(encoding="utf-8"))
         for style in styles:

@@ -91,7 +91,7 @@ PLANTED = [
 
 @pytest.mark.parametrize(("contract", "planted", "statement", "reported"), PLANTED)
 def test_a_planted_import_breaks_its_contract(
-    tree_copy: Path, contract, planted, statement, reported
+    tree_copy: Path, contract: str, planted: str, statement: str, reported: str
 ) -> None:
     target = tree_copy / planted
     target.write_text(f'"""Planted by the contract test."""\n\n{statement}\n', encoding="utf-8")

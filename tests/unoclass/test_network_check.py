@@ -222,7 +222,7 @@ async def test_the_socket_refuses_a_flood_of_echoes(monkeypatch: pytest.MonkeyPa
     flood = CheckLink.rate_burst + 3
     for number in range(flood):
         await comm.send_json_to({"type": "echo", "n": number})
-    answers: list[dict[str, Any]] = []
+    answers: list[str] = []
     while len(answers) < flood:
         frame = await comm.receive_json_from(timeout=5)
         if frame["type"] != "beat":

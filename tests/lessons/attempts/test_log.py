@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from games.services import TableError, table_step
+from games.errors import TableError
+from games.services import table_step
 from lessons.diagnosis import RULES_VERSION, classify
 from lessons.models import Attempt, ClassSession, MissedEquivalence, SessionTable, User
 from tests.conftest import ClassWorld

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from lessons.attempts.reasons import (
@@ -14,7 +16,7 @@ from lessons.attempts.reasons import (
     attempt_set_reason,
 )
 from lessons.diagnosis import REASONS
-from lessons.models import Attempt
+from lessons.models import Attempt, Student
 from lessons.reporting.loading import statuses_of, student_rows
 from tests.conftest import ClassWorld
 from tests.games.helpers import make_table
@@ -23,12 +25,12 @@ from tests.lessons.reporting.helpers import log_attempt
 pytestmark = pytest.mark.django_db
 
 
-def _wrong(student, **kwargs):
+def _wrong(student: Student, **kwargs: Any) -> Attempt:
     return log_attempt(student, (1, 2), (2, 3), **kwargs)
 
 
 @pytest.mark.parametrize("reason", list(REASONS))
-def test_every_reason_is_stored_by_attempt_id(class_a: ClassWorld, reason) -> None:
+def test_every_reason_is_stored_by_attempt_id(class_a: ClassWorld, reason: str) -> None:
     student = class_a.student.student
     attempt = _wrong(student)
     attempt_set_reason(student=student, attempt_id=attempt.pk, reason=reason)
@@ -89,7 +91,11 @@ def test_another_students_attempt_is_refused_like_a_missing_one(
     ],
 )
 def test_only_a_wrong_equal_claim_on_a_fraction_takes_a_reason(
-    class_a: ClassWorld, reference, played, claim: str, named: int | None
+    class_a: ClassWorld,
+    reference: tuple[int, int] | None,
+    played: tuple[int, int],
+    claim: str,
+    named: int | None,
 ) -> None:
     student = class_a.student.student
     attempt = log_attempt(student, reference, played, claim, named_denominator=named)
@@ -115,7 +121,7 @@ def test_the_same_answer_again_is_fine_a_different_one_is_refused(class_a: Class
     [{}, {"attempt_id": 1, "turn": 2}, {"table_id": 1}, {"turn": 1}, {"attempt_id": "1"},
      {"attempt_id": True}, {"attempt_id": 1, "table_id": 1, "turn": 1}],
 )  # fmt: skip
-def test_the_attempt_must_be_named_one_way(class_a: ClassWorld, target) -> None:
+def test_the_attempt_must_be_named_one_way(class_a: ClassWorld, target: dict[str, Any]) -> None:
     with pytest.raises(ReasonError) as err:
         attempt_set_reason(student=class_a.student.student, reason="guessed", **target)
     assert err.value.code == BAD_TARGET

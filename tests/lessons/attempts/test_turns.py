@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from games.errors import TableError
 from games.models import Table, TableEvent
-from games.services import TableError
 from lessons.diagnosis import RULE_IDS, classify, diagnose
 from lessons.models import Attempt, User
 from lessons.reporting.loading import student_rows, turns_of

@@ -14,11 +14,11 @@ HABIT = 50
 
 
 @pytest.fixture(scope="module")
-def null_students():
+def null_students() -> list[cal.Outcome]:
     return cal.run_students(Student(), range(NULL), 60)
 
 
-def test_no_misconception_is_rarely_likely(null_students) -> None:
+def test_no_misconception_is_rarely_likely(null_students: list[cal.Outcome]) -> None:
     assert cal.false_likely(null_students, 60) <= 0.02
     assert cal.false_emerging(null_students) <= 0.08
 

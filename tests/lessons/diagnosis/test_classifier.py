@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -46,7 +47,9 @@ EXAMPLES = [
 
 
 @pytest.mark.parametrize(("reference", "played", "claim", "expected"), EXAMPLES)
-def test_guide_examples_get_exactly_the_rules_that_fit(reference, played, claim, expected) -> None:
+def test_guide_examples_get_exactly_the_rules_that_fit(
+    reference: tuple[int, int], played: tuple[int, int], claim: str, expected: list[str]
+) -> None:
     assert classify(reference, played, claim) == expected
 
 
@@ -72,7 +75,9 @@ def test_every_rule_has_an_example_in_the_table() -> None:
         ((1, 3), (13, 12), ["U"]),  # 13/12 less its whole is 1/12, not 1/3
     ],
 )
-def test_improper_rules_work_in_both_directions(reference, played, expected) -> None:
+def test_improper_rules_work_in_both_directions(
+    reference: tuple[int, int], played: tuple[int, int], expected: list[str]
+) -> None:
     assert classify(reference, played, "equal") == expected
 
 
@@ -100,19 +105,23 @@ positive = st.integers(min_value=1, max_value=60)
 
 
 @given(positive, positive, positive, positive)
-def test_equal_claims_of_equal_fractions_are_never_tagged(x, y, m1, m2) -> None:
+def test_equal_claims_of_equal_fractions_are_never_tagged(x: int, y: int, m1: int, m2: int) -> None:
     reference, played = (x * m1, y * m1), (x * m2, y * m2)
     assert classify(reference, played, "equal") == []
     assert claim_is_correct(reference, played, "equal")
 
 
 @given(positive, positive, positive)
-def test_same_denominator_claims_with_equal_denominators_are_never_tagged(a, c, b) -> None:
+def test_same_denominator_claims_with_equal_denominators_are_never_tagged(
+    a: int, c: int, b: int
+) -> None:
     assert classify((a, b), (c, b), "denominator") == []
 
 
 @given(positive, positive, positive, positive, st.sampled_from(["equal", "denominator"]))
-def test_wrong_claims_always_get_a_tag_in_canonical_order(a, b, c, d, claim) -> None:
+def test_wrong_claims_always_get_a_tag_in_canonical_order(
+    a: int, b: int, c: int, d: int, claim: str
+) -> None:
     tags = classify((a, b), (c, d), claim)
     assert (tags == []) == claim_is_correct((a, b), (c, d), claim)
     assert tags == [rule_id for rule_id in RULE_IDS if rule_id in tags]
@@ -139,7 +148,11 @@ def test_wrong_claims_always_get_a_tag_in_canonical_order(a, b, c, d, claim) -> 
         ((1, 2), (1, 3), ""),
     ],
 )
-def test_bad_input_is_refused(reference, played, claim: str) -> None:
+def test_bad_input_is_refused(
+    reference: Any,  # bad on purpose: a zero, a bool, a float, a 3-tuple
+    played: tuple[int, int],
+    claim: str,
+) -> None:
     with pytest.raises(ValueError):
         classify(reference, played, claim)
 
@@ -156,7 +169,7 @@ def test_rulebook_is_complete_in_both_languages() -> None:
         assert rule.claim in ("equal", "denominator")
         for reference, played in rule.examples:
             assert rule.id in classify(reference, played, rule.claim)
-        data = rule.as_dict()
+        data: dict[str, Any] = rule.as_dict()
         assert data["id"] == rule.id and all(" → " in e for e in data["examples"])
     assert RULES_BY_ID["M2a"].part_of == "M2" and RULES_BY_ID["M3a"].part_of == "M3"
 

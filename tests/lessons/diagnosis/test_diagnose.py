@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -22,11 +23,20 @@ from lessons.diagnosis.model import ALPHA_LIKELY, ALPHA_SHARES
 FIGURES = {"status", "k", "expected", "n", "p_value"}
 
 
-def attempt(played, claim=None, asked: bool = False, reason=None):
+def attempt(
+    played: str, claim: str | None = None, asked: bool = False, reason: str | None = None
+) -> dict[str, Any]:
     return {"played": played, "claim": claim, "asked": asked, "reason": reason}
 
 
-def turn(number, reference, hand, *attempts, drew: bool = False, denominator=None):
+def turn(
+    number: int,
+    reference: str | None,
+    hand: Sequence[str],
+    *attempts: dict[str, Any],
+    drew: bool = False,
+    denominator: int | None = None,
+) -> dict[str, Any]:
     return {
         "turn": number,
         "reference": reference,
@@ -46,7 +56,7 @@ M2_TURNS = [
 ]
 
 
-def m2_student(rounds, reason=None):
+def m2_student(rounds: int, reason: str | None = None) -> list[dict[str, Any]]:
     turns = []
     for i in range(rounds):
         reference, hand, played = M2_TURNS[i % len(M2_TURNS)]
@@ -154,17 +164,18 @@ def test_after_a_named_denominator_only_d1_is_read() -> None:
 
 
 def test_a_matching_reason_weighs_and_a_random_one_does_not_help() -> None:
-    without = diagnose(m2_student(3))["M2"]["p_value"]
+    alone: dict[str, Any] = diagnose(m2_student(3))["M2"]
+    without: float = alone["p_value"]
     matching: dict[str, Any] = diagnose(m2_student(3, reason="same_top"))["M2"]
-    other = diagnose(m2_student(3, reason="added_same"))["M2"]["p_value"]
+    other: dict[str, Any] = diagnose(m2_student(3, reason="added_same"))["M2"]
     assert matching["p_value"] < without / 10 and matching["reasons"] == 3
-    assert other >= without
+    assert other["p_value"] >= without
     # A reason only weighs on a card that fits the rule it names.
     assert diagnose(m2_student(3, reason="same_bottom"))["M3"]["k"] == 0
 
 
 def test_a_child_who_always_names_the_same_rule_gives_no_reason_evidence() -> None:
-    def student(reason):
+    def student(reason: str | None) -> dict[str, object]:
         turns = m2_student(3, reason=reason)
         # "The top numbers are the same" on four cards whose tops differ.
         hand = ["2/12", "1/2", "5/6", "4/12"]
@@ -218,9 +229,9 @@ def test_reasons() -> None:
 GOOD = turn(0, "1/3", ["1/6", "2/3"], attempt("1/6", reason="same_top"), drew=True)
 
 
-def _broken(path, value):
+def _broken(path: tuple[str | int, ...], value: object) -> dict[str, Any]:
     data = copy.deepcopy(GOOD)
-    target = data
+    target: Any = data
     for key in path[:-1]:
         target = target[key]
     if value is KeyError:
@@ -255,7 +266,9 @@ def _broken(path, value):
         (("drew",), None),
     ],
 )
-def test_bad_input_raises_value_error_with_a_clear_message(path, value) -> None:
+def test_bad_input_raises_value_error_with_a_clear_message(
+    path: tuple[str | int, ...], value: object
+) -> None:
     with pytest.raises(ValueError, match=r"turn|fraction|deck|must|missing|unknown"):
         diagnose([_broken(path, value)])
 
@@ -274,6 +287,6 @@ def test_bad_input_raises_value_error_with_a_clear_message(path, value) -> None:
         ([GOOD], ["1/3", "x"]),
     ],
 )
-def test_bad_turn_lists_and_decks_raise_value_error(turns, deck) -> None:
+def test_bad_turn_lists_and_decks_raise_value_error(turns: object, deck: object) -> None:
     with pytest.raises(ValueError):
         diagnose(turns, deck=deck)

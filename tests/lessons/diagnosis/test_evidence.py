@@ -12,14 +12,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lessons.diagnosis as diagnosis
+from games.engine.fractions import FractionValue
 from lessons.diagnosis import DEFAULT_DECK_CARDS, attempt_evidence, diagnose
+from lessons.diagnosis.evidence import AttemptEvidence
 
 HAND = list(DEFAULT_DECK_CARDS)
 # Wrong plays that fit M4 on three different top cards (M4 is rare in the default deck).
 M4_PLAYS = [((4, 6), (2, 12)), ((2, 3), (8, 24)), ((5, 6), (2, 12))]
 
 
-def _wrong(reference, played, hand=HAND, claim: str = "equal"):
+def _wrong(
+    reference: FractionValue,
+    played: FractionValue,
+    hand: list[FractionValue] = HAND,
+    claim: str = "equal",
+) -> AttemptEvidence:
     return attempt_evidence(reference, played, claim, hand)
 
 
@@ -45,7 +52,7 @@ def test_the_old_status_path_is_gone(name: str) -> None:
 
 
 @given(st.sampled_from(DEFAULT_DECK_CARDS), st.sampled_from(DEFAULT_DECK_CARDS))
-def test_one_play_is_never_a_status(reference, played) -> None:
+def test_one_play_is_never_a_status(reference: str, played: str) -> None:
     turn = {
         "turn": 0,
         "reference": "{}/{}".format(*reference),

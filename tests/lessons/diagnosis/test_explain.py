@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -79,7 +81,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("reference", "played", "rule", "fr", "en"), CASES)
-def test_explanations_in_both_languages(reference, played, rule, fr, en) -> None:
+def test_explanations_in_both_languages(
+    reference: str, played: str, rule: str, fr: str, en: str
+) -> None:
     assert explain_wrong_play(reference, played, rule, "fr") == fr
     assert explain_wrong_play(reference, played, rule, "en") == en
 
@@ -119,7 +123,8 @@ def test_named_denominator() -> None:
         ((-1, 3), "2/5", "equal", "fr"),
     ],
 )
-def test_bad_calls_are_refused(reference, played: str, rule: str, lang: str) -> None:
+def test_bad_calls_are_refused(reference: Any, played: str, rule: str, lang: str) -> None:
+    # `reference`: a bad one on purpose (a 3-tuple, a zero denominator).
     with pytest.raises(ValueError):
         explain_wrong_play(reference, played, rule, lang)
 
@@ -132,7 +137,9 @@ langs = st.sampled_from(["fr", "en"])
 
 
 @given(deck_card, deck_card, rules, langs)
-def test_every_wrong_play_gets_a_short_explanation_naming_both_cards(ref, card, rule, lang) -> None:
+def test_every_wrong_play_gets_a_short_explanation_naming_both_cards(
+    ref: tuple[int, int], card: tuple[int, int], rule: str, lang: str
+) -> None:
     fits = ref[0] * card[1] == ref[1] * card[0] if rule == "equal" else ref[1] == card[1]
     if fits:
         with pytest.raises(ValueError):

@@ -133,7 +133,9 @@ def random_history(rng: random.Random, deck: list[str], turns: int) -> list[dict
     return history
 
 
-def named_turn(rng: random.Random, number: int, denominator: int, deck: list[str], hand: list[str]):
+def named_turn(
+    rng: random.Random, number: int, denominator: int, deck: list[str], hand: list[str]
+) -> dict[str, Any]:
     card = rng.choice(hand or deck)
     claim = rng.choice([None, CLAIM_DENOMINATOR, CLAIM_EQUAL])
     return {
@@ -147,7 +149,7 @@ def named_turn(rng: random.Random, number: int, denominator: int, deck: list[str
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_free_form_histories_give_the_reference_figures(seed) -> None:
+def test_free_form_histories_give_the_reference_figures(seed: int) -> None:
     rng = random.Random(seed)
     deck = list(DEFAULT_DECK_VALUES) if seed % 4 else IMPROPER_DECK
     history = random_history(rng, deck, rng.choice([5, 60, 200, 450]))
@@ -166,7 +168,7 @@ STUDENTS = [
 
 
 @pytest.mark.parametrize("student", STUDENTS, ids=repr)
-def test_simulated_students_give_the_reference_figures(student) -> None:
+def test_simulated_students_give_the_reference_figures(student: calibration.Student) -> None:
     for seed in range(6):
         rng = random.Random(1000 + seed)
         habit_on = True
@@ -286,7 +288,7 @@ def test_the_good_turn_is_read_by_the_plain_reading() -> None:
 
 
 @pytest.mark.parametrize("turns", [t for t in _bad_turns() if isinstance(t, list)], ids=repr)
-def test_the_plain_reading_refuses_every_bad_turn(turns) -> None:
+def test_the_plain_reading_refuses_every_bad_turn(turns: list[Any]) -> None:
     """The fast reading never takes a turn the checked reading refuses."""
     deck = stream.deck_values(None)
     for index, data in enumerate(turns):
@@ -298,7 +300,7 @@ def test_the_plain_reading_refuses_every_bad_turn(turns) -> None:
 
 
 @pytest.mark.parametrize("turns", _bad_turns(), ids=repr)
-def test_bad_input_raises_the_reference_message(turns) -> None:
+def test_bad_input_raises_the_reference_message(turns: object) -> None:
     with pytest.raises(ValueError) as new:
         diagnose(turns)
     if isinstance(turns, list):

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from lessons.diagnosis import diagnose
 
 
-def probe(number, reference, options, played, reason=None, **extra):
-    turn = {
+def probe(
+    number: int,
+    reference: str,
+    options: list[str],
+    played: str,
+    reason: str | None = None,
+    **extra: object,
+) -> dict[str, Any]:
+    turn: dict[str, Any] = {
         "turn": number,
         "source": "probe",
         "reference": reference,
@@ -43,11 +52,13 @@ def test_the_same_turn_as_a_game_turn_is_refused_outside_the_deck() -> None:
 
 
 def test_a_right_answer_keeps_no_reason_and_a_wrong_one_weighs_its_reason() -> None:
-    right = diagnose([probe(0, *ITEM, "2/8", reason="added_same")])
+    right: dict[str, dict[str, Any]] = diagnose([probe(0, *ITEM, "2/8", reason="added_same")])
     assert right["M1"]["k"] == 0 and right["M1"]["n"] == 0
     turns = [probe(i, *ITEM, "2/5", reason="added_same") for i in range(3)]
     silent = [probe(i, *ITEM, "2/5") for i in range(3)]
-    assert diagnose(turns)["M1"]["p_value"] < diagnose(silent)["M1"]["p_value"]
+    said: dict[str, Any] = diagnose(turns)["M1"]
+    unsaid: dict[str, Any] = diagnose(silent)["M1"]
+    assert said["p_value"] < unsaid["p_value"]
 
 
 def test_game_and_probe_turns_mix_and_source_game_is_the_default() -> None:
@@ -86,7 +97,9 @@ def test_game_and_probe_turns_mix_and_source_game_is_the_default() -> None:
         (lambda t: t.update(denominator=5), "not the reference's"),
     ],
 )
-def test_a_bad_probe_turn_is_refused_and_named(change, match: str) -> None:
+def test_a_bad_probe_turn_is_refused_and_named(
+    change: Callable[[dict[str, Any]], object], match: str
+) -> None:
     turn = copy.deepcopy(probe(7, *ITEM, "2/5"))
     change(turn)
     with pytest.raises(ValueError, match=match):

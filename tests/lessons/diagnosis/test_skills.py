@@ -38,7 +38,7 @@ MON, TUE = date(2026, 11, 16), date(2026, 11, 17)
         ((1, 4), (2, 8), []),  # outside the deck's denominators
     ],
 )
-def test_skill_tags(reference, played, tags) -> None:
+def test_skill_tags(reference: tuple[int, int], played: tuple[int, int], tags: list[str]) -> None:
     assert skill_tags(reference, played) == tags
 
 
@@ -91,7 +91,7 @@ def _run(results: str, session: str = "s1", day: date = MON) -> list[Opportunity
         ("0000000000" + "1111111111", "proficient"),  # only the last 10 count
     ],
 )
-def test_states_on_the_last_ten(results, state: str) -> None:
+def test_states_on_the_last_ten(results: str, state: str) -> None:
     assert skill_progress(_run(results)).state == state
 
 

@@ -20,7 +20,7 @@ N = 60
 def test_the_incremental_warm_up_gives_probe_next_s_items() -> None:
     rng = random.Random(3)
     warm_up = WarmUp(level="twelfths", seed=3, round_id="w")
-    turns = []
+    turns: list[dict[str, object]] = []
     pupil = Pupil(habit="M2", rate=0.4, wrong=0.1, reasons=True, level="twelfths")
     while (item := warm_up.next_item()) is not None:
         assert item == probe_next(turns, level="twelfths", seed=3, round_id="w")

@@ -59,6 +59,7 @@ def test_unlinking_tells_the_links_of_the_ent_sessions_only(
         connector=connector, ticket_hash="a" * 64, user=student.user, session_key="ent-session"
     )
     layer = get_channel_layer()
+    assert layer is not None
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(user_group(student.user_id), channel)
     with django_capture_on_commit_callbacks(execute=True):

@@ -21,6 +21,7 @@ from tests.conftest import ClassWorld
 from tests.games.helpers import make_table
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_attempt, log_plays
 from tests.support.factories import teacher_client
+from tests.support.responses import body_of
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def _download(world: ClassWorld, name: str, **params: str) -> bytes:
     client = teacher_client(world.teacher)
     response = client.get(reverse(name, args=[world.classroom.pk]), params)
     assert response.status_code == 200
-    return b"".join(response.streaming_content)
+    return body_of(response)
 
 
 def _play_a_class(world: ClassWorld) -> None:

@@ -17,6 +17,7 @@ from lessons.reporting.loading import statuses_of, student_rows
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.test_held_end_to_end import resolved_then_checked
 from tests.support.factories import teacher_client
+from tests.support.responses import body_of
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def _rows(world: ClassWorld, **params: str) -> list[dict[str, str]]:
     client = teacher_client(world.teacher)
     response = client.get(reverse("export_attempts", args=[world.classroom.pk]), params)
     assert response.status_code == 200
-    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    text = body_of(response).decode("utf-8-sig")
     delimiter = ";" if params.get("for") == "spreadsheet" and ";" in text.split("\n")[0] else ","
     return list(csv.DictReader(io.StringIO(text), delimiter=delimiter))
 
@@ -54,7 +55,7 @@ def test_the_spreadsheet_writes_at_to_the_second_with_its_offset(class_a: ClassW
     response = client.get(
         reverse("export_attempts", args=[class_a.classroom.pk]), {"for": "spreadsheet"}
     )
-    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    text = body_of(response).decode("utf-8-sig")
     lines = list(csv.reader(io.StringIO(text), delimiter=";" if ";" in text[:200] else ","))
     position = ATTEMPT_HEADER.index("at")  # the group plans' marker columns follow it
     last = [line[position] for line in lines[1:]]

@@ -13,6 +13,7 @@ from lessons.models import ClassSession, SessionMember
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_miss, log_plays
 from tests.support.factories import make_students, student_client, teacher_client
+from tests.support.responses import body_of
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +72,7 @@ def test_query_counts_do_not_grow_with_the_class(
         assert own.get(reverse("report_me")).status_code == 200
     with django_assert_num_queries(EXPORT_STUDENTS_QUERIES):
         response = teacher.get(reverse("export_students", args=[classroom.pk]))
-        b"".join(response.streaming_content)
+        body_of(response)
 
 
 def test_attempt_export_streams_in_chunks(
@@ -81,4 +82,4 @@ def test_attempt_export_streams_in_chunks(
     teacher = teacher_client(class_a.teacher)
     with django_assert_max_num_queries(5):  # 4, and the group plans' marker rows (one query)
         response = teacher.get(reverse("export_attempts", args=[class_a.classroom.pk]))
-        assert len(b"".join(response.streaming_content).splitlines()) == 1 + 4 * 2 * 7
+        assert len(body_of(response).splitlines()) == 1 + 4 * 2 * 7

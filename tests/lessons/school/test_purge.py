@@ -182,7 +182,9 @@ def test_the_school_policy_months_decide(two_years: tuple[ClassWorld, ClassWorld
     ]
 
 
-def test_the_purge_logs_no_name(two_years, caplog: pytest.LogCaptureFixture) -> None:
+def test_the_purge_logs_no_name(
+    two_years: tuple[ClassWorld, ClassWorld], caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.DEBUG):
         purge_expired(apply=True, now=_at("2025-09-21"))
     assert "purged class" in caplog.text
@@ -197,7 +199,9 @@ def test_the_privacy_notice_states_the_schools_retention(db: None) -> None:
 
 
 @pytest.mark.parametrize("keep_pseudonymised", [False, True])
-def test_a_purged_class_leaves_no_seat_facts(two_years, keep_pseudonymised: bool) -> None:
+def test_a_purged_class_leaves_no_seat_facts(
+    two_years: tuple[ClassWorld, ClassWorld], keep_pseudonymised: bool
+) -> None:
     """The attempt log's seat facts (SeatStudent) name the pupil: the purge takes them too."""
     class_a, class_b = two_years
     for world in (class_a, class_b):
