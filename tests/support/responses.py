@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from django.http import HttpResponse, StreamingHttpResponse
-from django.http.response import HttpResponseBase
+from django.http.response import HttpResponseBase, HttpResponseRedirectBase
 
 from lessons.models import Classroom, Student, User
 
@@ -16,7 +16,15 @@ if TYPE_CHECKING:
     # What the test client returns (a stub-only class): import it under TYPE_CHECKING too.
     from django.test.client import _MonkeyPatchedWSGIResponse as ClientResponse
 
-__all__ = ["ClientResponse", "body_of", "form_errors", "page_text", "snapshot", "without_tokens"]
+__all__ = [
+    "ClientResponse",
+    "body_of",
+    "form_errors",
+    "page_text",
+    "redirect_url",
+    "snapshot",
+    "without_tokens",
+]
 
 
 def _html(response: HttpResponseBase) -> str:
@@ -33,6 +41,12 @@ def body_of(response: HttpResponseBase) -> bytes:
         return b"".join(content)
     assert isinstance(response, HttpResponse), response
     return response.content
+
+
+def redirect_url(response: HttpResponseBase) -> str:
+    """Return where a redirect leads (fails on any other response)."""
+    assert isinstance(response, HttpResponseRedirectBase), response
+    return response.url
 
 
 def page_text(response: HttpResponseBase) -> str:

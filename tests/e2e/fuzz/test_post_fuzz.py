@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
+from games import jsontext
 from games.realtime import posted
 from tests.conftest import ClassWorld
 from tests.e2e.fuzz.batches import Batch, Totals, run_batches
@@ -46,9 +47,7 @@ def test_hostile_posted_frames_get_clear_answers_and_change_nothing(
             answer = await post_frame(path, cookie, None, raw=raw)
             assert answer.status == 200, answer.body
             assert set(answer.body) == {"frames"}, answer.body
-            count.answered(
-                [check_server_frame(posted.jsontext.dumps(item)) for item in answer.frames]
-            )
+            count.answered([check_server_frame(jsontext.dumps(item)) for item in answer.frames])
         count.check(await database_sync_to_async(_stored)(table.pk))
 
     run_batches(batch, totals, fuzz_report, name="POST fuzz", examples=EXAMPLES, sizes=(5, 20))

@@ -9,6 +9,7 @@ from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
 from pytest_django.fixtures import Settings
@@ -221,8 +222,8 @@ DESCRIBED_FIELDS = {
 
 
 @pytest.mark.parametrize("model", list(DESCRIBED_FIELDS), ids=lambda m: m.__name__)
-def test_privacy_notice_accounts_for_every_stored_field(model: type) -> None:
-    stored = {field.name for field in model._meta.concrete_fields}  # type: ignore[attr-defined]
+def test_privacy_notice_accounts_for_every_stored_field(model: type[Model]) -> None:
+    stored = {field.name for field in model._meta.concrete_fields}
     added, gone = stored - DESCRIBED_FIELDS[model], DESCRIBED_FIELDS[model] - stored
     assert not added and not gone, (
         f"{model.__name__}: fields added {sorted(added)}, removed {sorted(gone)}. Say in "

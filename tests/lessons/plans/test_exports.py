@@ -17,7 +17,8 @@ from lessons.reporting.exports import ATTEMPT_HEADER, pseudonym
 from lessons.reporting.loading import statuses_of, student_rows
 from tests.conftest import ClassWorld
 from tests.lessons.plans.helpers import MONDAY, m1_children, plan_m1
-from tests.lessons.plans.test_services import answer, right
+from tests.lessons.plans.test_services import answer
+from tests.lessons.reporting.test_held_end_to_end import right
 from tests.support.factories import signed_in_client
 from tests.support.responses import body_of
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from datetime import datetime
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -65,7 +66,9 @@ def test_the_spreadsheet_writes_at_to_the_second_with_its_offset(class_a: ClassW
 
 def test_the_csv_rediagnosed_offline_says_held_as_the_pupils_page(class_a: ClassWorld) -> None:
     anais = resolved_then_checked(class_a, days=8)
-    offline = diagnose(turns_from_csv(_rows(class_a))[pseudonym("student", anais.pk)])
+    offline: dict[str, dict[str, Any]] = diagnose(
+        turns_from_csv(_rows(class_a))[pseudonym("student", anais.pk)]
+    )
     shown = statuses_of(student_rows(anais.pk))["M1"]
     assert shown.status == offline["M1"]["status"] == "held"
     assert [c["offers"] for c in offline["M1"]["checks"]] == [c.offers for c in shown.checks]
@@ -74,7 +77,9 @@ def test_the_csv_rediagnosed_offline_says_held_as_the_pupils_page(class_a: Class
 def test_an_older_export_without_at_is_read_untimed(class_a: ClassWorld) -> None:
     anais = resolved_then_checked(class_a, days=8)
     rows = [{k: v for k, v in row.items() if k != "at"} for row in _rows(class_a)]
-    offline = diagnose(turns_from_csv(rows)[pseudonym("student", anais.pk)])
+    offline: dict[str, dict[str, Any]] = diagnose(
+        turns_from_csv(rows)[pseudonym("student", anais.pk)]
+    )
     # Untimed rounds never give held: the habit stays resolved, as before "at" existed.
     assert offline["M1"]["status"] == "resolved"
 

@@ -102,8 +102,9 @@ def _in_caches(redis_url: str | None) -> list[str]:
     found = []
     # Django's local memory caches keep pickled values in a module-level dict by name; the
     # assertion fails (rather than searching nothing) should that private layout change.
-    assert isinstance(locmem._caches, dict)
-    for name, entries in locmem._caches.items():
+    caches = locmem._caches  # type: ignore[attr-defined]  # private: not in the stubs
+    assert isinstance(caches, dict)
+    for name, entries in caches.items():
         for key, value in entries.items():
             if needle in value or needle in key.encode():
                 found.append(f"locmem:{name}:{key}")

@@ -131,8 +131,10 @@ def _everything_of(world: ClassWorld) -> Student:
     # In a group plan (lessons.plans).
     plan_create(teacher=world.teacher, classroom=world.classroom, rule="M1", students=[student])
     # Asked to compare after a refused trap (lessons.attempts.compare_prompt).
+    attempt = Attempt.objects.filter(student=student).first()
+    assert attempt is not None
     CompareAnswer.objects.create(
-        attempt=Attempt.objects.filter(student=student).first(),
+        attempt=attempt,
         student=student,
         variant="equal_first",
         choices=["2/4", "2/3"],

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils import translation
 
-from games.models import Table
-from games.services import TableError, table_act
-from lessons.models import ClassSession, SessionMember
+from games.errors import TableError
+from games.models import Seat, Table
+from games.services import table_act
+from lessons.models import ClassSession, SessionMember, SessionTable, Student
 from lessons.sessions.services import (
     LONE_WAIT_SECONDS,
     session_end,
@@ -26,12 +31,12 @@ from tests.support.factories import make_student
 pytestmark = pytest.mark.django_db
 
 
-def _seated(session, students):
+def _seated(session: ClassSession, students: list[Student]) -> list[SessionTable]:
     join_all(session, students)
     return session_seat_due(session=session, now=at(LONE_WAIT_SECONDS))
 
 
-def _statuses(session) -> list[str]:
+def _statuses(session: ClassSession) -> list[str]:
     return [t.table.status for t in session.tables.select_related("table").order_by("number")]
 
 
@@ -74,7 +79,9 @@ def test_pause_and_resume_every_table(class_a: ClassWorld) -> None:
     assert session.status == ClassSession.Status.PAUSED
     first = tables[0].table
     first.refresh_from_db()
-    player = first.seats.filter(user__isnull=False).first().user
+    seat = first.seats.filter(user__isnull=False).first()
+    assert seat is not None
+    player = seat.user
     with pytest.raises(TableError) as err:
         table_act(table_id=first.pk, user=player, action={"type": "draw"}, state_id=first.state_id)
     assert err.value.code == "paused"
@@ -115,7 +122,9 @@ def test_ending_twice_is_refused_and_changes_nothing(class_a: ClassWorld) -> Non
     assert SessionMember.objects.count() == 0
 
 
-def _two_tables_with_a_robot(class_a: ClassWorld):
+def _two_tables_with_a_robot(
+    class_a: ClassWorld,
+) -> tuple[ClassSession, list[Student], SessionTable, SessionTable]:
     """Five students at size 4: tables of 3 and 2; seat the first one alone first."""
     classroom, students = class_of(class_a.teacher, 5)
     session = start(class_a.teacher, classroom)
@@ -164,7 +173,10 @@ def test_move_a_student_back_to_the_waiting_list(class_a: ClassWorld) -> None:
     ],
 )
 def test_refused_moves_change_nothing(
-    class_a: ClassWorld, who: str, table: int | str | None, code: str
+    class_a: ClassWorld,
+    who: str,
+    table: Any,
+    code: str,  # table: a name, a number or None
 ) -> None:
     session, students, lone, group = _two_tables_with_a_robot(class_a)
     if who == "waiting":
@@ -185,7 +197,7 @@ def test_refused_moves_change_nothing(
     assert list(SessionMember.objects.values_list("student_id", "table_id")) == members
 
 
-def _all_seats(session):
+def _all_seats(session: ClassSession) -> QuerySet[Seat]:
     from games.models import Seat
 
     return Seat.objects.filter(table__lesson_table__session=session).order_by("table", "index")
@@ -206,7 +218,7 @@ def _all_seats(session):
     ],
 )
 def test_bad_settings_are_refused_and_create_nothing(
-    class_a: ClassWorld, kwargs, code: str
+    class_a: ClassWorld, kwargs: dict[str, Any], code: str
 ) -> None:
     with pytest.raises(ValidationError) as err:
         session_start(teacher=class_a.teacher, classroom=class_a.classroom, **kwargs)
@@ -253,7 +265,7 @@ def test_another_teachers_class_and_session_are_refused(
     session = start(class_a.teacher, class_a.classroom)
     _seated(session, [class_a.student.student, class_a.other_student.student])
     intruder = class_b.teacher
-    calls = [
+    calls: list[Callable[[], object]] = [
         lambda: session_set_paused(session=session, teacher=intruder, paused=True),
         lambda: session_end(session=session, teacher=intruder),
         lambda: session_seat_now(session=session, teacher=intruder),

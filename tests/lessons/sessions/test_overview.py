@@ -14,9 +14,10 @@ from pytest_django import DjangoAssertNumQueries
 from pytest_django.fixtures import Settings
 
 from games import driver
+from games.errors import TableError
 from games.models import Table
 from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
-from games.services import TableError, table_act
+from games.services import table_act
 from lessons.models import SessionMember, SessionTable
 from lessons.sessions.overview import IDLE_SECONDS, session_overview
 from lessons.sessions.services import session_start
@@ -85,7 +86,9 @@ def test_a_right_play_breaks_the_wrong_streak(class_a: ClassWorld) -> None:
     assert "wrong_streak" not in [a.kind for a in overview.alerts]
 
 
-async def _overview_socket(session_id: int, user: Any, language: str = "en"):
+async def _overview_socket(
+    session_id: int, user: Any, language: str = "en"
+) -> WebsocketCommunicator:
     """Open a communicator on the overview socket, signed in as `user`, in `language`."""
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
     if user is not None:
@@ -189,7 +192,7 @@ OVERVIEW_BAD_FRAMES = [
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("frame", "code"), OVERVIEW_BAD_FRAMES)
 async def test_bad_frames_on_the_overview_get_an_error(
-    class_a: ClassWorld, settings: Settings, frame, code
+    class_a: ClassWorld, settings: Settings, frame: dict[str, Any], code: str
 ) -> None:
     settings.GAMES_BOT_DELAY = 60
     session, _table = await database_sync_to_async(_scripted_session)(class_a)

@@ -68,13 +68,15 @@ async def test_a_posted_sync_answers_with_the_overview(class_a: ClassWorld) -> N
             f"/sessions/{session.pk}/frames/",
             await cookie_for(class_a.teacher),
             {"type": "sync"},
-            **kwargs,  # type: ignore[arg-type]
+            **kwargs,
         )
         assert refused.status == 403 and "frames" not in refused.body
 
 
 @pytest.mark.parametrize(("frame", "code"), OVERVIEW_BAD_FRAMES)
-async def test_a_bad_posted_frame_gets_the_socket_error(class_a: ClassWorld, frame, code) -> None:
+async def test_a_bad_posted_frame_gets_the_socket_error(
+    class_a: ClassWorld, frame: dict[str, Any], code: str
+) -> None:
     session, _table = await _session(class_a)
     raw = frame["text_data"].encode() if "text_data" in frame else b"\xff" + frame["bytes_data"]
     answer = await post_frame(

@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.options import PLAYER_LIMITS
 from games.models import Table
-from lessons.models import SessionMember, SessionTable, WarmupRound
+from lessons.models import ClassSession, SessionMember, SessionTable, WarmupRound
 from lessons.sessions.services import (
     LONE_WAIT_SECONDS,
     SETTLE_SECONDS,
@@ -44,7 +44,7 @@ def test_plan_examples() -> None:
     assert plan_table_sizes(0, 4) == []
 
 
-def _check_seating(session, count: int) -> None:
+def _check_seating(session: ClassSession, count: int) -> None:
     tables = list(SessionTable.objects.filter(session=session).select_related("table"))
     size = session.table_size
     assert len(tables) == math.ceil(count / size)
@@ -70,7 +70,7 @@ def _check_seating(session, count: int) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize("count", range(1, 32))
 def test_every_class_size_from_1_to_31_is_seated_at_balanced_tables(
-    count, class_a: ClassWorld
+    count: int, class_a: ClassWorld
 ) -> None:
     classroom, students = class_of(class_a.teacher, count)
     session = start(class_a.teacher, classroom)
@@ -211,6 +211,6 @@ def test_a_latecomer_answering_the_warm_up_is_dealt_only_once_done(
     for choice in ("3/6", "4/12", "8/12"):
         warmup_answer(student=cleo, warmup_id=late.pk, item_number=late.answered + 1, choice=choice)
         warmup_reason(student=cleo, warmup_id=late.pk, reason=None)
-        late.refresh_from_db()
+        late = WarmupRound.objects.get(pk=late.pk)  # read again (mypy keeps the None above)
     assert late.finished_at is not None
     assert len(session_seat_due(session=session, now=at(3600))) == 1

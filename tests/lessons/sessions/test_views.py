@@ -75,7 +75,7 @@ def test_a_teacher_turns_animations_and_sound_off_for_a_session(
     ],
 )
 def test_bad_settings_show_an_error_and_start_nothing(
-    class_a: ClassWorld, data, english: str
+    class_a: ClassWorld, data: dict[str, object], english: str
 ) -> None:
     client = _english(teacher_client(class_a.teacher))
     response = client.post(reverse("session_new", args=[class_a.classroom.pk]), data)

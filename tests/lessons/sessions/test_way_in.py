@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.models import Seat, Table, TableEvent
 from games.services import table_finish
-from lessons.models import ClassSession, SessionMember, SessionTable
+from lessons.models import ClassSession, SessionMember, SessionTable, Student
 from lessons.sessions.services import SETTLE_SECONDS, session_end, session_join, session_seat_now
 from tests.conftest import ClassWorld
 from tests.lessons.sessions.helpers import class_of, start
@@ -34,7 +34,7 @@ def _database() -> dict[str, Any]:
     }
 
 
-def _settled_waiting_class(class_a: ClassWorld):
+def _settled_waiting_class(class_a: ClassWorld) -> tuple[ClassSession, list[Student]]:
     """Four students joined long enough ago to be dealt (any seating call would seat them);
     a fifth has not joined."""
     classroom, students = class_of(class_a.teacher, 5)
