@@ -28,10 +28,11 @@ def _contract() -> dict[str, object]:
     contracts = config["tool"]["importlinter"]["contracts"]
     matching = [contract for contract in contracts if contract["id"] == "lessons-layers"]
     assert len(matching) == 1, "one lessons-layers contract in pyproject.toml"
-    return matching[0]
+    contract: dict[str, object] = matching[0]
+    return contract
 
 
-def test_the_lessons_rooms_have_a_layers_contract():
+def test_the_lessons_rooms_have_a_layers_contract() -> None:
     contract = _contract()
     assert contract["type"] == "layers"
     assert contract["containers"] == ["lessons"]
@@ -39,7 +40,7 @@ def test_the_lessons_rooms_have_a_layers_contract():
     assert not contract.get("ignore_imports"), "no import is excused from the layers"
 
 
-def test_every_lessons_room_sits_in_a_layer():
+def test_every_lessons_room_sits_in_a_layer() -> None:
     rooms = {
         path.name
         for path in (ROOT / "lessons").iterdir()

@@ -50,7 +50,7 @@ def _transport_uses(tree: ast.AST) -> list[int]:
             used = any(alias.name in TRANSPORT_SENDS for alias in node.names)
         else:
             used = False
-        if used:
+        if used and isinstance(node, ast.Attribute | ast.ImportFrom):
             lines.append(node.lineno)
     return lines
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
-from games.engine.fractions import FractionValue, parse_fraction
+from games.engine.fractions import FractionLike, FractionValue, parse_fraction
 
 from .rulebook import RULES, RULES_BY_ID, RULES_VERSION
 
@@ -127,7 +127,7 @@ _EQUAL_CLAIM_TESTS: Final[dict[str, Test]] = {
 }
 
 
-def claim_is_correct(reference: FractionValue, played: FractionValue, claim: str) -> bool:
+def claim_is_correct(reference: FractionLike, played: FractionLike, claim: str) -> bool:
     """Tell whether the claim is true: equal values, or the same printed denominator."""
     a, b = parse_fraction(reference)
     c, d = parse_fraction(played)
@@ -135,7 +135,7 @@ def claim_is_correct(reference: FractionValue, played: FractionValue, claim: str
     return a * d == b * c if claim == CLAIM_EQUAL else b == d
 
 
-def classify(reference: FractionValue, played: FractionValue, claim: str) -> list[str]:
+def classify(reference: FractionLike, played: FractionLike, claim: str) -> list[str]:
     """Return every rule ID that fits the claim, in RULE_IDS order; [] when the claim is true.
 
     Wrong "equal" claims get the M rules that fit (plus M0 when an M0 member fits), or ["U"]

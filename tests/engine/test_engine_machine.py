@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, event, settings
@@ -149,10 +150,12 @@ class EngineMachine(RuleBasedStateMachine):
     def bad_seat_is_refused(self, data: st.DataObject) -> None:
         seat = data.draw(st.sampled_from([-1, self.config.players, None, "0"]))
         before = self.game.to_dict()
-        for call in (
-            lambda: self.game.apply(seat, {"type": "draw"}),
-            lambda: self.game.legal_actions(seat),
-        ):
+        # The bad seats are not ints on purpose: the engine checks its callers.
+        calls: tuple[Callable[[], object], ...] = (
+            lambda: self.game.apply(seat, {"type": "draw"}),  # type: ignore[arg-type]
+            lambda: self.game.legal_actions(seat),  # type: ignore[arg-type]
+        )
+        for call in calls:
             try:
                 call()
             except IllegalAction as exc:

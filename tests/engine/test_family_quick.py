@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.engine import Game, IllegalAction
@@ -160,6 +162,7 @@ def test_start_joker_left_of_dealer_names_the_colour() -> None:
 
 
 def test_family_quick_options() -> None:
+    bad: dict[str, Any]
     for bad in (
         {"plus4_challenge": True},
         {"stacking": True},

@@ -3,6 +3,8 @@ rules, finishing rules, UNO penalty 1 and the wrong-attempt penalty."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.engine import Game, IllegalAction
@@ -13,7 +15,7 @@ from .helpers import new, rejects, types
 FR = "fractions"
 
 
-def game(hand1: list[str], start: str = "1/3r", **options: object) -> Game:
+def game(hand1: list[str], start: str = "1/3r", **options: Any) -> Game:
     return new(FR, [["1/2v", "3/6v"], hand1, ["1/6j", "5/6j"]], start=start, **options)
 
 

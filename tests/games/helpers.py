@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -12,10 +12,12 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.models import Table
 from games.services import SeatSpec, table_act, table_create
+from lessons.models import User
 from unoclass.asgi import application
 
 # Uno Fractions, two students: seat 1 plays first (left of dealer 0) on 1/3.
@@ -29,7 +31,7 @@ FRACTIONS_SETUP: dict[str, Any] = {
 }
 
 
-def hold_still(settings: Any) -> Iterator[None]:
+def hold_still(settings: Settings) -> Iterator[None]:
     """Keep bots and round pauses from moving during a test; cancel the driver's timers after.
 
     Use as an autouse fixture: ``_still = pytest.fixture(autouse=True)(hold_still)``.
@@ -41,7 +43,7 @@ def hold_still(settings: Any) -> Iterator[None]:
 
 
 def make_table(
-    users: list[Any], *, ruleset: str = "fractions", setup: Any = None, **kw: Any
+    users: Sequence[User | None], *, ruleset: str = "fractions", setup: Any = None, **kw: Any
 ) -> Table:
     """Seat the users (None = a bot) at a new table."""
     seats = [
@@ -55,7 +57,7 @@ def make_table(
 
 def act(
     table: Table,
-    user: Any,
+    user: User,
     action: dict[str, Any],
     counted: AbstractContextManager[Any] | None = None,
 ) -> None:
@@ -65,7 +67,7 @@ def act(
         table_act(table_id=table.pk, user=user, action=action, state_id=table.state_id)
 
 
-def session_cookie(user: Any) -> bytes:
+def session_cookie(user: User) -> bytes:
     """Make a signed-in session for the user and return it as a Cookie header."""
     store = SessionStore()
     store[SESSION_KEY] = str(user.pk)
@@ -76,7 +78,7 @@ def session_cookie(user: Any) -> bytes:
 
 
 async def socket(
-    table_id: int, user: Any = None, *, path: str | None = None
+    table_id: int, user: User | None = None, *, path: str | None = None
 ) -> WebsocketCommunicator:
     """Open a communicator on a table's socket, signed in as `user` (anonymous when None)."""
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
@@ -90,12 +92,12 @@ async def receive_until(
 ) -> dict[str, Any]:
     """Read frames until one of the given type arrives; return it."""
     while True:
-        frame = json.loads(await comm.receive_from(timeout=timeout))
+        frame: dict[str, Any] = json.loads(await comm.receive_from(timeout=timeout))
         if frame["type"] == kind:
             return frame
 
 
-async def open_seat(table_id: int, user: Any, lang: str = "en") -> WebsocketCommunicator:
+async def open_seat(table_id: int, user: User, lang: str = "en") -> WebsocketCommunicator:
     """Open the table's socket signed in as `user` in `lang`; return it after its first state."""
     cookie = (await database_sync_to_async(session_cookie)(user)).replace(
         b"django_language=en", f"django_language={lang}".encode()
@@ -112,9 +114,11 @@ async def refusal_code(comm: WebsocketCommunicator) -> int | None:
     """Connect and return the close code the server answers with (None: it let us in)."""
     connected, code = await comm.connect()
     if not connected:
-        return code  # type: ignore[no-any-return]
+        assert code is None or isinstance(code, int), code
+        return code
     output = await comm.receive_output(timeout=3)
     if output["type"] != "websocket.close":
         await comm.disconnect()
         return None
-    return output.get("code")  # type: ignore[no-any-return]
+    close_code: int | None = output.get("code")
+    return close_code

@@ -228,7 +228,8 @@ async def first_answer(
         comm = WebsocketCommunicator(application, socket_path, headers=headers)
         connected, code = await comm.connect()
         if not connected:
-            return int(code)
+            assert isinstance(code, int), code
+            return code
         output = await comm.receive_output(timeout=5)
         if output["type"] == "websocket.close":
             return int(output["code"])

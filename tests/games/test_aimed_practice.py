@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.engine import Game
@@ -24,7 +26,7 @@ from tests.support.factories import signed_in_client
 
 
 @pytest.fixture(autouse=True)
-def _slow_bots(settings):  # type: ignore[no-untyped-def]
+def _slow_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 60  # nothing moves by itself during these tests
     yield
     driver.cancel_all()

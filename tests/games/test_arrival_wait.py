@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games.models import Seat, Table, TableEvent
 from games.services import table_act, table_step
+from lessons.models import User
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,9 @@ def _expire(table: Table) -> None:
     Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
 
 
-def test_a_player_who_never_came_is_waited_for_then_played_by_a_robot(pair):  # type: ignore[no-untyped-def]
+def test_a_player_who_never_came_is_waited_for_then_played_by_a_robot(
+    pair: tuple[User, User],
+) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings=WAIT)
     # Seat 1 plays first and has never acted: the wait is stated (the table's deadline).
     assert table.deadline is not None
@@ -50,7 +53,7 @@ def test_a_player_who_never_came_is_waited_for_then_played_by_a_robot(pair):  # 
     assert not seat.bot_takeover
 
 
-def _play_out_turn(table: Table, user, seat: int) -> None:  # type: ignore[no-untyped-def]
+def _play_out_turn(table: Table, user: User, seat: int) -> None:
     """Draw, then pass while the turn stays with the seat."""
     table_act(table_id=table.pk, user=user, action={"type": "draw"}, state_id=table.state_id)
     table.refresh_from_db()
@@ -59,7 +62,7 @@ def _play_out_turn(table: Table, user, seat: int) -> None:  # type: ignore[no-un
         table.refresh_from_db()
 
 
-def test_a_player_who_has_come_is_never_timed(pair):  # type: ignore[no-untyped-def]
+def test_a_player_who_has_come_is_never_timed(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings=WAIT)
     table_act(
         table_id=table.pk,
@@ -74,12 +77,12 @@ def test_a_player_who_has_come_is_never_timed(pair):  # type: ignore[no-untyped-
     assert table.deadline is None  # seat 1 is due again, and is never timed
 
 
-def test_without_an_arrival_wait_nothing_is_timed(pair):  # type: ignore[no-untyped-def]
+def test_without_an_arrival_wait_nothing_is_timed(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     assert table.play_settings["arrival_wait"] == 0 and table.deadline is None
 
 
-def test_a_turn_timer_keeps_its_own_rules(pair):  # type: ignore[no-untyped-def]
+def test_a_turn_timer_keeps_its_own_rules(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings={**WAIT, "turn_timer": 30})
     _expire(table)
     table_step(table_id=table.pk, state_id=0)

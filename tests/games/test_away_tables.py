@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
@@ -31,6 +32,8 @@ from games.services import (
     table_act,
     table_step,
 )
+from lessons.models import User
+from tests.conftest import ClassWorld
 from tests.engine.strategies import Config, configs
 from tests.games.helpers import make_table
 
@@ -81,7 +84,9 @@ def _robots_until(table_id: int, seat: int) -> None:
     raise AssertionError(f"seat {seat} never became due")
 
 
-def test_the_timer_hands_a_seat_to_a_robot_after_its_third_turn_in_a_row(pair):  # type: ignore[no-untyped-def]
+def test_the_timer_hands_a_seat_to_a_robot_after_its_third_turn_in_a_row(
+    pair: tuple[User, User],
+) -> None:
     assert TIMER_TURNS_BEFORE_BOT == 3
     table = make_table(list(pair), setup=SETUP, table_settings=TIMER)
     turns = [_timer_turn(table.pk) for _ in range(4)]
@@ -111,7 +116,7 @@ def test_the_timer_hands_a_seat_to_a_robot_after_its_third_turn_in_a_row(pair): 
     assert last is not None and last.actor == TableEvent.Actor.BOT
 
 
-def test_a_move_of_the_student_breaks_the_run(pair):  # type: ignore[no-untyped-def]
+def test_a_move_of_the_student_breaks_the_run(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=SETUP, table_settings=TIMER)
     assert [_timer_turn(table.pk) for _ in range(4)] == [1, 0, 1, 0]
     # Seat 1 draws by itself; the timer then passes for it: the run starts again.
@@ -144,7 +149,7 @@ def _taken_over(pair: Any) -> Table:
     return table
 
 
-def test_the_student_takes_the_seat_back_by_playing(pair):  # type: ignore[no-untyped-def]
+def test_the_student_takes_the_seat_back_by_playing(pair: tuple[User, User]) -> None:
     table = _taken_over(pair)
     outcome = table_act(
         table_id=table.pk, user=pair[1], action={"type": "draw"}, state_id=table.state_id
@@ -157,7 +162,7 @@ def test_the_student_takes_the_seat_back_by_playing(pair):  # type: ignore[no-un
     assert last is not None and last.actor == TableEvent.Actor.PLAYER
 
 
-def test_a_late_action_still_gives_the_seat_back_and_plays_nothing(pair):  # type: ignore[no-untyped-def]
+def test_a_late_action_still_gives_the_seat_back_and_plays_nothing(pair: tuple[User, User]) -> None:
     table = _taken_over(pair)
     moves, state_id = table.moves, table.state_id
     outcome = table_act(
@@ -171,7 +176,7 @@ def test_a_late_action_still_gives_the_seat_back_and_plays_nothing(pair):  # typ
     assert next_step_for(table) is not None and next_step_for(table).delay > bot_delay()  # type: ignore[union-attr]
 
 
-def test_the_take_back_button(pair, class_a, client):  # type: ignore[no-untyped-def]
+def test_the_take_back_button(pair: tuple[User, User], class_a: ClassWorld, client: Client) -> None:
     table = _taken_over(pair)
     url = reverse("games:seat_bot", args=[table.pk, 1])
     # Someone else's seat, or asking for a robot: refused.
@@ -188,7 +193,9 @@ def test_the_take_back_button(pair, class_a, client):  # type: ignore[no-untyped
     assert _table(table.pk).deadline is not None
 
 
-def test_the_take_back_button_does_not_restart_a_running_timer(pair, client):  # type: ignore[no-untyped-def]
+def test_the_take_back_button_does_not_restart_a_running_timer(
+    pair: tuple[User, User], client: Client
+) -> None:
     table = make_table(list(pair), setup=SETUP, table_settings=TIMER)
     deadline = timezone.now() + timedelta(seconds=3)
     Table.objects.filter(pk=table.pk).update(deadline=deadline)
@@ -197,7 +204,9 @@ def test_the_take_back_button_does_not_restart_a_running_timer(pair, client):  #
     assert _table(table.pk).deadline == deadline
 
 
-def test_the_teacher_sees_the_robot_and_may_give_the_seat_back(pair, class_a, client):  # type: ignore[no-untyped-def]
+def test_the_teacher_sees_the_robot_and_may_give_the_seat_back(
+    pair: tuple[User, User], class_a: ClassWorld, client: Client
+) -> None:
     table = _taken_over(pair)
     client.force_login(class_a.teacher)
     page = client.get(reverse("games:play", args=[table.pk])).content.decode()
@@ -219,7 +228,9 @@ def _full_deck_setup(ruleset: str, players: int, start: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("ruleset", "start"), [("fractions", "1/3v"), ("classic", "5r"), ("family_quick", "5r")]
 )
-def test_the_observed_table_ends_a_blocked_round(pair, ruleset, start):  # type: ignore[no-untyped-def]
+def test_the_observed_table_ends_a_blocked_round(
+    pair: tuple[User, User], ruleset: str, start: str
+) -> None:
     # The reported table: both hands hold the deck (pile 0, a one-card discard), both away.
     setup = _full_deck_setup(ruleset, 2, start)
     table = make_table(

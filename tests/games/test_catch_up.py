@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import time
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,6 +21,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from pytest_django.fixtures import Settings
 
 from games import driver, outbox
 from games.announce import visible_event
@@ -28,6 +31,7 @@ from games.engine import Game
 from games.models import Table, TableEvent
 from games.outbox import Sent
 from games.services import SeatSpec, table_act, table_create, table_step
+from tests.conftest import ClassWorld
 from tests.games.helpers import receive_until, session_cookie, socket
 from tests.support.outbox import table_updates
 from unoclass.asgi import application
@@ -38,7 +42,7 @@ AWAY_MOVES = 100
 
 
 @pytest.fixture(autouse=True)
-def _no_server_moves(settings):  # type: ignore[no-untyped-def]
+def _no_server_moves(settings: Settings) -> Iterator[None]:
     # The test makes every move itself: nothing the sockets plan may move the table.
     settings.GAMES_BOT_DELAY = 3600
     settings.GAMES_ROUND_PAUSE = 3600
@@ -47,7 +51,7 @@ def _no_server_moves(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def world(class_a):  # type: ignore[no-untyped-def]
+def world(class_a: ClassWorld) -> SimpleNamespace:
     """Two students of class A and a student-like robot that pays for its wrong tries."""
     students = [class_a.student.user, class_a.other_student.user]
     table = table_create(
@@ -95,7 +99,9 @@ def _play(table_id: int, students: list[Any], moves: int) -> int:
     return goal
 
 
-def _expected(table_id: int, seat: int | None, since: int) -> list[tuple[int, dict[str, Any]]]:
+def _expected(
+    table_id: int, seat: int | None, since: int
+) -> list[tuple[int | None, dict[str, Any]]]:
     rows = TableEvent.objects.filter(table_id=table_id, state_id__gt=since).order_by("seq")
     return [(row.state_id, visible_event(e, seat)) for row in rows for e in row.result]
 
@@ -112,7 +118,7 @@ def _others_drawn_cards(table_id: int, seat: int, since: int) -> set[str]:
 
 
 async def _frames_until_state(comm: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    events = []
+    events: list[dict[str, Any]] = []
     while True:
         frame = json.loads(await comm.receive_from(timeout=5))
         if frame["type"] == "state":
@@ -316,7 +322,8 @@ def test_a_page_opened_afresh_gets_the_last_actions_oldest_first(world: Any) -> 
 def test_each_stored_action_knows_the_state_it_led_to(world: Any) -> None:
     reached = _play(world.table.pk, world.students, AWAY_MOVES)
     rows = list(TableEvent.objects.filter(table=world.table).order_by("seq"))
-    assert [r.state_id for r in rows] == sorted(r.state_id for r in rows)
+    state_ids = [r.state_id for r in rows if r.state_id is not None]
+    assert len(state_ids) == len(rows) and state_ids == sorted(state_ids)
     assert {r.state_id for r in rows} == set(range(1, reached + 1))
     # Some commits stored two actions (the robot's penalised wrong try, then its move): the
     # 100 moves replayed above include them, under one state number.
@@ -395,7 +402,7 @@ async def test_a_since_from_a_signed_out_session_closes_without_the_log(
     from games.realtime import link as consumer
 
     now = [1000.0]
-    monkeypatch.setattr(consumer.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
     table_id = world.table.pk
     comm = await socket(table_id, world.students[0])
     await comm.connect()

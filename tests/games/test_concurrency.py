@@ -7,14 +7,16 @@ import threading
 import pytest
 from django.db import close_old_connections
 
+from games.errors import TableError
 from games.models import Table, TableEvent
-from games.services import TableError, table_act
+from games.services import table_act
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_two_simultaneous_actions_apply_exactly_once(class_a):  # type: ignore[no-untyped-def]
+def test_two_simultaneous_actions_apply_exactly_once(class_a: ClassWorld) -> None:
     users = [class_a.student.user, class_a.other_student.user]
     table = make_table(users, setup=FRACTIONS_SETUP)
     barrier = threading.Barrier(2)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from pytest_django.fixtures import Settings
 
 from games import driver, outbox
 from games.broadcast import table_group
@@ -19,6 +22,8 @@ from games.realtime.frames import TokenBucket
 from games.realtime.language import language_of
 from games.realtime.signin import still_signed_in
 from games.services import table_act
+from lessons.models import User
+from tests.conftest import ClassWorld
 from tests.games.helpers import (
     FRACTIONS_SETUP,
     make_table,
@@ -36,23 +41,23 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
-def _fast_bots(settings):  # type: ignore[no-untyped-def]
+def _fast_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 0.01
     settings.GAMES_ROUND_PAUSE = 0.01
     yield
     driver.cancel_all()
 
 
-async def _table(users, **kw):  # type: ignore[no-untyped-def]
+async def _table(users: Sequence[User | None], **kw: Any) -> Table:
     return await database_sync_to_async(make_table)(users, **kw)
 
 
-async def _state(table_id):  # type: ignore[no-untyped-def]
+async def _state(table_id: int) -> tuple[dict[str, Any], int]:
     table = await database_sync_to_async(Table.objects.get)(pk=table_id)
     return table.state, table.state_id
 
 
-async def test_connect_sends_the_seat_view(pair):  # type: ignore[no-untyped-def]
+async def test_connect_sends_the_seat_view(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     comm = await socket(table.pk, pair[1])
     connected, _ = await comm.connect()
@@ -65,18 +70,18 @@ async def test_connect_sends_the_seat_view(pair):  # type: ignore[no-untyped-def
     await comm.disconnect()
 
 
-async def test_signed_out_socket_is_refused(pair):  # type: ignore[no-untyped-def]
+async def test_signed_out_socket_is_refused(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     assert await refusal_code(await socket(table.pk, None)) == 4401
 
 
-async def test_another_table_is_refused(pair, class_b):  # type: ignore[no-untyped-def]
+async def test_another_table_is_refused(pair: tuple[User, User], class_b: ClassWorld) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     assert await refusal_code(await socket(table.pk, class_b.student.user)) == 4403
     assert await refusal_code(await socket(table.pk + 999, pair[0])) == 4403
 
 
-async def test_action_is_broadcast_to_every_seat(pair):  # type: ignore[no-untyped-def]
+async def test_action_is_broadcast_to_every_seat(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     a, b = await socket(table.pk, pair[0]), await socket(table.pk, pair[1])
     await a.connect()
@@ -99,7 +104,7 @@ async def test_action_is_broadcast_to_every_seat(pair):  # type: ignore[no-untyp
     await b.disconnect()
 
 
-async def test_sync_resends_the_state(pair):  # type: ignore[no-untyped-def]
+async def test_sync_resends_the_state(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     comm = await socket(table.pk, pair[0])
     await comm.connect()
@@ -124,7 +129,9 @@ BAD_FRAMES = [
 
 
 @pytest.mark.parametrize(("text", "code"), BAD_FRAMES)
-async def test_bad_frames_get_an_error_and_change_nothing(pair, text, code):  # type: ignore[no-untyped-def]
+async def test_bad_frames_get_an_error_and_change_nothing(
+    pair: tuple[User, User], text: str, code: str | None
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     before = await _state(table.pk)
     comm = await socket(table.pk, pair[0])  # seat 0: not their turn
@@ -139,7 +146,7 @@ async def test_bad_frames_get_an_error_and_change_nothing(pair, text, code):  # 
     await comm.disconnect()
 
 
-async def test_binary_frames_are_refused(pair):  # type: ignore[no-untyped-def]
+async def test_binary_frames_are_refused(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     comm = await socket(table.pk, pair[0])
     await comm.connect()
@@ -149,7 +156,7 @@ async def test_binary_frames_are_refused(pair):  # type: ignore[no-untyped-def]
     await comm.disconnect()
 
 
-async def test_flood_is_rate_limited(pair):  # type: ignore[no-untyped-def]
+async def test_flood_is_rate_limited(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     comm = await socket(table.pk, pair[0])
     await comm.connect()
@@ -163,7 +170,9 @@ async def test_flood_is_rate_limited(pair):  # type: ignore[no-untyped-def]
     await comm.disconnect()
 
 
-async def test_wrong_fraction_gets_an_explanation_in_the_user_language(pair):  # type: ignore[no-untyped-def]
+async def test_wrong_fraction_gets_an_explanation_in_the_user_language(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     comm = await socket(table.pk, pair[1])
     await comm.connect()
@@ -185,7 +194,9 @@ async def test_wrong_fraction_gets_an_explanation_in_the_user_language(pair):  #
     await comm.disconnect()
 
 
-async def test_watching_teacher_sees_no_hand_and_cannot_act(pair, class_a):  # type: ignore[no-untyped-def]
+async def test_watching_teacher_sees_no_hand_and_cannot_act(
+    pair: tuple[User, User], class_a: ClassWorld
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     comm = await socket(table.pk, class_a.teacher)
     connected, _ = await comm.connect()
@@ -199,7 +210,7 @@ async def test_watching_teacher_sees_no_hand_and_cannot_act(pair, class_a):  # t
     await comm.disconnect()
 
 
-async def test_bots_play_and_no_frame_leaks_another_hand(pair):  # type: ignore[no-untyped-def]
+async def test_bots_play_and_no_frame_leaks_another_hand(pair: tuple[User, User]) -> None:
     """Record every frame sent to the student through a whole game against bots."""
     student = pair[0]
     table = await _table([student, None, None], ruleset="classic")
@@ -253,7 +264,7 @@ async def test_bots_play_and_no_frame_leaks_another_hand(pair):  # type: ignore[
     await comm.disconnect()
 
 
-async def test_a_reconnecting_player_gets_the_recent_log(pair):  # type: ignore[no-untyped-def]
+async def test_a_reconnecting_player_gets_the_recent_log(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     b = await socket(table.pk, pair[1])
     await b.connect()
@@ -273,7 +284,7 @@ async def test_a_reconnecting_player_gets_the_recent_log(pair):  # type: ignore[
     await again.disconnect()
 
 
-async def test_a_bot_taking_over_moves_without_any_reconnect(pair):  # type: ignore[no-untyped-def]
+async def test_a_bot_taking_over_moves_without_any_reconnect(pair: tuple[User, User]) -> None:
     from games.services import seat_set_takeover
 
     table = await _table(list(pair), setup=FRACTIONS_SETUP)  # seat 1 (pair[1]) is to play
@@ -288,7 +299,7 @@ async def test_a_bot_taking_over_moves_without_any_reconnect(pair):  # type: ign
     await watcher.disconnect()
 
 
-async def test_a_student_moved_off_the_table_is_disconnected(pair):  # type: ignore[no-untyped-def]
+async def test_a_student_moved_off_the_table_is_disconnected(pair: tuple[User, User]) -> None:
     from games.broadcast import broadcast_table_update
     from games.models import Seat
     from games.players import table_info
@@ -324,12 +335,16 @@ async def test_a_student_moved_off_the_table_is_disconnected(pair):  # type: ign
         ({}, None, "fr"),
     ],
 )
-def test_the_socket_language_is_cookie_then_browser_then_french(cookies, accept, expected):  # type: ignore[no-untyped-def]
+def test_the_socket_language_is_cookie_then_browser_then_french(
+    cookies: dict[str, str], accept: str | None, expected: str
+) -> None:
     headers = [] if accept is None else [(b"accept-language", accept.encode("latin-1"))]
     assert language_of({"cookies": cookies, "headers": headers}) == expected
 
 
-async def _socket_in(table_id: int, user, cookie_language: str | None, accept: str):  # type: ignore[no-untyped-def]
+async def _socket_in(
+    table_id: int, user: User, cookie_language: str | None, accept: str
+) -> WebsocketCommunicator:
     """A table socket whose handshake asks for a language by cookie and/or Accept-Language."""
     cookie = (await database_sync_to_async(session_cookie)(user)).split(b";")[0]
     if cookie_language is not None:
@@ -352,7 +367,9 @@ async def _socket_in(table_id: int, user, cookie_language: str | None, accept: s
         (None, "de", "Type de message inconnu."),
     ],
 )
-async def test_frame_errors_speak_the_socket_language(pair, cookie_language, accept, message):  # type: ignore[no-untyped-def]
+async def test_frame_errors_speak_the_socket_language(
+    pair: tuple[User, User], cookie_language: str | None, accept: str, message: str
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     comm = await _socket_in(table.pk, pair[0], cookie_language, accept)
     assert (await comm.connect())[0]
@@ -377,7 +394,7 @@ def test_the_token_bucket_refills_with_time() -> None:
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
 
 
-def _scope_of(user):  # type: ignore[no-untyped-def]
+def _scope_of(user: User) -> tuple[dict[str, Any], str]:
     from django.contrib.sessions.backends.db import SessionStore
 
     key = session_cookie(user).split(b";")[0].split(b"=", 1)[1].decode()
@@ -385,7 +402,7 @@ def _scope_of(user):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.django_db
-def test_still_signed_in_follows_the_session_and_the_password(pair) -> None:  # type: ignore[no-untyped-def]
+def test_still_signed_in_follows_the_session_and_the_password(pair: tuple[User, User]) -> None:
     from django.contrib.auth.models import AnonymousUser
     from django.contrib.sessions.models import Session
 
@@ -406,7 +423,7 @@ def test_still_signed_in_follows_the_session_and_the_password(pair) -> None:  # 
 
 
 @pytest.mark.django_db
-def test_still_signed_in_says_no_once_the_account_is_deactivated(pair) -> None:  # type: ignore[no-untyped-def]
+def test_still_signed_in_says_no_once_the_account_is_deactivated(pair: tuple[User, User]) -> None:
     """A stream's heartbeat asks this: a lost sign-out message must not keep a link open."""
     user, _other = pair
     scope, _key = _scope_of(user)
@@ -461,7 +478,7 @@ def _frame_of_bytes(size: int, pad_char: str) -> str:
     return frame
 
 
-async def test_the_size_limit_counts_utf8_bytes_not_characters(pair):  # type: ignore[no-untyped-def]
+async def test_the_size_limit_counts_utf8_bytes_not_characters(pair: tuple[User, User]) -> None:
     # 3,000 "é" are 3,000 characters (under the limit) but 6,000 bytes (over it): a limit that
     # counted characters let them through.
     from games.protocol import MAX_FRAME_BYTES
@@ -482,9 +499,9 @@ async def test_the_size_limit_counts_utf8_bytes_not_characters(pair):  # type: i
     await comm.disconnect()
 
 
-async def test_an_idle_socket_gets_one_burst_not_its_idle_time_in_frames(  # type: ignore[no-untyped-def]
-    pair, monkeypatch
-):
+async def test_an_idle_socket_gets_one_burst_not_its_idle_time_in_frames(
+    pair: tuple[User, User], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The socket's clock is ours: an hour of silence passes at once, and no time passes while
     # the frames are sent, so the counts are exact. A bucket without its cap would have saved
     # an hour of tokens (72,000) and let every frame through.
@@ -514,8 +531,8 @@ async def test_an_idle_socket_gets_one_burst_not_its_idle_time_in_frames(  # typ
 
 
 async def test_a_sync_sends_the_missed_events_from_the_log_and_the_late_update_adds_nothing(
-    pair,
-):  # type: ignore[no-untyped-def]
+    pair: tuple[User, User],
+) -> None:
     """The update of a move may reach a socket after the socket sent the same state from the
     database (a sync, or the layer watch's catch-up under load: seen in the busy CI run, where
     the other page never logged the move). The events come from the log with that state, once;

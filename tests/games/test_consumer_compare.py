@@ -15,7 +15,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games.models import Table
-from lessons.models import CompareAnswer
+from lessons.models import CompareAnswer, User
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table, open_seat
 
 # The quick robots (autouse) and a play on state 0 that returns its refusal.
@@ -51,7 +52,9 @@ async def _rows() -> list[tuple[str, list[str], str, str | None]]:
     return await database_sync_to_async(read)()
 
 
-async def test_a_refused_trap_asks_to_compare_and_the_answer_is_logged(pair):  # type: ignore[no-untyped-def]
+async def test_a_refused_trap_asks_to_compare_and_the_answer_is_logged(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair))
     comm = await open_seat(table.pk, pair[1])
     compare = (await _play(comm, WRONG_EQUAL))["example"]["compare"]
@@ -76,7 +79,7 @@ async def test_a_refused_trap_asks_to_compare_and_the_answer_is_logged(pair):  #
     await comm.disconnect()
 
 
-async def test_the_question_follows_the_socket_language(pair):  # type: ignore[no-untyped-def]
+async def test_the_question_follows_the_socket_language(pair: tuple[User, User]) -> None:
     table = await _table(list(pair))
     comm = await open_seat(table.pk, pair[1], lang="fr")
     compare = (await _play(comm, WRONG_EQUAL))["example"]["compare"]
@@ -87,7 +90,7 @@ async def test_the_question_follows_the_socket_language(pair):  # type: ignore[n
     await comm.disconnect()
 
 
-async def test_a_class_session_table_never_asks(pair):  # type: ignore[no-untyped-def]
+async def test_a_class_session_table_never_asks(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), kind=Table.Kind.LESSON)
     comm = await open_seat(table.pk, pair[1])
     error = await _play(comm, WRONG_EQUAL)
@@ -109,7 +112,9 @@ async def test_a_class_session_table_never_asks(pair):  # type: ignore[no-untype
         ({"type": "compare"}, "unknown_choice"),
     ],
 )
-async def test_bad_answers_are_refused_and_log_nothing(pair, frame, code):  # type: ignore[no-untyped-def]
+async def test_bad_answers_are_refused_and_log_nothing(
+    pair: tuple[User, User], frame: dict[str, object], code: str
+) -> None:
     table = await _table(list(pair))
     comm = await open_seat(table.pk, pair[1])
     await _play(comm, WRONG_EQUAL)
@@ -119,7 +124,9 @@ async def test_bad_answers_are_refused_and_log_nothing(pair, frame, code):  # ty
     await comm.disconnect()
 
 
-async def test_no_question_before_a_trap_and_none_for_a_watching_teacher(pair, class_a):  # type: ignore[no-untyped-def]
+async def test_no_question_before_a_trap_and_none_for_a_watching_teacher(
+    pair: tuple[User, User], class_a: ClassWorld
+) -> None:
     table = await _table(list(pair))
     comm = await open_seat(table.pk, pair[1])
     assert (await _send(comm, {"type": "compare", "choice": "2/3"}))["code"] == ("no_compare_asked")
@@ -130,7 +137,7 @@ async def test_no_question_before_a_trap_and_none_for_a_watching_teacher(pair, c
     await watcher.disconnect()
 
 
-async def test_the_fallback_link_asks_and_logs_the_same(pair):  # type: ignore[no-untyped-def]
+async def test_the_fallback_link_asks_and_logs_the_same(pair: tuple[User, User]) -> None:
     from tests.games.streams import cookie_for, post_frame
 
     table = await _table(list(pair))

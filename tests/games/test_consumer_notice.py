@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from channels.db import database_sync_to_async
 
 from games import driver
 from games.services import ACTIVITY_ENDED, table_announce_end, table_finish
+from lessons.models import User
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 from tests.games.streams import table_reader
 
@@ -14,7 +17,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
-def _no_steps():  # type: ignore[no-untyped-def]
+def _no_steps() -> Iterator[None]:
     yield
     driver.cancel_all()
 
@@ -25,7 +28,9 @@ def _finish_and_announce(table_id: int) -> None:
 
 
 @pytest.mark.parametrize("transport", ["socket", "stream"])
-async def test_a_page_on_a_finished_table_hears_that_its_activity_ended(pair, transport):  # type: ignore[no-untyped-def]
+async def test_a_page_on_a_finished_table_hears_that_its_activity_ended(
+    pair: tuple[User, User], transport: str
+) -> None:
     table = await database_sync_to_async(make_table)(list(pair), setup=FRACTIONS_SETUP)
     link = await table_reader(transport, table.pk, pair[0])
     first = await link.frame("state")

@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.errors import TableError
 from games.services import table_act
 from lessons.attempts.reason_prompt import asks, reason_prompt
 from lessons.diagnosis import REASON_LABELS, REASONS
-from lessons.models import Attempt
+from lessons.models import Attempt, User
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table, open_seat, receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -29,7 +32,7 @@ WRONG_EQUAL = {"type": "play", "card": "2/3r", "claim": "equal"}
 
 
 @pytest.fixture(autouse=True)
-def _fast_bots(settings):  # type: ignore[no-untyped-def]
+def _fast_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 0.01
     settings.GAMES_ROUND_PAUSE = 0.01
     yield
@@ -72,7 +75,9 @@ async def _reasons(student_user: Any) -> list[str | None]:
     return await database_sync_to_async(read)()
 
 
-async def test_refused_equal_claim_is_asked_and_the_answer_is_stored(pair):  # type: ignore[no-untyped-def]
+async def test_refused_equal_claim_is_asked_and_the_answer_is_stored(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair), ASKED)
     comm = await open_seat(table.pk, pair[1])
     error = await _play(comm, WRONG_EQUAL)
@@ -94,7 +99,7 @@ async def test_refused_equal_claim_is_asked_and_the_answer_is_stored(pair):  # t
     await comm.disconnect()
 
 
-async def test_labels_follow_the_socket_language(pair):  # type: ignore[no-untyped-def]
+async def test_labels_follow_the_socket_language(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), ASKED)
     comm = await open_seat(table.pk, pair[1], lang="fr")
     choices = (await _play(comm, WRONG_EQUAL))["ask_reason"]["choices"]
@@ -102,7 +107,9 @@ async def test_labels_follow_the_socket_language(pair):  # type: ignore[no-untyp
     await comm.disconnect()
 
 
-async def test_not_asked_when_the_setting_is_off_and_no_answer_is_taken(pair):  # type: ignore[no-untyped-def]
+async def test_not_asked_when_the_setting_is_off_and_no_answer_is_taken(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair))  # a table's default: 0 (class sessions)
     comm = await open_seat(table.pk, pair[1])
     assert "ask_reason" not in await _play(comm, WRONG_EQUAL)
@@ -113,7 +120,7 @@ async def test_not_asked_when_the_setting_is_off_and_no_answer_is_taken(pair):  
     await comm.disconnect()
 
 
-async def test_only_the_first_equal_claim_of_a_turn_is_asked(pair):  # type: ignore[no-untyped-def]
+async def test_only_the_first_equal_claim_of_a_turn_is_asked(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), ASKED)
     comm = await open_seat(table.pk, pair[1])
     # A wrong "denominator" claim opens the turn: it is never asked, nor is a later try.
@@ -127,7 +134,9 @@ async def test_only_the_first_equal_claim_of_a_turn_is_asked(pair):  # type: ign
     await comm.disconnect()
 
 
-async def test_no_pending_prompt_before_any_play_or_after_the_turn_moved_on(pair):  # type: ignore[no-untyped-def]
+async def test_no_pending_prompt_before_any_play_or_after_the_turn_moved_on(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair), ASKED)
     comm = await open_seat(table.pk, pair[1])
     assert (await _answer(comm, {"type": "reason", "code": "guessed"}))["code"] == (
@@ -158,7 +167,9 @@ async def test_no_pending_prompt_before_any_play_or_after_the_turn_moved_on(pair
         {"type": "reason", "code": "M1"},
     ],
 )
-async def test_bad_codes_are_refused_and_change_nothing(pair, frame):  # type: ignore[no-untyped-def]
+async def test_bad_codes_are_refused_and_change_nothing(
+    pair: tuple[User, User], frame: dict[str, object]
+) -> None:
     table = await _table(list(pair), ASKED)
     comm = await open_seat(table.pk, pair[1])
     assert "ask_reason" in await _play(comm, WRONG_EQUAL)
@@ -171,7 +182,7 @@ async def test_bad_codes_are_refused_and_change_nothing(pair, frame):  # type: i
     await comm.disconnect()
 
 
-async def test_oversized_reason_frame_is_refused(pair):  # type: ignore[no-untyped-def]
+async def test_oversized_reason_frame_is_refused(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), ASKED)
     comm = await open_seat(table.pk, pair[1])
     await _play(comm, WRONG_EQUAL)
@@ -181,7 +192,9 @@ async def test_oversized_reason_frame_is_refused(pair):  # type: ignore[no-untyp
     await comm.disconnect()
 
 
-async def test_another_player_and_a_watching_teacher_cannot_answer(pair, class_a):  # type: ignore[no-untyped-def]
+async def test_another_player_and_a_watching_teacher_cannot_answer(
+    pair: tuple[User, User], class_a: ClassWorld
+) -> None:
     table = await _table(list(pair), ASKED)
     comm = await open_seat(table.pk, pair[1])
     await _play(comm, WRONG_EQUAL)
@@ -203,7 +216,7 @@ def _refuse(table: Any, user: Any) -> None:
         table_act(table_id=table.pk, user=user, action=WRONG_EQUAL, state_id=0)
 
 
-def test_the_server_decides_by_the_seed_at_the_stated_rate(pair):  # type: ignore[no-untyped-def]
+def test_the_server_decides_by_the_seed_at_the_stated_rate(pair: tuple[User, User]) -> None:
     asked, orders = 0, set()
     for seed in range(24):
         table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings={"ask_reason": 50})
@@ -223,7 +236,9 @@ def test_the_server_decides_by_the_seed_at_the_stated_rate(pair):  # type: ignor
     assert len(orders) > 1  # a fresh order per prompt, not one fixed order
 
 
-def test_practice_tables_ask_every_time_and_other_tables_never_by_default(class_a):  # type: ignore[no-untyped-def]
+def test_practice_tables_ask_every_time_and_other_tables_never_by_default(
+    class_a: ClassWorld,
+) -> None:
     from django.test import Client
     from django.urls import reverse
 

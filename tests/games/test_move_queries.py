@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from django.db import connection
+from pytest_django import DjangoAssertNumQueries
 
 from games import consumers, driver, jsontext, outbox, table_seat
 from games.broadcast import update_body
@@ -24,6 +25,7 @@ from games.models import Table
 from games.services import table_act, table_step
 from lessons.models import Attempt, MissedEquivalence, SessionMember, SessionTable
 from lessons.sessions.services import session_start
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, act, make_table
 from tests.support.outbox import table_updates
 
@@ -93,7 +95,9 @@ def _equal(card: str) -> dict[str, Any]:
     return {"type": "play", "card": card, "claim": "equal"}
 
 
-def test_a_play_and_wrong_fraction_attempts(class_a, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_a_play_and_wrong_fraction_attempts(
+    class_a: ClassWorld, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
     table = _session_table(class_a)
     anais, basile = class_a.student.user, class_a.other_student.user
     count = functools.partial(_statements, django_assert_num_queries)
@@ -117,7 +121,7 @@ def test_a_play_and_wrong_fraction_attempts(class_a, django_assert_num_queries) 
     assert {a.classroom_id for a in tries} == {class_a.classroom.pk}
 
 
-def test_draws(class_a, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_draws(class_a: ClassWorld, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     table = _session_table(class_a)
     anais, basile = class_a.student.user, class_a.other_student.user
     count = functools.partial(_statements, django_assert_num_queries)
@@ -139,7 +143,7 @@ def test_draws(class_a, django_assert_num_queries) -> None:  # type: ignore[no-u
     assert not Attempt.objects.filter(table_id=table.pk, student__user=basile, drew=True)
 
 
-def test_a_bot_step(class_a, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_a_bot_step(class_a: ClassWorld, django_assert_num_queries: DjangoAssertNumQueries) -> None:
     table = make_table([class_a.student.user, None], setup=FRACTIONS_SETUP)
     table.refresh_from_db()
     with _statements(django_assert_num_queries, BOT_STEP):
@@ -167,18 +171,18 @@ def test_a_broadcast_reads_nothing_per_recipient(
     for seat in (0, 1, None):  # both players and a watching teacher
         sock = consumers.TableConsumer()
         sock.seat, sock.lang, sock.table_id = seat, "fr", table.pk
-        sock.last_state_id, sock.missed = message["state_id"] - 1, set()
-        sent: list[dict[str, Any]] = []
+        sock.last_state_id = message["state_id"] - 1
+        frames: list[dict[str, Any]] = []
 
-        async def record(frame: dict[str, Any], sent: list[dict[str, Any]] = sent) -> None:
-            sent.append(json.loads(jsontext.dumps(frame)))
+        async def record(frame: dict[str, Any], frames: list[dict[str, Any]] = frames) -> None:
+            frames.append(json.loads(jsontext.dumps(frame)))
 
         sock.send_frame = record  # type: ignore[method-assign]
         with django_assert_num_queries(0):
             async_to_sync(sock.table_update)(message)
-        assert [frame["type"] for frame in sent][-1] == "state"
-        assert sent[-1]["state_id"] == message["state_id"]
-        view = sent[-1]["view"]
+        assert [frame["type"] for frame in frames][-1] == "state"
+        assert frames[-1]["state_id"] == message["state_id"]
+        view = frames[-1]["view"]
         # Each seat sees its own hand only; the teacher sees none.
         assert view["hand"] == Game.from_dict(update_body(message)["state"]).view(seat)["hand"]
         assert bool(view["hand"]) == (seat is not None)

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.engine.cards import DENOMINATORS, FRACTION_DECK_LEVELS
@@ -24,7 +26,7 @@ WRITTEN = re.compile(r"\b" + r"\s*,\s*".join(str(d) for d in DENOMINATORS) + r"\
 
 
 @pytest.fixture(autouse=True)
-def _slow_bots(settings):  # type: ignore[no-untyped-def]
+def _slow_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 60  # nothing moves by itself during these tests
     yield
     driver.cancel_all()

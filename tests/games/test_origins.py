@@ -18,6 +18,7 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.test import RequestFactory, override_settings
 
 from games.realtime.origins import origin_allowed
+from lessons.models import User
 from tests.games.helpers import FRACTIONS_SETUP, make_table, session_cookie
 from unoclass.asgi import application
 
@@ -92,7 +93,9 @@ def test_two_origins_are_refused() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_apps_socket_opens_only_with_the_sites_own_origin(pair):  # type: ignore[no-untyped-def]
+async def test_the_apps_socket_opens_only_with_the_sites_own_origin(
+    pair: tuple[User, User],
+) -> None:
     """Through the ASGI app: no Origin (a script, not a browser) or another port is refused."""
     table = await database_sync_to_async(make_table)(list(pair), setup=FRACTIONS_SETUP)
     cookie = await database_sync_to_async(session_cookie)(pair[0])

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from tests.conftest import ClassWorld
 from tests.games.helpers import make_table
 
 # Count texts the page script picks by count: (singular key, plural key, French singular).
@@ -25,7 +26,7 @@ def _strings(page: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def page(class_a):  # type: ignore[no-untyped-def]
+def page(class_a: ClassWorld) -> str:
     table = make_table([class_a.student.user, class_a.other_student.user])
     client = Client()
     client.force_login(class_a.student.user)
@@ -56,7 +57,9 @@ def test_the_script_chooses_by_count_for_each_pair() -> None:
         ({"deck": "sixths"}, "Le paquet de cette table : Dénominateurs 2, 3 et 6."),
     ],
 )
-def test_the_help_names_the_deck_of_a_fractions_table(class_a, options, french):  # type: ignore[no-untyped-def]
+def test_the_help_names_the_deck_of_a_fractions_table(
+    class_a: ClassWorld, options: dict[str, str], french: str
+) -> None:
     table = make_table([class_a.student.user, class_a.other_student.user], options=options)
     client = Client()
     client.force_login(class_a.student.user)
@@ -66,7 +69,7 @@ def test_the_help_names_the_deck_of_a_fractions_table(class_a, options, french):
     assert match is not None and match.group(1).startswith(french), match
 
 
-def test_a_classic_table_names_no_deck_level(class_a):  # type: ignore[no-untyped-def]
+def test_a_classic_table_names_no_deck_level(class_a: ClassWorld) -> None:
     table = make_table([class_a.student.user, None], ruleset="classic")
     client = Client()
     client.force_login(class_a.student.user)

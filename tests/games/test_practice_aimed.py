@@ -5,11 +5,13 @@ the table ever shows the aim."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from games import driver, hooks, host
 from games.engine import Game
@@ -27,7 +29,7 @@ AIMED_FR = "Cette partie t’aide à t’entraîner sur un type de carte piège.
 
 
 @pytest.fixture(autouse=True)
-def _slow_bots(settings):  # type: ignore[no-untyped-def]
+def _slow_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 60  # nothing moves by itself during these tests
     yield
     driver.cancel_all()

@@ -29,7 +29,7 @@ async def _open(server: Any, table: int, session: str) -> Any:
 
 async def _next(sock: Any, kind: str) -> dict[str, Any]:
     while True:
-        frame = json.loads(await asyncio.wait_for(sock.recv(), timeout=10))
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(sock.recv(), timeout=10))
         if frame["type"] == kind:
             return frame
 

@@ -6,12 +6,13 @@ from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from games import host, listeners
+from games.errors import TableError
 from games.models import Table, TableEvent
 from games.services import (
     NextStep,
-    TableError,
     bot_delay,
     seat_give_to_bot,
     seat_give_to_user,
@@ -22,19 +23,21 @@ from games.services import (
     table_step,
 )
 from lessons.attempts.hooks import LessonsHost
+from lessons.models import User
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 
 pytestmark = pytest.mark.django_db
 
 
-def test_create_stores_state_and_seats(pair):  # type: ignore[no-untyped-def]
+def test_create_stores_state_and_seats(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     assert table.state_id == 0
     assert [s.name for s in table.seats.all()] == [u.username for u in pair]
     assert table.seats.filter(user__isnull=False).count() == 2
 
 
-def test_bad_options_are_refused_and_create_nothing(pair):  # type: ignore[no-untyped-def]
+def test_bad_options_are_refused_and_create_nothing(pair: tuple[User, User]) -> None:
     with pytest.raises(TableError) as err:
         make_table(list(pair), options={"no_such_option": 1})
     assert err.value.code == "bad_option"
@@ -42,8 +45,8 @@ def test_bad_options_are_refused_and_create_nothing(pair):  # type: ignore[no-un
 
 
 def test_action_is_applied_stored_and_broadcast_after_commit(
-    pair, django_capture_on_commit_callbacks
-):  # type: ignore[no-untyped-def]
+    pair: tuple[User, User], django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     with django_capture_on_commit_callbacks() as callbacks:
         outcome = table_act(
@@ -72,7 +75,9 @@ def test_action_is_applied_stored_and_broadcast_after_commit(
         (1, {"type": "fly"}, 0, "bad_action"),
     ],
 )
-def test_refused_actions_change_nothing(pair, seat_user, action, state_id, code):  # type: ignore[no-untyped-def]
+def test_refused_actions_change_nothing(
+    pair: tuple[User, User], seat_user: int, action: object, state_id: int | str, code: str
+) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     before = Table.objects.get(pk=table.pk).state
     with pytest.raises(TableError) as err:
@@ -83,14 +88,14 @@ def test_refused_actions_change_nothing(pair, seat_user, action, state_id, code)
     assert not TableEvent.objects.exists()
 
 
-def test_a_user_without_a_seat_cannot_act(pair, class_b):  # type: ignore[no-untyped-def]
+def test_a_user_without_a_seat_cannot_act(pair: tuple[User, User], class_b: ClassWorld) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     with pytest.raises(TableError) as err:
         table_act(table_id=table.pk, user=class_b.student.user, action={"type": "draw"}, state_id=0)
     assert err.value.code == "not_seated"
 
 
-def test_wrong_equivalence_is_logged_then_refused(pair):  # type: ignore[no-untyped-def]
+def test_wrong_equivalence_is_logged_then_refused(pair: tuple[User, User]) -> None:
     judged: list[listeners.JudgedPlay] = []
     logged = host.registered()
 
@@ -118,7 +123,7 @@ def test_wrong_equivalence_is_logged_then_refused(pair):  # type: ignore[no-unty
     assert table.state_id == 0
 
 
-def test_replay_from_events_gives_the_stored_state(pair):  # type: ignore[no-untyped-def]
+def test_replay_from_events_gives_the_stored_state(pair: tuple[User, User]) -> None:
     table = make_table([pair[0], None, None], ruleset="classic")
     for _ in range(40):
         table.refresh_from_db()
@@ -136,12 +141,12 @@ def test_replay_from_events_gives_the_stored_state(pair):  # type: ignore[no-unt
     assert table_replay(table).to_dict() == table.state
 
 
-def test_stale_step_does_nothing(pair):  # type: ignore[no-untyped-def]
+def test_stale_step_does_nothing(pair: tuple[User, User]) -> None:
     table = make_table([None, pair[0]], ruleset="classic")
     assert table_step(table_id=table.pk, state_id=table.state_id + 3) is None
 
 
-def test_timer_plays_for_an_absent_student(pair):  # type: ignore[no-untyped-def]
+def test_timer_plays_for_an_absent_student(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings={"turn_timer": 30})
     assert table.deadline is not None
     assert table_step(table_id=table.pk, state_id=0) is None  # not yet due
@@ -152,14 +157,14 @@ def test_timer_plays_for_an_absent_student(pair):  # type: ignore[no-untyped-def
     assert event.actor == TableEvent.Actor.TIMER and event.action["type"] == "draw"
 
 
-def test_accessible_mode_never_runs_a_timer(pair):  # type: ignore[no-untyped-def]
+def test_accessible_mode_never_runs_a_timer(pair: tuple[User, User]) -> None:
     table = make_table(
         list(pair), setup=FRACTIONS_SETUP, table_settings={"turn_timer": 30, "accessible": True}
     )
     assert table.play_settings["turn_timer"] == 0 and table.deadline is None
 
 
-def test_teacher_lets_a_bot_play_and_gives_the_seat_back(pair):  # type: ignore[no-untyped-def]
+def test_teacher_lets_a_bot_play_and_gives_the_seat_back(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     outcome = seat_set_takeover(table_id=table.pk, seat_index=1, by_bot=True)
     assert outcome is not None and outcome.next_step is not None
@@ -187,14 +192,14 @@ class Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch):  # type: ignore[no-untyped-def]
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     clock = Clock()
     monkeypatch.setattr(timezone, "now", lambda: clock.now)
     return clock
 
 
 @pytest.fixture
-def trio(class_a, class_b):  # type: ignore[no-untyped-def]
+def trio(class_a: ClassWorld, class_b: ClassWorld) -> tuple[User, User, User]:
     return class_a.student.user, class_a.other_student.user, class_b.student.user
 
 
@@ -203,15 +208,17 @@ def _seats(table: Table) -> list[tuple[int, int | None, str, str, bool]]:
 
 
 def test_a_due_student_seat_handed_to_a_bot_drops_the_deadline_and_the_bot_plays(
-    pair, clock, django_capture_on_commit_callbacks
-):  # type: ignore[no-untyped-def]
+    pair: tuple[User, User],
+    clock: Clock,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings=TIMER)
     assert table.deadline == T0 + timedelta(seconds=30)  # seat 1 is due
     clock.at(10)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         outcome = seat_give_to_bot(table_id=table.pk, user_id=pair[1].pk)
     assert len(callbacks) == 1  # the new seats are broadcast after commit
-    table.refresh_from_db()
+    table = Table.objects.get(pk=table.pk)  # read again: mypy keeps the narrowed deadline
     assert table.deadline is None
     assert outcome.next_step == NextStep(table.pk, 0, bot_delay())
     seat = table.seats.get(index=1)
@@ -227,7 +234,9 @@ def test_a_due_student_seat_handed_to_a_bot_drops_the_deadline_and_the_bot_plays
     assert TableEvent.objects.get(table=table).actor == TableEvent.Actor.BOT
 
 
-def test_a_due_bot_seat_given_to_a_student_starts_their_full_time(pair, clock):  # type: ignore[no-untyped-def]
+def test_a_due_bot_seat_given_to_a_student_starts_their_full_time(
+    pair: tuple[User, User], clock: Clock
+) -> None:
     table = make_table([pair[0], None], setup=FRACTIONS_SETUP, table_settings=TIMER)
     assert table.deadline is None  # the bot at seat 1 is due
     clock.at(5)
@@ -244,14 +253,18 @@ def test_a_due_bot_seat_given_to_a_student_starts_their_full_time(pair, clock): 
     assert TableEvent.objects.get(table=table).actor == TableEvent.Actor.TIMER
 
 
-def test_without_a_timer_a_student_given_a_due_seat_gets_no_deadline(pair, clock):  # type: ignore[no-untyped-def]
+def test_without_a_timer_a_student_given_a_due_seat_gets_no_deadline(
+    pair: tuple[User, User], clock: Clock
+) -> None:
     table = make_table([pair[0], None], setup=FRACTIONS_SETUP)
     outcome = seat_give_to_user(table_id=table.pk, user_id=pair[1].pk, name="Bruno")
     table.refresh_from_db()
     assert table.deadline is None and outcome.next_step is None
 
 
-def test_a_seat_change_elsewhere_keeps_the_due_players_deadline(trio, clock):  # type: ignore[no-untyped-def]
+def test_a_seat_change_elsewhere_keeps_the_due_players_deadline(
+    trio: tuple[User, User, User], clock: Clock
+) -> None:
     setup = {**FRACTIONS_SETUP, "hands": [*FRACTIONS_SETUP["hands"], ["16/24j", "1/2r"]]}
     table = make_table(list(trio), setup=setup, table_settings=TIMER)
     assert table.deadline == T0 + timedelta(seconds=30)  # seat 1 is due
@@ -264,7 +277,9 @@ def test_a_seat_change_elsewhere_keeps_the_due_players_deadline(trio, clock):  #
     assert [s.name for s in table.seats.order_by("index")] == ["Robot 1", str(trio[1]), "Robot 2"]
 
 
-def test_the_last_student_handed_to_a_bot_finishes_the_table(pair, clock):  # type: ignore[no-untyped-def]
+def test_the_last_student_handed_to_a_bot_finishes_the_table(
+    pair: tuple[User, User], clock: Clock
+) -> None:
     table = make_table([pair[0], None], setup=FRACTIONS_SETUP, table_settings=TIMER)
     outcome = seat_give_to_bot(table_id=table.pk, user_id=pair[0].pk, name="Robot 9")
     table.refresh_from_db()
@@ -273,7 +288,7 @@ def test_the_last_student_handed_to_a_bot_finishes_the_table(pair, clock):  # ty
     assert table.seats.get(index=0).name == "Robot 9"
 
 
-def test_a_student_can_be_given_a_chosen_bot_seat(trio):  # type: ignore[no-untyped-def]
+def test_a_student_can_be_given_a_chosen_bot_seat(trio: tuple[User, User, User]) -> None:
     setup = {**FRACTIONS_SETUP, "hands": [*FRACTIONS_SETUP["hands"], ["16/24j", "1/2r"]]}
     table = make_table([trio[0], None, None], setup=setup)
     seat_give_to_user(table_id=table.pk, user_id=trio[1].pk, name="Bruno", seat_index=2)
@@ -281,7 +296,9 @@ def test_a_student_can_be_given_a_chosen_bot_seat(trio):  # type: ignore[no-unty
     assert table.seats.get(index=1).user_id is None
 
 
-def test_a_student_given_no_seat_index_takes_the_lowest_bot_seat(trio):  # type: ignore[no-untyped-def]
+def test_a_student_given_no_seat_index_takes_the_lowest_bot_seat(
+    trio: tuple[User, User, User],
+) -> None:
     setup = {**FRACTIONS_SETUP, "hands": [*FRACTIONS_SETUP["hands"], ["16/24j", "1/2r"]]}
     table = make_table([trio[0], None, None], setup=setup)
     seat_give_to_user(table_id=table.pk, user_id=trio[1].pk, name="Bruno")
@@ -289,7 +306,9 @@ def test_a_student_given_no_seat_index_takes_the_lowest_bot_seat(trio):  # type:
     assert table.seats.get(index=2).user_id is None
 
 
-def test_finishing_a_table_stops_it_once(pair, django_capture_on_commit_callbacks):  # type: ignore[no-untyped-def]
+def test_finishing_a_table_stops_it_once(
+    pair: tuple[User, User], django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP, table_settings=TIMER)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         table_finish(table_id=table.pk)
@@ -315,7 +334,9 @@ def test_finishing_a_table_stops_it_once(pair, django_capture_on_commit_callback
         ("bot_finished", "finished"),
     ],
 )
-def test_refused_seat_changes_change_nothing(trio, call, code):  # type: ignore[no-untyped-def]
+def test_refused_seat_changes_change_nothing(
+    trio: tuple[User, User, User], call: str, code: str
+) -> None:
     mixed = make_table([trio[0], None], setup=FRACTIONS_SETUP, table_settings=TIMER)
     full = make_table([trio[0], trio[1]], setup=FRACTIONS_SETUP)
     if call.endswith("finished"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,22 +17,24 @@ from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.models import Session
 from django.test import Client, RequestFactory
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from games import driver, hooks
 from games.models import Table
 from games.realtime.consumer import CLOSE_SIGNED_OUT, SIGNIN_CHECK_SECONDS
 from games.realtime.signin import still_signed_in
 from games.services import table_finish
-from lessons.home.views import STUDENT_DEVICE_COOKIE
+from lessons.home.landing import STUDENT_DEVICE_COOKIE
 from lessons.models import SessionMember, SessionTable
 from lessons.sessions.services import session_end, session_start
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until
 from tests.support.factories import TEACHER_PASSWORD, signed_in_client
 from unoclass.asgi import application
 
 
 @pytest.fixture(autouse=True)
-def _slow_bots(settings):  # type: ignore[no-untyped-def]
+def _slow_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 60  # nothing moves by itself during these tests
     yield
     driver.cancel_all()
@@ -62,7 +65,7 @@ def _json_script(html: str, element_id: str) -> Any:
 
 
 @pytest.mark.django_db
-def test_the_play_page_shows_the_session_number_not_the_table_id(class_a) -> None:  # type: ignore[no-untyped-def]
+def test_the_play_page_shows_the_session_number_not_the_table_id(class_a: ClassWorld) -> None:
     session, table = _session_table(class_a, number=2)
     for user in (class_a.student.user, class_a.teacher):
         html = signed_in_client(user).get(reverse("games:play", args=[table.pk])).content.decode()
@@ -75,7 +78,7 @@ def test_the_play_page_shows_the_session_number_not_the_table_id(class_a) -> Non
 
 
 @pytest.mark.django_db
-def test_a_practice_table_keeps_its_own_wording(class_a) -> None:  # type: ignore[no-untyped-def]
+def test_a_practice_table_keeps_its_own_wording(class_a: ClassWorld) -> None:
     table = make_table([class_a.student.user, None], setup=FRACTIONS_SETUP)
     assert hooks.table_place(table) is None
     html = (
@@ -91,7 +94,7 @@ def test_a_practice_table_keeps_its_own_wording(class_a) -> None:  # type: ignor
 
 
 @pytest.mark.django_db
-def test_the_page_carries_the_seat_state_and_nothing_more(class_a) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_carries_the_seat_state_and_nothing_more(class_a: ClassWorld) -> None:
     _session, table = _session_table(class_a)
     html = (
         signed_in_client(class_a.student.user).get(reverse("games:play", args=[table.pk])).content
@@ -111,7 +114,7 @@ def test_the_page_carries_the_seat_state_and_nothing_more(class_a) -> None:  # t
 
 
 @pytest.mark.django_db
-def test_next_game_is_a_post_to_the_session_and_gone_once_it_ended(class_a) -> None:  # type: ignore[no-untyped-def]
+def test_next_game_is_a_post_to_the_session_and_gone_once_it_ended(class_a: ClassWorld) -> None:
     session, table = _session_table(class_a)
     student = signed_in_client(class_a.student.user)
     html = student.get(reverse("games:play", args=[table.pk])).content.decode()
@@ -129,7 +132,7 @@ def test_next_game_is_a_post_to_the_session_and_gone_once_it_ended(class_a) -> N
 
 
 @pytest.mark.django_db
-def test_the_next_game_button_seats_the_table_at_a_new_game(class_a) -> None:  # type: ignore[no-untyped-def]
+def test_the_next_game_button_seats_the_table_at_a_new_game(class_a: ClassWorld) -> None:
     session, table = _session_table(class_a)
     table_finish(table_id=table.pk)  # as a game over does
     response = signed_in_client(class_a.student.user).post(
@@ -149,7 +152,7 @@ def test_the_next_game_button_seats_the_table_at_a_new_game(class_a) -> None:  #
 
 
 @pytest.mark.django_db
-def test_a_student_who_signs_out_lands_on_join_and_so_does_going_back(class_a) -> None:  # type: ignore[no-untyped-def]
+def test_a_student_who_signs_out_lands_on_join_and_so_does_going_back(class_a: ClassWorld) -> None:
     _session, table = _session_table(class_a)
     student = signed_in_client(class_a.student.user)
     response = student.post(reverse("logout"))
@@ -176,7 +179,7 @@ def test_a_student_who_signs_out_lands_on_join_and_so_does_going_back(class_a) -
 
 
 @pytest.mark.django_db
-def test_a_teacher_who_signs_out_lands_on_home(class_a) -> None:  # type: ignore[no-untyped-def]
+def test_a_teacher_who_signs_out_lands_on_home(class_a: ClassWorld) -> None:
     teacher = signed_in_client(class_a.teacher)
     response = teacher.post(reverse("logout"))
     assert response["Location"] == reverse("home")
@@ -186,7 +189,9 @@ def test_a_teacher_who_signs_out_lands_on_home(class_a) -> None:  # type: ignore
 
 
 @pytest.mark.django_db
-def test_an_anonymous_sign_out_sends_nothing(class_a, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_an_anonymous_sign_out_sends_nothing(
+    class_a: ClassWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from games.realtime import signout
 
     sent: list[Any] = []
@@ -219,12 +224,12 @@ async def _close_code(comm: WebsocketCommunicator, timeout: float = 3) -> int | 
     while time.monotonic() < deadline:
         output = await comm.receive_output(timeout=deadline - time.monotonic())
         if output["type"] == "websocket.close":
-            return output.get("code")  # type: ignore[no-any-return]
+            return output.get("code")
     raise AssertionError("the socket stayed open")
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_signing_out_closes_every_socket_of_that_session(class_a) -> None:  # type: ignore[no-untyped-def]
+async def test_signing_out_closes_every_socket_of_that_session(class_a: ClassWorld) -> None:
     session, table = await database_sync_to_async(_session_table)(class_a)
     user = class_a.other_student.user  # seat 1: it is their turn
     tab, cookie = await database_sync_to_async(_login_cookie)(user)
@@ -247,7 +252,7 @@ async def test_signing_out_closes_every_socket_of_that_session(class_a) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_teachers_sign_out_closes_their_overview_at_once(class_a) -> None:  # type: ignore[no-untyped-def]
+async def test_a_teachers_sign_out_closes_their_overview_at_once(class_a: ClassWorld) -> None:
     session, _table = await database_sync_to_async(_session_table)(class_a)
     tab, cookie = await database_sync_to_async(_login_cookie)(class_a.teacher)
     overview = _socket(f"/ws/session/{session.pk}/", cookie)
@@ -258,14 +263,15 @@ async def test_a_teachers_sign_out_closes_their_overview_at_once(class_a) -> Non
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_an_action_from_a_signed_out_session_is_refused(class_a, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_an_action_from_a_signed_out_session_is_refused(
+    class_a: ClassWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The sign-out message may be lost (a restarted channel layer): the socket checks its
     # session before it acts (at most SIGNIN_CHECK_SECONDS after the last check), and closes
     # with 4401 without applying anything.
-    from games.realtime import link
 
     now = [1000.0]
-    monkeypatch.setattr(link.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
     _session, table = await database_sync_to_async(_session_table)(class_a)
     user = class_a.other_student.user
     _tab, cookie = await database_sync_to_async(_login_cookie)(user)
@@ -282,7 +288,9 @@ async def test_an_action_from_a_signed_out_session_is_refused(class_a, monkeypat
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_sign_in_check_is_cached_between_frames(class_a, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_the_sign_in_check_is_cached_between_frames(
+    class_a: ClassWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from games.realtime import link
 
     _session, table = await database_sync_to_async(_session_table)(class_a)
@@ -295,7 +303,7 @@ async def test_the_sign_in_check_is_cached_between_frames(class_a, monkeypatch) 
         return still_signed_in(scope)
 
     monkeypatch.setattr(link, "still_signed_in", counted)
-    monkeypatch.setattr(link.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
     comm = _socket(f"/ws/table/{table.pk}/", cookie)
     assert (await comm.connect())[0]
     await receive_until(comm, "state")
@@ -319,7 +327,7 @@ async def test_the_sign_in_check_is_cached_between_frames(class_a, monkeypatch) 
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_ending_the_session_tells_the_open_table_sockets(class_a) -> None:  # type: ignore[no-untyped-def]
+async def test_ending_the_session_tells_the_open_table_sockets(class_a: ClassWorld) -> None:
     session, table = await database_sync_to_async(_session_table)(class_a)
     _tab, cookie = await database_sync_to_async(_login_cookie)(class_a.other_student.user)
     comm = _socket(f"/ws/table/{table.pk}/", cookie)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -13,12 +14,15 @@ from django.conf import settings as django_settings
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.engine import Game
 from games.models import Seat, Table
 from games.protocol import MAX_FRAME_BYTES, RATE_BURST, RATE_PER_SECOND
 from games.realtime import stream as stream_module
+from lessons.models import User
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
 from tests.games.streams import cookie_for, post_frame, stream
 
@@ -28,14 +32,14 @@ PLAY_EQUAL = {"type": "play", "card": "4/12j", "claim": "equal"}  # seat 1, on 1
 
 
 @pytest.fixture(autouse=True)
-def _fast_bots(settings):  # type: ignore[no-untyped-def]
+def _fast_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 0.01
     settings.GAMES_ROUND_PAUSE = 0.01
     yield
     driver.cancel_all()
 
 
-async def _table(users, **kw):  # type: ignore[no-untyped-def]
+async def _table(users: Sequence[User | None], **kw: Any) -> Table:
     return await database_sync_to_async(make_table)(users, **kw)
 
 
@@ -59,7 +63,7 @@ def _action(action: dict[str, Any], state_id: int) -> dict[str, Any]:
 # --- Opening: what a stream says first, and its headers ------------------------------------
 
 
-async def test_a_stream_opens_with_the_seat_state_and_its_id(pair):  # type: ignore[no-untyped-def]
+async def test_a_stream_opens_with_the_seat_state_and_its_id(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     s = await stream(_stream_path(table.pk), await cookie_for(pair[1]))
     assert s.status == 200
@@ -74,7 +78,9 @@ async def test_a_stream_opens_with_the_seat_state_and_its_id(pair):  # type: ign
     await s.disconnect()
 
 
-async def test_a_stream_sends_a_heartbeat_comment_while_idle(pair, monkeypatch):  # type: ignore[no-untyped-def]
+async def test_a_stream_sends_a_heartbeat_comment_while_idle(
+    pair: tuple[User, User], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(stream_module, "HEARTBEAT_SECONDS", 0.05)
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     s = await stream(_stream_path(table.pk), await cookie_for(pair[0]))
@@ -84,13 +90,15 @@ async def test_a_stream_sends_a_heartbeat_comment_while_idle(pair, monkeypatch):
     await s.disconnect()
 
 
-async def test_a_stream_only_answers_get(pair):  # type: ignore[no-untyped-def]
+async def test_a_stream_only_answers_get(pair: tuple[User, User]) -> None:
     from channels.testing import HttpCommunicator
 
     from unoclass.asgi import application
 
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
-    headers = [(b"host", b"testserver"), (b"cookie", await cookie_for(pair[0]))]
+    cookie = await cookie_for(pair[0])
+    assert cookie is not None
+    headers = [(b"host", b"testserver"), (b"cookie", cookie)]
     comm = HttpCommunicator(application, "POST", _stream_path(table.pk), headers=headers)
     assert (await comm.get_response())["status"] == 405
 
@@ -98,7 +106,9 @@ async def test_a_stream_only_answers_get(pair):  # type: ignore[no-untyped-def]
 # --- Refusals: the socket's 4401 and 4403 ------------------------------------------------
 
 
-async def test_not_signed_in_gets_4401_on_the_stream_and_401_on_post(pair):  # type: ignore[no-untyped-def]
+async def test_not_signed_in_gets_4401_on_the_stream_and_401_on_post(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     s = await stream(_stream_path(table.pk), None)
     assert s.status == 200  # an EventSource cannot read a status: the close event says why
@@ -110,7 +120,9 @@ async def test_not_signed_in_gets_4401_on_the_stream_and_401_on_post(pair):  # t
     assert (await _stored(table.pk))[1] == 0
 
 
-async def test_not_seated_gets_4403_on_the_stream_and_403_on_post(pair, class_b):  # type: ignore[no-untyped-def]
+async def test_not_seated_gets_4403_on_the_stream_and_403_on_post(
+    pair: tuple[User, User], class_b: ClassWorld
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     stranger = await cookie_for(class_b.student.user)
     for path in (_stream_path(table.pk), _stream_path(table.pk + 999)):
@@ -124,7 +136,9 @@ async def test_not_seated_gets_4403_on_the_stream_and_403_on_post(pair, class_b)
     assert (await _stored(table.pk))[1] == 0
 
 
-async def test_a_post_without_the_csrf_token_or_from_another_site_changes_nothing(pair):  # type: ignore[no-untyped-def]
+async def test_a_post_without_the_csrf_token_or_from_another_site_changes_nothing(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     cookie = await cookie_for(pair[1])
     frame = _action(PLAY_EQUAL, 0)
@@ -140,7 +154,7 @@ async def test_a_post_without_the_csrf_token_or_from_another_site_changes_nothin
     assert (await _stored(table.pk))[1] == 1
 
 
-async def test_a_stream_from_another_site_is_refused(pair):  # type: ignore[no-untyped-def]
+async def test_a_stream_from_another_site_is_refused(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     cookie = await cookie_for(pair[0])
     s = await stream(_stream_path(table.pk), cookie, [(b"origin", b"https://evil.example")])
@@ -150,7 +164,7 @@ async def test_a_stream_from_another_site_is_refused(pair):  # type: ignore[no-u
     await own.disconnect()
 
 
-async def test_signing_out_ends_the_stream_with_4401(pair):  # type: ignore[no-untyped-def]
+async def test_signing_out_ends_the_stream_with_4401(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
 
     def signed_in_tab() -> tuple[Client, bytes]:
@@ -169,7 +183,9 @@ async def test_signing_out_ends_the_stream_with_4401(pair):  # type: ignore[no-u
     assert answer.status == 401
 
 
-async def test_a_post_from_a_session_signed_out_elsewhere_is_refused(pair):  # type: ignore[no-untyped-def]
+async def test_a_post_from_a_session_signed_out_elsewhere_is_refused(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     cookie = await cookie_for(pair[1])
     await database_sync_to_async(lambda: Session.objects.all().delete())()
@@ -178,7 +194,7 @@ async def test_a_post_from_a_session_signed_out_elsewhere_is_refused(pair):  # t
     assert (await _stored(table.pk))[1] == 0
 
 
-async def test_a_student_moved_off_the_table_loses_the_stream(pair):  # type: ignore[no-untyped-def]
+async def test_a_student_moved_off_the_table_loses_the_stream(pair: tuple[User, User]) -> None:
     from games.broadcast import broadcast_table_update
     from games.players import table_info
 
@@ -200,7 +216,9 @@ async def test_a_student_moved_off_the_table_loses_the_stream(pair):  # type: ig
 # --- Hidden hands: each stream carries what its socket would -----------------------------
 
 
-async def test_each_stream_carries_its_own_hand_only(pair, class_a):  # type: ignore[no-untyped-def]
+async def test_each_stream_carries_its_own_hand_only(
+    pair: tuple[User, User], class_a: ClassWorld
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     streams = [
         await stream(_stream_path(table.pk), await cookie_for(user))
@@ -256,9 +274,9 @@ BAD_FRAMES = [
 
 @pytest.mark.parametrize(("raw", "code"), BAD_FRAMES, ids=[c for _r, c in BAD_FRAMES])
 @pytest.mark.parametrize("transport", ["socket", "post"])
-async def test_a_bad_frame_gets_the_same_error_on_both_transports(  # type: ignore[no-untyped-def]
-    pair, transport, raw, code
-):
+async def test_a_bad_frame_gets_the_same_error_on_both_transports(
+    pair: tuple[User, User], transport: str, raw: bytes, code: str
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     if transport == "post":
         answer = await post_frame(_frames_path(table.pk), await cookie_for(pair[1]), None, raw=raw)
@@ -283,7 +301,9 @@ async def test_a_bad_frame_gets_the_same_error_on_both_transports(  # type: igno
     assert (await _stored(table.pk))[1] == 0
 
 
-async def test_posts_share_the_socket_rate_limit(pair, monkeypatch):  # type: ignore[no-untyped-def]
+async def test_posts_share_the_socket_rate_limit(
+    pair: tuple[User, User], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The bucket's clock is ours: no time passes while the frames are posted (exact counts).
     from functools import partial
 
@@ -315,7 +335,7 @@ async def test_posts_share_the_socket_rate_limit(pair, monkeypatch):  # type: ig
 # --- Actions: stored before broadcast, one of two at once --------------------------------
 
 
-async def test_a_posted_action_reaches_every_stream_and_socket(pair):  # type: ignore[no-untyped-def]
+async def test_a_posted_action_reaches_every_stream_and_socket(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     watcher_stream = await stream(_stream_path(table.pk), await cookie_for(pair[0]))
     await watcher_stream.frame("state")
@@ -350,7 +370,7 @@ async def test_a_posted_action_reaches_every_stream_and_socket(pair):  # type: i
     await mover.disconnect()
 
 
-async def test_two_simultaneous_posted_actions_apply_one(pair):  # type: ignore[no-untyped-def]
+async def test_two_simultaneous_posted_actions_apply_one(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     cookie = await cookie_for(pair[1])
     first, second = await asyncio.gather(
@@ -363,7 +383,7 @@ async def test_two_simultaneous_posted_actions_apply_one(pair):  # type: ignore[
     assert state_id == 1  # one applied, one refused: never both on the same state
 
 
-async def test_sync_and_since_answer_in_the_post(pair):  # type: ignore[no-untyped-def]
+async def test_sync_and_since_answer_in_the_post(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     cookie = await cookie_for(pair[1])
     await post_frame(_frames_path(table.pk), cookie, _action(PLAY_EQUAL, 0))
@@ -402,7 +422,9 @@ async def _advance(table_id: int, users: list[Any], moves: int) -> int:
     return await database_sync_to_async(run)()
 
 
-async def test_last_event_id_resumes_with_every_missed_event_once_in_order(pair):  # type: ignore[no-untyped-def]
+async def test_last_event_id_resumes_with_every_missed_event_once_in_order(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     cookie = await cookie_for(pair[0])
     s = await stream(_stream_path(table.pk), cookie)
@@ -435,7 +457,7 @@ def _log_items(table_id: int) -> list[tuple[int, dict[str, Any]]]:
     return [(f["state_id"], f["event"]) for f in found.frames[:-1]]
 
 
-async def test_last_event_id_wins_over_the_since_of_the_address(pair):  # type: ignore[no-untyped-def]
+async def test_last_event_id_wins_over_the_since_of_the_address(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     last = await _advance(table.pk, list(pair), 3)
     cookie = await cookie_for(pair[0])
@@ -449,7 +471,9 @@ async def test_last_event_id_wins_over_the_since_of_the_address(pair):  # type: 
     await plain.disconnect()
 
 
-async def test_a_bad_last_event_id_gets_bad_since_then_a_fresh_opening(pair):  # type: ignore[no-untyped-def]
+async def test_a_bad_last_event_id_gets_bad_since_then_a_fresh_opening(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair), setup=FRACTIONS_SETUP)
     await _advance(table.pk, list(pair), 2)
     cookie = await cookie_for(pair[0])
@@ -462,7 +486,9 @@ async def test_a_bad_last_event_id_gets_bad_since_then_a_fresh_opening(pair):  #
         await s.disconnect()
 
 
-async def test_a_refused_posted_play_asks_why_and_the_posted_answer_is_stored(pair):  # type: ignore[no-untyped-def]
+async def test_a_refused_posted_play_asks_why_and_the_posted_answer_is_stored(
+    pair: tuple[User, User],
+) -> None:
     from tests.games.test_consumer_reason import ASKED, WRONG_EQUAL, _reasons
     from tests.games.test_consumer_reason import _table as reason_table
 
@@ -482,7 +508,9 @@ async def test_a_refused_posted_play_asks_why_and_the_posted_answer_is_stored(pa
     assert other.frames[0]["code"] == "no_reason_asked"
 
 
-async def test_a_stream_that_cannot_reach_the_database_ends_with_1013(pair, monkeypatch):  # type: ignore[no-untyped-def]
+async def test_a_stream_that_cannot_reach_the_database_ends_with_1013(
+    pair: tuple[User, User], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from django.db import OperationalError
 
     from games import table_seat

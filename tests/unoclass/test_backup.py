@@ -162,7 +162,8 @@ def test_existing_path_is_refused_unless_forced(tmp_path: Path) -> None:
     assert target.read_bytes() == b"yesterday's backup"
     call_command("backup_db", str(target), "--force", stdout=io.StringIO())
     assert _read(target, "PRAGMA integrity_check") == [("ok",)]
-    assert _read(target, "SELECT COUNT(*) FROM django_migrations")[0][0] > 0
+    migrations = _read(target, "SELECT COUNT(*) FROM django_migrations")[0][0]
+    assert isinstance(migrations, int) and migrations > 0
 
 
 @pytest.mark.django_db

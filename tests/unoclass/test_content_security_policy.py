@@ -6,11 +6,13 @@ import base64
 import hashlib
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from lessons.sessions.services import session_join, session_start
 from tests.conftest import ClassWorld
@@ -86,7 +88,8 @@ def test_no_template_runs_inline_code_without_the_nonce() -> None:
 
 
 def test_the_error_pages_style_is_the_one_the_policy_allows() -> None:
-    allowed = settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]["style-src"]
+    policy: dict[str, Any] = settings.CONTENT_SECURITY_POLICY
+    allowed: list[str] = policy["DIRECTIVES"]["style-src"]
     for name in sorted(ERROR_PAGES):
         styles = re.findall(r'style="([^"]*)"', (TEMPLATES / name).read_text(encoding="utf-8"))
         for style in styles:
@@ -114,8 +117,8 @@ def test_the_waiting_pages_script_carries_its_responses_own_nonce(class_a: Class
 @pytest.mark.django_db
 @pytest.mark.parametrize("secure", [True, False])
 def test_the_language_cookie_is_http_only_same_site_and_secure_with_the_session(
-    settings,
-    secure: bool,  # type: ignore[no-untyped-def]
+    settings: Settings,
+    secure: bool,
 ) -> None:
     settings.LANGUAGE_COOKIE_SECURE = secure
     response = Client().post(reverse("set_language"), {"language": "en", "next": "/"})

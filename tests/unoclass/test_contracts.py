@@ -36,7 +36,7 @@ def _contract_ids() -> set[str]:
     return {contract["id"] for contract in config["tool"]["importlinter"]["contracts"]}
 
 
-def test_the_contracts_are_declared():
+def test_the_contracts_are_declared() -> None:
     assert _contract_ids() == {
         "apps-layers",
         "lessons-layers",
@@ -48,7 +48,7 @@ def test_the_contracts_are_declared():
     }
 
 
-def test_the_tree_keeps_every_import_contract():
+def test_the_tree_keeps_every_import_contract() -> None:
     result = _lint_imports(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "7 kept, 0 broken" in result.stdout
@@ -90,7 +90,9 @@ PLANTED = [
 
 
 @pytest.mark.parametrize(("contract", "planted", "statement", "reported"), PLANTED)
-def test_a_planted_import_breaks_its_contract(tree_copy, contract, planted, statement, reported):
+def test_a_planted_import_breaks_its_contract(
+    tree_copy: Path, contract: str, planted: str, statement: str, reported: str
+) -> None:
     target = tree_copy / planted
     target.write_text(f'"""Planted by the contract test."""\n\n{statement}\n', encoding="utf-8")
     try:
@@ -108,7 +110,9 @@ def test_a_planted_import_breaks_its_contract(tree_copy, contract, planted, stat
     ("statement", "reported"),
     [("from django.db import models", "django"), ("import lessons.models", "lessons.models")],
 )
-def test_django_in_the_ent_matching_module_breaks_its_contract(tree_copy, statement, reported):
+def test_django_in_the_ent_matching_module_breaks_its_contract(
+    tree_copy: Path, statement: str, reported: str
+) -> None:
     # lessons.ent.matching is a module, not a package: the import goes into the module itself.
     target = tree_copy / "lessons/ent/matching.py"
     original = target.read_text(encoding="utf-8")
@@ -130,7 +134,9 @@ def test_django_in_the_ent_matching_module_breaks_its_contract(tree_copy, statem
         ("lessons/reporting/pdf_render.py", "from lessons.reporting import printing"),
     ],
 )
-def test_a_django_import_in_a_print_worker_module_breaks_its_contract(tree_copy, module, statement):
+def test_a_django_import_in_a_print_worker_module_breaks_its_contract(
+    tree_copy: Path, module: str, statement: str
+) -> None:
     target = tree_copy / module
     original = target.read_text(encoding="utf-8")
     target.write_text(f"{original}\n{statement}  # planted\n", encoding="utf-8")
@@ -144,7 +150,7 @@ def test_a_django_import_in_a_print_worker_module_breaks_its_contract(tree_copy,
     assert module.removesuffix(".py").replace("/", ".") in output and "django" in output, output
 
 
-def test_the_copy_without_a_planted_import_keeps_the_contracts(tree_copy):
+def test_the_copy_without_a_planted_import_keeps_the_contracts(tree_copy: Path) -> None:
     # So the planted failures above come from the planted line, not from the copying.
     result = _lint_imports(tree_copy)
     assert result.returncode == 0, result.stdout + result.stderr

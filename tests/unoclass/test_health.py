@@ -10,7 +10,7 @@ from unittest import mock
 
 import pytest
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer  # type: ignore[import-untyped]
 from django.db import connection
 from django.test import Client
 from pytest_django.fixtures import Settings

@@ -121,12 +121,12 @@ def _sources() -> list[Path]:
     )
 
 
-def test_the_sources_are_found():
+def test_the_sources_are_found() -> None:
     names = {_module_name(path) for path in _sources()}
     assert {"games.engine.game", "games.views", "lessons.sessions.views"} <= names
 
 
-def test_no_module_imports_a_private_name_of_another_tree():
+def test_no_module_imports_a_private_name_of_another_tree() -> None:
     problems = [
         problem
         for path in _sources()
@@ -136,7 +136,7 @@ def test_no_module_imports_a_private_name_of_another_tree():
     assert not problems, "\n".join(problems)
 
 
-def test_only_url_modules_import_views():
+def test_only_url_modules_import_views() -> None:
     problems = [
         problem
         for path in _sources()
@@ -161,7 +161,7 @@ def test_only_url_modules_import_views():
         ("games/views.py", "from games import __version__", False),
     ],
 )
-def test_the_private_check_catches_a_planted_import(path, source, caught):
+def test_the_private_check_catches_a_planted_import(path: str, source: str, caught: bool) -> None:
     problems = [p for i in imports_of(ROOT / path, source) for p in private_imports(i)]
     assert bool(problems) is caught, problems
 
@@ -181,6 +181,6 @@ def test_the_private_check_catches_a_planted_import(path, source, caught):
         ("games/views.py", "from django.views.decorators.http import require_POST", False),
     ],
 )
-def test_the_views_check_catches_a_planted_import(path, source, caught):
+def test_the_views_check_catches_a_planted_import(path: str, source: str, caught: bool) -> None:
     problems = [p for i in imports_of(ROOT / path, source) for p in views_imports(i)]
     assert bool(problems) is caught, problems

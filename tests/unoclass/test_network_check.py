@@ -69,7 +69,7 @@ def test_https_gives_wss_and_port_443() -> None:
     assert response.context["port"] == 443
 
 
-def test_one_address_loading_the_page_too_often_gets_429(monkeypatch: pytest.MonkeyPatch):
+def test_one_address_loading_the_page_too_often_gets_429(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(capacity, "PAGE_LOADS_PER_ADDRESS", 3)
     monkeypatch.setattr("unoclass.network_check.views.PAGE_LOADS_PER_ADDRESS", 3)
     client = Client(HTTP_ACCEPT_LANGUAGE="fr")
@@ -222,7 +222,7 @@ async def test_the_socket_refuses_a_flood_of_echoes(monkeypatch: pytest.MonkeyPa
     flood = CheckLink.rate_burst + 3
     for number in range(flood):
         await comm.send_json_to({"type": "echo", "n": number})
-    answers = []
+    answers: list[str] = []
     while len(answers) < flood:
         frame = await comm.receive_json_from(timeout=5)
         if frame["type"] != "beat":
@@ -237,7 +237,7 @@ async def test_the_socket_refuses_another_sites_origin() -> None:
     assert not connected
 
 
-async def test_a_full_process_asks_the_socket_to_try_again(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_a_full_process_asks_the_socket_to_try_again(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(OPEN_LINKS, "limit", 0)
     comm = await _socket()
     connected, _ = await comm.connect()
@@ -285,7 +285,8 @@ async def _whole(comm: ApplicationCommunicator) -> bytes:
     while True:
         chunk = await comm.receive_output(timeout=5)
         if chunk["type"] == "http.response.body":
-            body += chunk["body"]
+            part: bytes = chunk["body"]
+            body += part
             if not chunk.get("more_body"):
                 return body
 
@@ -323,7 +324,7 @@ async def test_the_stream_refuses_other_methods_and_other_sites(
     await comm.wait(timeout=5)
 
 
-async def test_a_full_process_asks_the_stream_to_try_again(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_a_full_process_asks_the_stream_to_try_again(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(OPEN_LINKS, "limit", 0)
     comm = await _stream()
     assert (await comm.receive_output(timeout=5))["status"] == 200

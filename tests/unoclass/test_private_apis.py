@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import channels
-import channels_redis
+import channels_redis  # type: ignore[import-untyped]
 import django
 import pytest
 from channels.layers import InMemoryChannelLayer
@@ -123,7 +123,7 @@ def test_channels_in_memory_layer_sweeps_through_clean_expired() -> None:
     """games/realtime/process_layer.py overrides InMemoryChannelLayer._clean_expired (Channels'
     receive and group_send call it) and reads its `groups` and `channels`."""
     _reviewed(channels, CHANNELS_REVIEWED, "games/realtime/process_layer.py")
-    assert callable(InMemoryChannelLayer._clean_expired)
+    assert callable(InMemoryChannelLayer._clean_expired)  # type: ignore[attr-defined]  # not in the stubs
     for method in (InMemoryChannelLayer.receive, InMemoryChannelLayer.group_send):
         assert "self._clean_expired()" in inspect.getsource(method), method
     layer = InMemoryChannelLayer()
@@ -142,7 +142,7 @@ def test_channels_redis_pubsub_layer_privates() -> None:
         CHANNELS_REDIS_REVIEWED,
         "games/realtime/pubsub_layer.py, unoclass/health.py",
     )
-    from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection
+    from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection  # type: ignore[import-untyped]
 
     async def shape() -> None:
         layer = RedisPubSubChannelLayer(hosts=["redis://127.0.0.1:1"])  # never connected

@@ -14,14 +14,14 @@ from tests.e2e.conftest import LIMITS, limit_for
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_default_limit_is_set_for_every_test():
+def test_the_default_limit_is_set_for_every_test() -> None:
     options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     pytest_options = options["tool"]["pytest"]["ini_options"]
     assert pytest_options["timeout"] == 120
     assert pytest_options["timeout_method"] == "signal"
 
 
-def test_this_test_runs_under_the_default_limit(request: pytest.FixtureRequest):
+def test_this_test_runs_under_the_default_limit(request: pytest.FixtureRequest) -> None:
     assert request.config.getini("timeout") == "120"
     assert request.node.get_closest_marker("timeout") is None
 
@@ -37,11 +37,11 @@ def test_this_test_runs_under_the_default_limit(request: pytest.FixtureRequest):
         ("tests/games/test_consumer.py", None),
     ],
 )
-def test_end_to_end_directories_get_their_own_limit(path, seconds):
+def test_end_to_end_directories_get_their_own_limit(path: str, seconds: float | None) -> None:
     assert limit_for(ROOT / path) == seconds
 
 
-def test_a_test_over_its_limit_fails_and_the_run_goes_on(tmp_path: Path):
+def test_a_test_over_its_limit_fails_and_the_run_goes_on(tmp_path: Path) -> None:
     (tmp_path / "test_hang.py").write_text(
         "import time\n\n"
         "def test_hangs():\n    time.sleep(30)\n\n"

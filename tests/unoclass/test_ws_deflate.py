@@ -10,23 +10,26 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from tests.support.live import Daphne, LiveApp
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(90)]
 
 
-async def _hello(ws: str, compression: str | None) -> tuple[str | None, dict[str, object]]:
+async def _hello(ws: str, compression: str | None) -> tuple[str | None, dict[str, Any]]:
     # The page's own origin: scheme, host and port (games/realtime/origins.py).
     origin = ws.replace("ws", "http", 1)
     async with websockets.connect(
         f"{ws}/ws/network-check/",
-        origin=origin,
-        compression=compression,  # type: ignore[arg-type]
+        origin=Origin(origin),
+        compression=compression,
     ) as sock:
+        assert sock.response is not None
         extensions = sock.response.headers.get("Sec-WebSocket-Extensions")
         await sock.send(json.dumps({"type": "echo", "n": 5}))
         frames = [json.loads(await asyncio.wait_for(sock.recv(), 10)) for _ in range(2)]

@@ -119,7 +119,8 @@ def test_the_installed_wheel_serves_a_class_on_the_lan(
         assert _decoded(tmp_path / "qr.png") == pupil_url
         # The set-up link works once.
         again = browser.new_context().new_page()
-        assert again.goto(link).status == 403
+        denied = again.goto(link)
+        assert denied is not None and denied.status == 403
         # A page that reads a data file of the package (the accessibility verdicts) serves.
         statement = again.goto(served.teacher_url + "accessibility/")
         assert statement is not None and statement.status == 200

@@ -81,12 +81,13 @@ def test_hostile_frames_on_real_daphne(live: Any, fuzz_report: list[str]) -> Non
         sock = await _open(server, ids)
         first = await _first_state(sock)
         assert first is not None and first["type"] == "state"
-        for frame in frames:
-            text, data = render(frame, first["state_id"])
+        for item in frames:
+            text, data = render(item, first["state_id"])
             if text is not None and not _encodable(text):
                 # A lone surrogate cannot travel in a text frame (the client library refuses
                 # to encode it): send its bytes, which the server must refuse as a bad frame.
-                text, data = None, text.encode("utf-8", "surrogatepass")
+                data = text.encode("utf-8", "surrogatepass")
+                text = None
             await sock.send(text if text is not None else data)
             sent["frames"] += 1
         # Every frame gets one answer: an error, or a state (after its events, or after the

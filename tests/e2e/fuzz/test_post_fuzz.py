@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
+from games import jsontext
 from games.realtime import posted
+from tests.conftest import ClassWorld
 from tests.e2e.fuzz.batches import Batch, Totals, run_batches
 from tests.e2e.fuzz.checks import check_server_frame
 from tests.e2e.fuzz.strategies import render
@@ -23,8 +25,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 EXAMPLES = 40
 
 
-def test_hostile_posted_frames_get_clear_answers_and_change_nothing(  # type: ignore[no-untyped-def]
-    class_a, monkeypatch, settings: Any, fuzz_report: list[str]
+def test_hostile_posted_frames_get_clear_answers_and_change_nothing(
+    class_a: ClassWorld, monkeypatch: pytest.MonkeyPatch, settings: Any, fuzz_report: list[str]
 ) -> None:
     settings.GAMES_BOT_DELAY = 0.01
     # The bulk run measures parsing and rules, not the limiter (tests/games/test_stream.py).
@@ -45,9 +47,7 @@ def test_hostile_posted_frames_get_clear_answers_and_change_nothing(  # type: ig
             answer = await post_frame(path, cookie, None, raw=raw)
             assert answer.status == 200, answer.body
             assert set(answer.body) == {"frames"}, answer.body
-            count.answered(
-                [check_server_frame(posted.jsontext.dumps(item)) for item in answer.frames]
-            )
+            count.answered([check_server_frame(jsontext.dumps(item)) for item in answer.frames])
         count.check(await database_sync_to_async(_stored)(table.pk))
 
     run_batches(batch, totals, fuzz_report, name="POST fuzz", examples=EXAMPLES, sizes=(5, 20))

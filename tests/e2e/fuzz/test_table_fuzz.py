@@ -13,6 +13,7 @@ from channels.db import database_sync_to_async
 
 from games import table_seat
 from games.models import Table, TableEvent
+from tests.conftest import ClassWorld
 from tests.e2e.fuzz.batches import Batch, Stored, Totals, run_batches
 from tests.e2e.fuzz.checks import RESYNC_CODES, check_server_frame
 from tests.e2e.fuzz.strategies import render
@@ -49,8 +50,8 @@ def _stored(table_id: int) -> Stored:
     return table.state, table.state_id, table.moves, events
 
 
-def test_hostile_frames_get_clear_errors_and_change_nothing(  # type: ignore[no-untyped-def]
-    class_a, monkeypatch, settings: Any, fuzz_report: list[str]
+def test_hostile_frames_get_clear_errors_and_change_nothing(
+    class_a: ClassWorld, monkeypatch: pytest.MonkeyPatch, settings: Any, fuzz_report: list[str]
 ) -> None:
     settings.GAMES_BOT_DELAY = 0.01
     # The bulk run measures parsing and rules, not the limiter (tested under a flood apart).

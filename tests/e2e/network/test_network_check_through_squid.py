@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.e2e.browser.conftest import DESKTOP
 from tests.support.live import Daphne, Server
@@ -34,7 +34,8 @@ def check_daphne(server: Server) -> Iterator[Daphne]:
 def test_through_squid_only_the_fallback_works(
     squid_browser: Browser, squid: Squid, check_daphne: Daphne
 ) -> None:
-    context = squid_browser.new_context(viewport=DESKTOP, locale="fr")
+    viewport = ViewportSize(width=DESKTOP["width"], height=DESKTOP["height"])
+    context = squid_browser.new_context(viewport=viewport, locale="fr")
     try:
         page = context.new_page()
         page.goto(f"{check_daphne.http}/network-check/")

@@ -23,7 +23,7 @@ class Clock:
 
 def layer_with(clock: Clock, **config: Any) -> ProcessChannelLayer:
     layer = ProcessChannelLayer(**config)
-    layer.clock = clock  # type: ignore[method-assign]
+    layer.clock = clock
     return layer
 
 

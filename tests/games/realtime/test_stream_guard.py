@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from channels.testing import ApplicationCommunicator
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from unoclass.asgi import application
 
@@ -51,7 +52,7 @@ async def test_a_stream_refuses_a_host_the_pages_refuse(path: str) -> None:
 
 
 @pytest.mark.parametrize("path", STREAMS)
-async def test_a_stream_carries_the_pages_security_headers(path: str, settings) -> None:  # type: ignore[no-untyped-def]
+async def test_a_stream_carries_the_pages_security_headers(path: str, settings: Settings) -> None:
     settings.SECURE_HSTS_SECONDS = 3600
     page = Client().get("/", secure=True)
     start = await _start(path, b"testserver", scheme="https")
@@ -66,7 +67,9 @@ async def test_a_stream_carries_the_pages_security_headers(path: str, settings) 
 
 
 @pytest.mark.parametrize("path", STREAMS)
-async def test_behind_the_proxy_a_stream_carries_hsts_as_a_page_does(path: str, settings) -> None:  # type: ignore[no-untyped-def]
+async def test_behind_the_proxy_a_stream_carries_hsts_as_a_page_does(
+    path: str, settings: Settings
+) -> None:
     """nginx speaks TLS and tells daphne so in X-Forwarded-Proto (docs/deploy.md)."""
     settings.SECURE_HSTS_SECONDS = 3600
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 
-from games.services import TableError, table_step
+from games.errors import TableError
+from games.services import table_step
 from lessons.diagnosis import RULES_VERSION, classify
-from lessons.models import Attempt, ClassSession, MissedEquivalence, SessionTable
+from lessons.models import Attempt, ClassSession, MissedEquivalence, SessionTable, User
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, act, make_table
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +23,9 @@ def _setup(**hands: list[str]) -> dict[str, Any]:
     return setup
 
 
-def test_right_equal_play_is_logged_with_its_evidence(pair, class_a):  # type: ignore[no-untyped-def]
+def test_right_equal_play_is_logged_with_its_evidence(
+    pair: tuple[User, User], class_a: ClassWorld
+) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     act(table, pair[1], {"type": "play", "card": "4/12j", "claim": "equal"})
     attempt = Attempt.objects.get()
@@ -42,14 +46,14 @@ def test_right_equal_play_is_logged_with_its_evidence(pair, class_a):  # type: i
     assert attempt.named_denominator is None
 
 
-def test_play_without_a_claim_gets_the_inferred_rule(pair):  # type: ignore[no-untyped-def]
+def test_play_without_a_claim_gets_the_inferred_rule(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     act(table, pair[1], {"type": "play", "card": "4/12j"})
     attempt = Attempt.objects.get()
     assert (attempt.claim, attempt.claim_source, attempt.outcome) == ("equal", "inferred", "equal")
 
 
-def test_right_denominator_play_asked_by_the_page(pair):  # type: ignore[no-untyped-def]
+def test_right_denominator_play_asked_by_the_page(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=_setup(seat1=["2/3r", "4/12j", "10/12v", "1/6b"]))
     act(table, pair[1], {"type": "play", "card": "2/3r", "claim": "denominator"})
     attempt = Attempt.objects.get()
@@ -58,7 +62,7 @@ def test_right_denominator_play_asked_by_the_page(pair):  # type: ignore[no-unty
     assert "S1" in attempt.skills
 
 
-def test_wrong_play_is_logged_though_refused(pair):  # type: ignore[no-untyped-def]
+def test_wrong_play_is_logged_though_refused(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=_setup(seat1=["2/3r", "4/12j", "10/12v", "1/6b"]))
     with pytest.raises(TableError) as err:
         act(table, pair[1], {"type": "play", "card": "2/3r", "claim": "equal"})
@@ -75,7 +79,7 @@ def test_wrong_play_is_logged_though_refused(pair):  # type: ignore[no-untyped-d
     assert "M3" in attempt.opportunities
 
 
-def test_wrong_play_with_a_penalty_is_logged_once(pair):  # type: ignore[no-untyped-def]
+def test_wrong_play_with_a_penalty_is_logged_once(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP, options={"wrong_attempt_penalty": 2})
     act(table, pair[1], {"type": "play", "card": "10/12v", "claim": "equal"})
     table.refresh_from_db()
@@ -86,7 +90,7 @@ def test_wrong_play_with_a_penalty_is_logged_once(pair):  # type: ignore[no-unty
     assert (attempt.played_num, attempt.played_den) == (10, 12)
 
 
-def test_plays_after_a_named_denominator(pair):  # type: ignore[no-untyped-def]
+def test_plays_after_a_named_denominator(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     act(table, pair[1], {"type": "play", "card": "4/12j", "claim": "equal"})
     act(table, pair[0], {"type": "play", "card": "joker", "denominator": 6})
@@ -103,7 +107,7 @@ def test_plays_after_a_named_denominator(pair):  # type: ignore[no-untyped-def]
     assert (right.outcome, right.tags) == ("denominator", [])
 
 
-def test_an_equal_claim_after_a_named_denominator_is_labelled_u(pair):  # type: ignore[no-untyped-def]
+def test_an_equal_claim_after_a_named_denominator_is_labelled_u(pair: tuple[User, User]) -> None:
     # With no reference fraction there is nothing to be equal to: no rule can name the
     # mistake, and the attempt says so ("U") rather than carrying no label at all.
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
@@ -116,7 +120,9 @@ def test_an_equal_claim_after_a_named_denominator_is_labelled_u(pair):  # type: 
     assert (wrong.claim, wrong.outcome, wrong.tags) == ("equal", "wrong", ["U"])
 
 
-def test_draw_while_holding_an_equal_fraction_is_a_missed_equivalence(pair, class_a):  # type: ignore[no-untyped-def]
+def test_draw_while_holding_an_equal_fraction_is_a_missed_equivalence(
+    pair: tuple[User, User], class_a: ClassWorld
+) -> None:
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     act(table, pair[1], {"type": "draw"})
     missed = MissedEquivalence.objects.get()
@@ -128,13 +134,13 @@ def test_draw_while_holding_an_equal_fraction_is_a_missed_equivalence(pair, clas
     assert Attempt.objects.count() == 0
 
 
-def test_draw_without_an_equal_fraction_is_not_a_miss(pair):  # type: ignore[no-untyped-def]
+def test_draw_without_an_equal_fraction_is_not_a_miss(pair: tuple[User, User]) -> None:
     table = make_table(list(pair), setup=_setup(seat1=["2/3r", "5/6j", "10/12v", "1/6b"]))
     act(table, pair[1], {"type": "draw"})
     assert MissedEquivalence.objects.count() == 0
 
 
-def test_a_bots_play_is_not_logged(pair):  # type: ignore[no-untyped-def]
+def test_a_bots_play_is_not_logged(pair: tuple[User, User]) -> None:
     table = make_table([pair[0], None], setup=FRACTIONS_SETUP)
     outcome = table_step(table_id=table.pk, state_id=0)
     assert outcome is not None and outcome.events
@@ -142,13 +148,15 @@ def test_a_bots_play_is_not_logged(pair):  # type: ignore[no-untyped-def]
     assert MissedEquivalence.objects.count() == 0
 
 
-def test_a_teachers_play_is_not_logged(class_a, pair):  # type: ignore[no-untyped-def]
+def test_a_teachers_play_is_not_logged(class_a: ClassWorld, pair: tuple[User, User]) -> None:
     table = make_table([pair[0], class_a.teacher], setup=FRACTIONS_SETUP)
     act(table, class_a.teacher, {"type": "play", "card": "4/12j", "claim": "equal"})
     assert Attempt.objects.count() == 0
 
 
-def test_attempt_at_a_session_table_names_the_session(pair, class_a):  # type: ignore[no-untyped-def]
+def test_attempt_at_a_session_table_names_the_session(
+    pair: tuple[User, User], class_a: ClassWorld
+) -> None:
     session = ClassSession.objects.create(classroom=class_a.classroom)
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     SessionTable.objects.create(session=session, table=table, number=1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from lessons.attempts.reasons import (
@@ -14,20 +16,21 @@ from lessons.attempts.reasons import (
     attempt_set_reason,
 )
 from lessons.diagnosis import REASONS
-from lessons.models import Attempt
+from lessons.models import Attempt, Student
 from lessons.reporting.loading import statuses_of, student_rows
+from tests.conftest import ClassWorld
 from tests.games.helpers import make_table
 from tests.lessons.reporting.helpers import log_attempt
 
 pytestmark = pytest.mark.django_db
 
 
-def _wrong(student, **kwargs):  # type: ignore[no-untyped-def]
+def _wrong(student: Student, **kwargs: Any) -> Attempt:
     return log_attempt(student, (1, 2), (2, 3), **kwargs)
 
 
 @pytest.mark.parametrize("reason", list(REASONS))
-def test_every_reason_is_stored_by_attempt_id(class_a, reason):  # type: ignore[no-untyped-def]
+def test_every_reason_is_stored_by_attempt_id(class_a: ClassWorld, reason: str) -> None:
     student = class_a.student.student
     attempt = _wrong(student)
     attempt_set_reason(student=student, attempt_id=attempt.pk, reason=reason)
@@ -35,7 +38,9 @@ def test_every_reason_is_stored_by_attempt_id(class_a, reason):  # type: ignore[
     assert attempt.reason == reason
 
 
-def test_a_reason_by_table_and_turn_goes_to_the_turns_last_wrong_equal_claim(class_a):  # type: ignore[no-untyped-def]
+def test_a_reason_by_table_and_turn_goes_to_the_turns_last_wrong_equal_claim(
+    class_a: ClassWorld,
+) -> None:
     student = class_a.student.student
     table = make_table([class_a.student.user, class_a.other_student.user])
     first = _wrong(student, table=table, turn=4)
@@ -47,7 +52,7 @@ def test_a_reason_by_table_and_turn_goes_to_the_turns_last_wrong_equal_claim(cla
 
 
 @pytest.mark.parametrize("reason", ["", "M1", "because", None, 3, "ADDED_SAME"])
-def test_unknown_codes_are_refused(class_a, reason):  # type: ignore[no-untyped-def]
+def test_unknown_codes_are_refused(class_a: ClassWorld, reason: int | str | None) -> None:
     student = class_a.student.student
     attempt = _wrong(student)
     with pytest.raises(ReasonError) as err:
@@ -57,7 +62,9 @@ def test_unknown_codes_are_refused(class_a, reason):  # type: ignore[no-untyped-
     assert attempt.reason is None
 
 
-def test_another_students_attempt_is_refused_like_a_missing_one(class_a, class_b):  # type: ignore[no-untyped-def]
+def test_another_students_attempt_is_refused_like_a_missing_one(
+    class_a: ClassWorld, class_b: ClassWorld
+) -> None:
     mine = _wrong(class_a.student.student)
     theirs = _wrong(class_a.other_student.student)
     elsewhere = _wrong(class_b.student.student)
@@ -84,8 +91,12 @@ def test_another_students_attempt_is_refused_like_a_missing_one(class_a, class_b
     ],
 )
 def test_only_a_wrong_equal_claim_on_a_fraction_takes_a_reason(
-    class_a, reference, played, claim, named
-):  # type: ignore[no-untyped-def]
+    class_a: ClassWorld,
+    reference: tuple[int, int] | None,
+    played: tuple[int, int],
+    claim: str,
+    named: int | None,
+) -> None:
     student = class_a.student.student
     attempt = log_attempt(student, reference, played, claim, named_denominator=named)
     with pytest.raises(ReasonError) as err:
@@ -93,7 +104,7 @@ def test_only_a_wrong_equal_claim_on_a_fraction_takes_a_reason(
     assert err.value.code == NOT_A_WRONG_EQUAL_CLAIM
 
 
-def test_the_same_answer_again_is_fine_a_different_one_is_refused(class_a):  # type: ignore[no-untyped-def]
+def test_the_same_answer_again_is_fine_a_different_one_is_refused(class_a: ClassWorld) -> None:
     student = class_a.student.student
     attempt = _wrong(student)
     attempt_set_reason(student=student, attempt_id=attempt.pk, reason="added_same")
@@ -110,13 +121,13 @@ def test_the_same_answer_again_is_fine_a_different_one_is_refused(class_a):  # t
     [{}, {"attempt_id": 1, "turn": 2}, {"table_id": 1}, {"turn": 1}, {"attempt_id": "1"},
      {"attempt_id": True}, {"attempt_id": 1, "table_id": 1, "turn": 1}],
 )  # fmt: skip
-def test_the_attempt_must_be_named_one_way(class_a, target):  # type: ignore[no-untyped-def]
+def test_the_attempt_must_be_named_one_way(class_a: ClassWorld, target: dict[str, Any]) -> None:
     with pytest.raises(ReasonError) as err:
         attempt_set_reason(student=class_a.student.student, reason="guessed", **target)
     assert err.value.code == BAD_TARGET
 
 
-def test_a_stored_reason_weighs_in_the_diagnosis(class_a):  # type: ignore[no-untyped-def]
+def test_a_stored_reason_weighs_in_the_diagnosis(class_a: ClassWorld) -> None:
     student = class_a.student.student
     attempt = _wrong(student)
     before = statuses_of(student_rows(student.pk))["M1"]

@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
+from games.errors import TableError
 from games.models import Table, TableEvent
-from games.services import TableError
 from lessons.diagnosis import RULE_IDS, classify, diagnose
-from lessons.models import Attempt
+from lessons.models import Attempt, User
 from lessons.reporting.loading import student_rows, turns_of
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, act, make_table
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +22,9 @@ def _refused(table: Table, user: Any, action: dict[str, Any]) -> None:
         act(table, user, action)
 
 
-def test_tries_of_one_turn_share_it_and_the_next_turn_is_new(pair, class_a):  # type: ignore[no-untyped-def]
+def test_tries_of_one_turn_share_it_and_the_next_turn_is_new(
+    pair: tuple[User, User], class_a: ClassWorld
+) -> None:
     anais, basile = pair
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     # Basile (seat 1) on 1/3: two refused tries, then 4/12, accepted: one turn. The same try
@@ -58,7 +61,9 @@ def test_tries_of_one_turn_share_it_and_the_next_turn_is_new(pair, class_a):  # 
     assert result["M3"]["probes"] == 1
 
 
-def test_another_seats_action_ends_an_open_turn(pair, class_a):  # type: ignore[no-untyped-def]
+def test_another_seats_action_ends_an_open_turn(
+    pair: tuple[User, User], class_a: ClassWorld
+) -> None:
     anais, basile = pair
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     _refused(table, basile, {"type": "play", "card": "10/12v", "claim": "equal"})
@@ -70,7 +75,7 @@ def test_another_seats_action_ends_an_open_turn(pair, class_a):  # type: ignore[
     assert (first.turn, second.turn) == (0, 1)
 
 
-def test_asked_and_inferred_claims_are_stored(pair):  # type: ignore[no-untyped-def]
+def test_asked_and_inferred_claims_are_stored(pair: tuple[User, User]) -> None:
     anais, basile = pair
     table = make_table(list(pair), setup=FRACTIONS_SETUP)
     # Another denominator: only "equal" could apply, the claim is inferred (sound).
@@ -96,7 +101,7 @@ def _shares(reference: tuple[int, int], hand: list[tuple[int, int]]) -> dict[str
 
 
 @pytest.mark.parametrize("card", ["10/12v", "1/6b", "2/3r"])
-def test_p0_and_opportunities_on_uneven_pairs(pair, card):  # type: ignore[no-untyped-def]
+def test_p0_and_opportunities_on_uneven_pairs(pair: tuple[User, User], card: str) -> None:
     # 1/3 against 10/12, 1/6 or 2/3: swapping the reference and the played card changes the
     # shares (other wrong options), so a log that swapped them is caught.
     _anais, basile = pair

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -93,7 +95,7 @@ def test_class_of_100_students_refuses_more(class_a: ClassWorld) -> None:
 
 def test_roster_service_refuses_without_writing(class_a: ClassWorld) -> None:
     before = snapshot()
-    with pytest.raises(services.ValidationError):
+    with pytest.raises(ValidationError):
         services.roster_add(classroom=class_a.classroom, text="Ok\n" + "Z" * 80)
     assert snapshot() == before
 
@@ -187,6 +189,7 @@ def test_wrong_pin_counts_down_then_locks_for_five_minutes(class_a: ClassWorld) 
     ]
     student = Student.objects.get(pk=class_a.student.student.pk)
     assert student.is_locked()
+    assert student.locked_until is not None
     remaining = student.locked_until - timezone.now()
     assert timedelta(minutes=4) < remaining <= timedelta(minutes=5)
 
@@ -250,7 +253,7 @@ def test_per_address_limit_blocks_after_many_failures(
     logins = [*issued, class_a.student, class_a.other_student]
     pins = {login.student.pk: login.pin for login in logins}
     students = list(class_a.classroom.students.all())
-    address = {"REMOTE_ADDR": "203.0.113.7"}
+    address: dict[str, Any] = {"REMOTE_ADDR": "203.0.113.7"}
     failures = 0
     # Spread the wrong PINs over many students so no single student locks first. PINs are
     # random: never try a student's own (a match signs the client in and leaves the count one
@@ -280,7 +283,7 @@ def test_per_address_limit_blocks_after_many_failures(
     assert other.post(_pin_url(class_a), {"pin": class_a.student.pin}).status_code == 302
 
 
-def test_unknown_student_in_a_known_class_is_404(class_a: ClassWorld, class_b: ClassWorld):
+def test_unknown_student_in_a_known_class_is_404(class_a: ClassWorld, class_b: ClassWorld) -> None:
     url = reverse("join_pin", args=[class_a.classroom.join_code, class_b.student.student.pk])
     assert Client().post(url, {"pin": class_b.student.pin}).status_code == 404
     assert Client().get(reverse("join_name", args=["QQQQQQ"])).status_code == 404

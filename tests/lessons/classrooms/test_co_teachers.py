@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from django.urls import reverse
 
@@ -14,10 +16,14 @@ from tests.conftest import ClassWorld
 from tests.support.factories import make_teacher, signed_in_client
 from tests.support.responses import page_text, snapshot
 
+if TYPE_CHECKING:
+    from tests.support.responses import ClientResponse
+
+
 pytestmark = pytest.mark.django_db
 
 
-def _share(world: ClassWorld, username: str):  # type: ignore[no-untyped-def]
+def _share(world: ClassWorld, username: str) -> ClientResponse:
     url = reverse("co_teacher_add", args=[world.classroom.pk])
     return signed_in_client(world.teacher, "en").post(url, {"username": username})
 

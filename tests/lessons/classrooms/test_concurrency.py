@@ -7,6 +7,8 @@ PostgreSQL (tests/e2e/scale/test_postgres_runs.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
@@ -23,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SPELLINGS = ["Élodie", "élodie", "ÉLODIE", "Élodi\u0435"]  # the last ends in a Cyrillic е
 
 
-def _refusal_codes(outcomes: list[object]) -> list[str]:
+def _refusal_codes(outcomes: Sequence[object]) -> list[str]:
     codes = []
     for outcome in outcomes:
         if isinstance(outcome, ValidationError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -13,12 +15,18 @@ from tests.conftest import ClassWorld
 from tests.support.factories import signed_in_client
 from tests.support.responses import form_errors, page_text, snapshot
 
+if TYPE_CHECKING:
+    from tests.support.responses import ClientResponse
+
+
 pytestmark = pytest.mark.django_db
 
 SIS_EXPORT = "Nom;Prénom;Date de naissance\nMARTIN;Zoé;01/02/2015\nDUPONT;Élodie;03/04/2015\n"
 
 
-def _upload(client: Client, world: ClassWorld, data: bytes, name: str = "classe.csv"):  # type: ignore[no-untyped-def]
+def _upload(
+    client: Client, world: ClassWorld, data: bytes, name: str = "classe.csv"
+) -> ClientResponse:
     url = reverse("classroom_import", args=[world.classroom.pk])
     return client.post(url, {"file": SimpleUploadedFile(name, data, "text/csv")})
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -15,10 +17,14 @@ from tests.conftest import ClassWorld
 from tests.support.factories import signed_in_client
 from tests.support.responses import form_errors, page_text, snapshot
 
+if TYPE_CHECKING:
+    from tests.support.responses import ClientResponse
+
+
 pytestmark = pytest.mark.django_db
 
 
-def _archive(client: Client, world: ClassWorld):  # type: ignore[no-untyped-def]
+def _archive(client: Client, world: ClassWorld) -> ClientResponse:
     return client.post(reverse("classroom_archive", args=[world.classroom.pk]))
 
 

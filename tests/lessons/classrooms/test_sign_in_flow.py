@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from lessons.models import Classroom, Student, User
+from tests.conftest import ClassWorld
 from tests.support.responses import page_text
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +71,7 @@ def test_teacher_signs_up_creates_a_class_pastes_a_roster_and_a_student_signs_in
     assert int(pupil.session["_auth_user_id"]) == lea.user_id
 
 
-def test_student_of_an_english_class_sees_english_after_sign_in(class_b) -> None:
+def test_student_of_an_english_class_sees_english_after_sign_in(class_b: ClassWorld) -> None:
     pupil = Client(HTTP_ACCEPT_LANGUAGE="fr")
     url = reverse("join_pin", args=[class_b.classroom.join_code, class_b.student.student.pk])
     response = pupil.post(url, {"pin": class_b.student.pin})
@@ -78,7 +79,9 @@ def test_student_of_an_english_class_sees_english_after_sign_in(class_b) -> None
     assert "Hello AnaïsB!" in page_text(pupil.get(reverse("home")))
 
 
-def test_student_home_shows_practice_entry_without_link_until_live_play_exists(class_a) -> None:
+def test_student_home_shows_practice_entry_without_link_until_live_play_exists(
+    class_a: ClassWorld,
+) -> None:
     pupil = Client()
     pupil.force_login(class_a.student.user)
     text = page_text(pupil.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="fr"))
@@ -91,7 +94,7 @@ def test_student_home_shows_practice_entry_without_link_until_live_play_exists(c
         assert f'href="{practice_url}' in text  # with the class's grade deck
 
 
-def test_teacher_home_lists_only_own_classrooms(class_a, class_b) -> None:
+def test_teacher_home_lists_only_own_classrooms(class_a: ClassWorld, class_b: ClassWorld) -> None:
     teacher = Client()
     teacher.force_login(class_a.teacher)
     text = page_text(teacher.get(reverse("home")))
@@ -99,7 +102,7 @@ def test_teacher_home_lists_only_own_classrooms(class_a, class_b) -> None:
     assert "Classe B" not in text and class_b.classroom.join_code not in text
 
 
-def test_teacher_signs_in_changes_password_and_signs_out(class_a) -> None:
+def test_teacher_signs_in_changes_password_and_signs_out(class_a: ClassWorld) -> None:
     client = Client()
     assert (
         client.post(
@@ -122,7 +125,7 @@ def test_teacher_signs_in_changes_password_and_signs_out(class_a) -> None:
     assert "_auth_user_id" not in client.session
 
 
-def test_students_cannot_sign_in_with_the_password_form(class_a) -> None:
+def test_students_cannot_sign_in_with_the_password_form(class_a: ClassWorld) -> None:
     client = Client()
     response = client.post(
         reverse("login"), {"username": class_a.student.user.username, "password": ""}
@@ -131,19 +134,21 @@ def test_students_cannot_sign_in_with_the_password_form(class_a) -> None:
     assert "_auth_user_id" not in client.session
 
 
-def test_teacher_resets_a_pin_and_the_old_one_stops_working(class_a) -> None:
+def test_teacher_resets_a_pin_and_the_old_one_stops_working(class_a: ClassWorld) -> None:
     teacher = Client()
     teacher.force_login(class_a.teacher)
     student = class_a.student.student
     response = teacher.post(reverse("student_reset_pin", args=[student.pk]), follow=True)
-    new_pin = re.search(r"(\d{4})", page_text(response).split("AnaïsA", 1)[1]).group(1)
+    shown = re.search(r"(\d{4})", page_text(response).split("AnaïsA", 1)[1])
+    assert shown is not None
+    new_pin = shown.group(1)
     url = reverse("join_pin", args=[class_a.classroom.join_code, student.pk])
     if new_pin != class_a.student.pin:
         assert Client().post(url, {"pin": class_a.student.pin}).status_code == 200
     assert Client().post(url, {"pin": new_pin}).status_code == 302
 
 
-def test_new_pins_for_the_whole_class_show_on_the_cards_then_hide(class_a) -> None:
+def test_new_pins_for_the_whole_class_show_on_the_cards_then_hide(class_a: ClassWorld) -> None:
     teacher = Client(HTTP_ACCEPT_LANGUAGE="en")
     teacher.force_login(class_a.teacher)
     cards_url = reverse("classroom_cards", args=[class_a.classroom.pk])
@@ -163,7 +168,7 @@ def _sign_in(client: Client, classroom: Classroom, login: Any, pin: str) -> Any:
 
 
 @pytest.mark.parametrize("status", ["open", "paused"])
-def test_signing_in_joins_the_class_session_in_progress(class_a, status) -> None:  # type: ignore[no-untyped-def]
+def test_signing_in_joins_the_class_session_in_progress(class_a: ClassWorld, status: str) -> None:
     from lessons.models import SessionMember
     from lessons.sessions.services import session_set_paused, session_start
 
@@ -184,7 +189,7 @@ def test_signing_in_joins_the_class_session_in_progress(class_a, status) -> None
     assert SessionMember.objects.count() == 1
 
 
-def test_a_refused_sign_in_or_no_session_joins_nothing(class_a) -> None:  # type: ignore[no-untyped-def]
+def test_a_refused_sign_in_or_no_session_joins_nothing(class_a: ClassWorld) -> None:
     from lessons.models import ClassSession, SessionMember
     from lessons.sessions.services import session_end, session_start
 

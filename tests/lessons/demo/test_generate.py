@@ -21,6 +21,8 @@ def _assert_realistic(attempts: list[Attempt]) -> None:
     assert any(a.outcome == "wrong" for a in attempts)
     assert any(a.outcome != "wrong" for a in attempts)
     for attempt in attempts:
+        assert attempt.reference_num is not None and attempt.reference_den is not None
+        assert attempt.played_num is not None and attempt.played_den is not None
         reference = (attempt.reference_num, attempt.reference_den)
         played = (attempt.played_num, attempt.played_den)
         assert attempt.tags == classify(reference, played, attempt.claim)

@@ -14,16 +14,16 @@ HABIT = 50
 
 
 @pytest.fixture(scope="module")
-def null_students():
+def null_students() -> list[cal.Outcome]:
     return cal.run_students(Student(), range(NULL), 60)
 
 
-def test_no_misconception_is_rarely_likely(null_students):
+def test_no_misconception_is_rarely_likely(null_students: list[cal.Outcome]) -> None:
     assert cal.false_likely(null_students, 60) <= 0.02
     assert cal.false_emerging(null_students) <= 0.08
 
 
-def test_random_reasons_do_not_make_a_status():
+def test_random_reasons_do_not_make_a_status() -> None:
     students = cal.run_students(Student(reasons=True), range(10**6, 10**6 + NULL), 60)
     assert cal.false_likely(students, 60) <= 0.025
 
@@ -40,7 +40,9 @@ def test_random_reasons_do_not_make_a_status():
         ("M3", True, 0.9, 50),
     ],
 )
-def test_habits_are_found(rule, reasons, found_at_least, median_at_most):
+def test_habits_are_found(
+    rule: str, reasons: bool, found_at_least: float, median_at_most: int
+) -> None:
     seeds = range(3 * 10**6, 3 * 10**6 + HABIT)
     students = cal.run_students(Student(habit=rule, reasons=reasons), seeds, 150)
     assert cal.found(students, rule, 150) >= found_at_least
@@ -49,7 +51,7 @@ def test_habits_are_found(rule, reasons, found_at_least, median_at_most):
     assert cal.other_likely(students, rule) <= 0.04
 
 
-def test_habit_turns_come_from_real_games():
+def test_habit_turns_come_from_real_games() -> None:
     held = cal.fitting_card_share(["M1", "M3"])
     assert 0.08 < held["M1"] < 0.2 and 0.2 < held["M3"] < 0.4
     assert any(reference is None for reference, _, _ in cal.situations())

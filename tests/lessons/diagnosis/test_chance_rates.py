@@ -22,7 +22,7 @@ def _show(title: str, rates: dict[str, float]) -> None:
     print(title, {rule: f"{100 * share:.1f}%" for rule, share in rates.items()})
 
 
-def test_proper_deck_reproduces_the_guides_figures():
+def test_proper_deck_reproduces_the_guides_figures() -> None:
     assert len(PROPER_DECK) == 89
     rates = deck_chance_rates(PROPER_DECK)
     _show("proper deck (89 cards):", rates)
@@ -35,14 +35,14 @@ def test_proper_deck_reproduces_the_guides_figures():
     assert not {"M3", "M3a", "M8", "M9", "M10", "D1"} & set(rates)
 
 
-def test_improper_cards_keep_each_rule_between_half_and_nine_percent():
+def test_improper_cards_keep_each_rule_between_half_and_nine_percent() -> None:
     rates = deck_chance_rates(IMPROPER_DECK)
     _show(f"with improper cards ({len(IMPROPER_DECK)} cards):", rates)
     for rule in ("M1", "M2", "M2a", "M4", "M5", "M6", "M7", "M8", "M9", "M10"):
         assert 0.004 <= rates[rule] <= 0.095, rule
 
 
-def test_default_deck_rates_are_much_higher_so_hands_matter():
+def test_default_deck_rates_are_much_higher_so_hands_matter() -> None:
     assert len(DEFAULT_DECK_CARDS) == 23
     rates = deck_chance_rates()
     _show("default deck (23 forms):", rates)
@@ -50,7 +50,7 @@ def test_default_deck_rates_are_much_higher_so_hands_matter():
     assert rates["U"] < 0.5 and rates["M5"] > 0.2
 
 
-def test_chance_rates_from_a_hand():
+def test_chance_rates_from_a_hand() -> None:
     hand = [(4, 12), (8, 12), (2, 12), (1, 2), (5, 6)]
     # Non-equal cards: 4/12 (M0 M2 M2a M6), 2/12 (M0 M4), 1/2 (U); 5/6 has the reference's
     # denominator, so a page that infers the rule would call it "same denominator".
@@ -78,34 +78,34 @@ def test_chance_rates_from_a_hand():
     assert "M3" in reachable_rules((4, 6), hand, claim_asked=True)
 
 
-def test_a_same_denominator_play_claimed_equal_always_counts():
+def test_a_same_denominator_play_claimed_equal_always_counts() -> None:
     hand = [(5, 6), (1, 2)]
     rates = chance_rates((4, 6), hand, "equal", played=(5, 6))
     assert rates == {"M0": 0.5, "M3": 0.5, "U": 0.5}
     assert "M3" in reachable_rules((4, 6), hand, played=(5, 6))
 
 
-def test_missed_equivalences():
+def test_missed_equivalences() -> None:
     hand = [(8, 12), (4, 6), (1, 3), (16, 24)]
     assert missed_equivalences((2, 3), hand) == [(8, 12), (4, 6), (16, 24)]
     assert missed_equivalences((4, 6), hand) == [(8, 12), (16, 24)]
     assert missed_equivalences((5, 6), hand) == []
 
 
-def test_the_played_card_counts_even_if_the_snapshot_lost_it():
+def test_the_played_card_counts_even_if_the_snapshot_lost_it() -> None:
     assert chance_rates((4, 6), [(8, 12)], "equal", played=(2, 12)) == {"M0": 1.0, "M4": 1.0}
     assert chance_rates((4, 6), [(2, 12)], "equal", played=(2, 12)) == {"M0": 1.0, "M4": 1.0}
 
 
-def test_no_wrong_card_in_hand_gives_no_rates():
+def test_no_wrong_card_in_hand_gives_no_rates() -> None:
     assert chance_rates((1, 3), [(2, 6), (4, 12)], "equal") == {}
 
 
-def test_unknown_hand_falls_back_to_the_default_deck():
+def test_unknown_hand_falls_back_to_the_default_deck() -> None:
     assert chance_rates((2, 3), None, "equal") == chance_rates((2, 3), DEFAULT_DECK_CARDS, "equal")
 
 
-def test_bad_input_is_refused():
+def test_bad_input_is_refused() -> None:
     with pytest.raises(ValueError):
         chance_rates((1, 3), [(2, 0)], "equal")
     with pytest.raises(ValueError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -46,16 +47,18 @@ EXAMPLES = [
 
 
 @pytest.mark.parametrize(("reference", "played", "claim", "expected"), EXAMPLES)
-def test_guide_examples_get_exactly_the_rules_that_fit(reference, played, claim, expected):
+def test_guide_examples_get_exactly_the_rules_that_fit(
+    reference: tuple[int, int], played: tuple[int, int], claim: str, expected: list[str]
+) -> None:
     assert classify(reference, played, claim) == expected
 
 
-def test_overlaps_named_by_the_guide():
+def test_overlaps_named_by_the_guide() -> None:
     assert {"M1", "M5"} <= set(classify((9, 12), (3, 6), "equal"))
     assert {"M2", "M2a", "M6"} <= set(classify((4, 6), (4, 12), "equal"))
 
 
-def test_every_rule_has_an_example_in_the_table():
+def test_every_rule_has_an_example_in_the_table() -> None:
     covered = {rule_id for *_, expected in EXAMPLES for rule_id in expected}
     assert covered == set(RULE_IDS)
 
@@ -72,21 +75,23 @@ def test_every_rule_has_an_example_in_the_table():
         ((1, 3), (13, 12), ["U"]),  # 13/12 less its whole is 1/12, not 1/3
     ],
 )
-def test_improper_rules_work_in_both_directions(reference, played, expected):
+def test_improper_rules_work_in_both_directions(
+    reference: tuple[int, int], played: tuple[int, int], expected: list[str]
+) -> None:
     assert classify(reference, played, "equal") == expected
 
 
-def test_m9_strips_every_whole_not_just_one():
+def test_m9_strips_every_whole_not_just_one() -> None:
     assert "M9" in classify((1, 3), (7, 3), "equal")  # 7/3 = 2 + 1/3
     assert "M9" in classify((7, 3), (2, 6), "equal")
 
 
-def test_m3_depends_on_the_claim():
+def test_m3_depends_on_the_claim() -> None:
     assert "M3" in classify((5, 12), (9, 12), "equal")
     assert classify((5, 12), (9, 12), "denominator") == []
 
 
-def test_denominator_claims():
+def test_denominator_claims() -> None:
     assert classify((4, 12), (10, 12), "denominator") == []
     assert classify((4, 12), (4, 12), "denominator") == []
     assert classify((10, 12), (4, 6), "denominator") == ["D1"]
@@ -100,19 +105,23 @@ positive = st.integers(min_value=1, max_value=60)
 
 
 @given(positive, positive, positive, positive)
-def test_equal_claims_of_equal_fractions_are_never_tagged(x, y, m1, m2):
+def test_equal_claims_of_equal_fractions_are_never_tagged(x: int, y: int, m1: int, m2: int) -> None:
     reference, played = (x * m1, y * m1), (x * m2, y * m2)
     assert classify(reference, played, "equal") == []
     assert claim_is_correct(reference, played, "equal")
 
 
 @given(positive, positive, positive)
-def test_same_denominator_claims_with_equal_denominators_are_never_tagged(a, c, b):
+def test_same_denominator_claims_with_equal_denominators_are_never_tagged(
+    a: int, c: int, b: int
+) -> None:
     assert classify((a, b), (c, b), "denominator") == []
 
 
 @given(positive, positive, positive, positive, st.sampled_from(["equal", "denominator"]))
-def test_wrong_claims_always_get_a_tag_in_canonical_order(a, b, c, d, claim):
+def test_wrong_claims_always_get_a_tag_in_canonical_order(
+    a: int, b: int, c: int, d: int, claim: str
+) -> None:
     tags = classify((a, b), (c, d), claim)
     assert (tags == []) == claim_is_correct((a, b), (c, d), claim)
     assert tags == [rule_id for rule_id in RULE_IDS if rule_id in tags]
@@ -139,12 +148,16 @@ def test_wrong_claims_always_get_a_tag_in_canonical_order(a, b, c, d, claim):
         ((1, 2), (1, 3), ""),
     ],
 )
-def test_bad_input_is_refused(reference, played, claim):
+def test_bad_input_is_refused(
+    reference: Any,  # bad on purpose: a zero, a bool, a float, a 3-tuple
+    played: tuple[int, int],
+    claim: str,
+) -> None:
     with pytest.raises(ValueError):
         classify(reference, played, claim)
 
 
-def test_rulebook_is_complete_in_both_languages():
+def test_rulebook_is_complete_in_both_languages() -> None:
     assert re.fullmatch(r"\d{4}\.\d{2}-\d+", RULES_VERSION)
     assert [rule.id for rule in RULES] == list(RULE_IDS)
     assert set(RULES_BY_ID) == set(RULE_IDS)
@@ -156,12 +169,12 @@ def test_rulebook_is_complete_in_both_languages():
         assert rule.claim in ("equal", "denominator")
         for reference, played in rule.examples:
             assert rule.id in classify(reference, played, rule.claim)
-        data = rule.as_dict()
+        data: dict[str, Any] = rule.as_dict()
         assert data["id"] == rule.id and all(" → " in e for e in data["examples"])
     assert RULES_BY_ID["M2a"].part_of == "M2" and RULES_BY_ID["M3a"].part_of == "M3"
 
 
-def test_m1_gets_both_readings():
+def test_m1_gets_both_readings() -> None:
     assert m1_readings((1, 2), (2, 3), "en") == [
         "added 1 to top and bottom",
         "each is 1 piece short of 1",

@@ -8,6 +8,7 @@ direction only, M6 only across denominators) disagrees on some pair.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
 
@@ -16,7 +17,7 @@ import pytest
 from lessons.diagnosis import DEFAULT_DECK_VALUES, RULE_IDS, classify
 from lessons.diagnosis import classifier as classifier_module
 
-DEFAULT = [tuple(int(x) for x in value.split("/")) for value in DEFAULT_DECK_VALUES]
+DEFAULT = [(int(n), int(d)) for n, d in (value.split("/") for value in DEFAULT_DECK_VALUES)]
 IMPROPER = [(n, d) for d in (2, 3, 6, 12) for n in range(1, 2 * d + 1) if n != d]
 
 
@@ -60,9 +61,12 @@ def reference_rules(a: int, b: int, c: int, d: int, claim: str) -> list[str]:
     return [rule for rule in RULE_IDS if rule in found]
 
 
-def disagreements(deck: list[tuple[int, int]]) -> list[tuple[object, ...]]:
+Row = tuple[tuple[int, int], tuple[int, int], str, list[str], list[str]]
+
+
+def disagreements(deck: list[tuple[int, int]]) -> list[Row]:
     """Return the (reference, played, claim, product, reference) rows that differ."""
-    rows = []
+    rows: list[Row] = []
     for (a, b), (c, d), claim in product(deck, deck, ("equal", "denominator")):
         got = classify((a, b), (c, d), claim)
         want = reference_rules(a, b, c, d, claim)
@@ -72,11 +76,11 @@ def disagreements(deck: list[tuple[int, int]]) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.parametrize("deck", [DEFAULT, IMPROPER], ids=["default deck", "improper cards"])
-def test_the_classifier_agrees_on_every_ordered_pair(deck):
+def test_the_classifier_agrees_on_every_ordered_pair(deck: list[tuple[int, int]]) -> None:
     assert disagreements(deck) == []
 
 
-def test_the_default_deck_has_the_pairs_the_issue_counted():
+def test_the_default_deck_has_the_pairs_the_issue_counted() -> None:
     wrong = [(x, y) for x, y in product(DEFAULT, DEFAULT) if Fraction(*x) != Fraction(*y)]
     assert len(DEFAULT) == 23 and len(wrong) == 422
     # The pairs that catch a narrowed rule are in the deck itself.
@@ -85,7 +89,9 @@ def test_the_default_deck_has_the_pairs_the_issue_counted():
     assert "M6" in reference_rules(1, 6, 5, 6, "equal")  # complements, same denominator
 
 
-def _planted(monkeypatch, rule, test):
+def _planted(
+    monkeypatch: pytest.MonkeyPatch, rule: str, test: Callable[[int, int, int, int], bool]
+) -> None:
     monkeypatch.setitem(classifier_module._EQUAL_CLAIM_TESTS, rule, test)
     classifier_module.tags_for.cache_clear()
 
@@ -100,7 +106,9 @@ def _planted(monkeypatch, rule, test):
     ],
     ids=["M3a one direction", "M6 across denominators only"],
 )
-def test_a_narrowed_rule_is_caught(monkeypatch, rule, narrowed):
+def test_a_narrowed_rule_is_caught(
+    monkeypatch: pytest.MonkeyPatch, rule: str, narrowed: Callable[[int, int, int, int], bool]
+) -> None:
     _planted(monkeypatch, rule, narrowed)
     try:
         assert disagreements(DEFAULT), f"a narrowed {rule} went unnoticed"

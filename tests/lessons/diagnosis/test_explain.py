@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -79,12 +81,14 @@ CASES = [
 
 
 @pytest.mark.parametrize(("reference", "played", "rule", "fr", "en"), CASES)
-def test_explanations_in_both_languages(reference, played, rule, fr, en):
+def test_explanations_in_both_languages(
+    reference: str, played: str, rule: str, fr: str, en: str
+) -> None:
     assert explain_wrong_play(reference, played, rule, "fr") == fr
     assert explain_wrong_play(reference, played, rule, "en") == en
 
 
-def test_equal_forms_use_the_deck_denominators():
+def test_equal_forms_use_the_deck_denominators() -> None:
     assert equal_forms("2/3") == ["2/3", "4/6", "8/12", "16/24", "32/48"]
     assert equal_forms((9, 12)) == ["9/12", "18/24", "36/48"]
     assert equal_forms("5/6") == ["5/6", "10/12", "20/24", "40/48"]
@@ -92,7 +96,7 @@ def test_equal_forms_use_the_deck_denominators():
     assert equal_forms("5/7") == []
 
 
-def test_named_denominator():
+def test_named_denominator() -> None:
     assert explain_named_denominator(12, "2/3", "fr") == (
         "Il faut une fraction avec 12 en bas. 2/3 a 3 en bas."
     )
@@ -119,7 +123,8 @@ def test_named_denominator():
         ((-1, 3), "2/5", "equal", "fr"),
     ],
 )
-def test_bad_calls_are_refused(reference, played, rule, lang):
+def test_bad_calls_are_refused(reference: Any, played: str, rule: str, lang: str) -> None:
+    # `reference`: a bad one on purpose (a 3-tuple, a zero denominator).
     with pytest.raises(ValueError):
         explain_wrong_play(reference, played, rule, lang)
 
@@ -132,7 +137,9 @@ langs = st.sampled_from(["fr", "en"])
 
 
 @given(deck_card, deck_card, rules, langs)
-def test_every_wrong_play_gets_a_short_explanation_naming_both_cards(ref, card, rule, lang):
+def test_every_wrong_play_gets_a_short_explanation_naming_both_cards(
+    ref: tuple[int, int], card: tuple[int, int], rule: str, lang: str
+) -> None:
     fits = ref[0] * card[1] == ref[1] * card[0] if rule == "equal" else ref[1] == card[1]
     if fits:
         with pytest.raises(ValueError):
@@ -143,7 +150,7 @@ def test_every_wrong_play_gets_a_short_explanation_naming_both_cards(ref, card, 
     assert text.count(".") <= 3 and len(text) < 220
 
 
-def test_a_huge_common_denominator_is_not_shown():
+def test_a_huge_common_denominator_is_not_shown() -> None:
     assert explain_wrong_play("1/49", "1/50", "equal", "en") == "1/49 ≠ 1/50."
     assert explain_wrong_play("2/3", "1/50", "equal", "fr") == (
         "2/3 ≠ 1/50. Une fraction égale à 2/3 : 4/6."

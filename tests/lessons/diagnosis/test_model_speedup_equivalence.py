@@ -53,7 +53,7 @@ def assert_same(new: dict[str, dict[str, Any]], old: dict[str, dict[str, Any]]) 
                 assert got[key] == want, (rule, key, got[key], want)
 
 
-def test_chance_scores_are_bit_for_bit_the_reference():
+def test_chance_scores_are_bit_for_bit_the_reference() -> None:
     """The distributions (so the p-values) are the same floats, not merely close ones."""
     rng = random.Random(5)
     for _ in range(200):
@@ -133,7 +133,9 @@ def random_history(rng: random.Random, deck: list[str], turns: int) -> list[dict
     return history
 
 
-def named_turn(rng: random.Random, number: int, denominator: int, deck: list[str], hand: list[str]):
+def named_turn(
+    rng: random.Random, number: int, denominator: int, deck: list[str], hand: list[str]
+) -> dict[str, Any]:
     card = rng.choice(hand or deck)
     claim = rng.choice([None, CLAIM_DENOMINATOR, CLAIM_EQUAL])
     return {
@@ -147,7 +149,7 @@ def named_turn(rng: random.Random, number: int, denominator: int, deck: list[str
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_free_form_histories_give_the_reference_figures(seed):
+def test_free_form_histories_give_the_reference_figures(seed: int) -> None:
     rng = random.Random(seed)
     deck = list(DEFAULT_DECK_VALUES) if seed % 4 else IMPROPER_DECK
     history = random_history(rng, deck, rng.choice([5, 60, 200, 450]))
@@ -166,7 +168,7 @@ STUDENTS = [
 
 
 @pytest.mark.parametrize("student", STUDENTS, ids=repr)
-def test_simulated_students_give_the_reference_figures(student):
+def test_simulated_students_give_the_reference_figures(student: calibration.Student) -> None:
     for seed in range(6):
         rng = random.Random(1000 + seed)
         habit_on = True
@@ -178,7 +180,7 @@ def test_simulated_students_give_the_reference_figures(student):
         assert_same_stream(history)
 
 
-def test_simulated_outcomes_are_unchanged_by_the_speed_up():
+def test_simulated_outcomes_are_unchanged_by_the_speed_up() -> None:
     """run_student (what bench/diagnosis.py counts) reads the same turns as the reference."""
     student = calibration.Student(habit="M1", reasons=True, stop_after_likely=True)
     outcome = calibration.run_student(student, 7, 120)
@@ -197,7 +199,7 @@ def test_simulated_outcomes_are_unchanged_by_the_speed_up():
     }
 
 
-def test_repeated_calls_give_the_same_figures_as_the_first():
+def test_repeated_calls_give_the_same_figures_as_the_first() -> None:
     """Caches must not carry anything from one student (or call) to the next."""
     rng = random.Random(99)
     histories = [random_history(rng, list(DEFAULT_DECK_VALUES), 80) for _ in range(5)]
@@ -276,7 +278,7 @@ def _bad_turns() -> list[Any]:
     return bad
 
 
-def test_the_good_turn_is_read_by_the_plain_reading():
+def test_the_good_turn_is_read_by_the_plain_reading() -> None:
     """The bad-input cases change one thing in a turn the fast reading takes."""
     deck = stream.deck_values(None)
     turn = _good_turn()
@@ -286,7 +288,7 @@ def test_the_good_turn_is_read_by_the_plain_reading():
 
 
 @pytest.mark.parametrize("turns", [t for t in _bad_turns() if isinstance(t, list)], ids=repr)
-def test_the_plain_reading_refuses_every_bad_turn(turns):
+def test_the_plain_reading_refuses_every_bad_turn(turns: list[Any]) -> None:
     """The fast reading never takes a turn the checked reading refuses."""
     deck = stream.deck_values(None)
     for index, data in enumerate(turns):
@@ -298,7 +300,7 @@ def test_the_plain_reading_refuses_every_bad_turn(turns):
 
 
 @pytest.mark.parametrize("turns", _bad_turns(), ids=repr)
-def test_bad_input_raises_the_reference_message(turns):
+def test_bad_input_raises_the_reference_message(turns: object) -> None:
     with pytest.raises(ValueError) as new:
         diagnose(turns)
     if isinstance(turns, list):

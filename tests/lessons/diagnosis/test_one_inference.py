@@ -5,6 +5,7 @@ fast and checked readings and its reference implementation all give what these g
 from __future__ import annotations
 
 from itertools import product
+from typing import Any
 
 import pytest
 
@@ -40,7 +41,7 @@ def test_every_reader_infers_and_judges_the_same(
         correct, tags = judge_claim(top, denominator, played, claim)
         # The attempt log stores the inferred claim when none was sent.
         assert log._claim({}, top, denominator, played)[0] == claim
-        turn = {
+        turn: dict[str, Any] = {
             "turn": 1,
             "reference": None if top is None else f"{top[0]}/{top[1]}",
             "denominator": None if top is not None else denominator,

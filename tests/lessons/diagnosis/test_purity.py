@@ -23,7 +23,7 @@ assert not bad, bad
 """
 
 
-def test_no_django_and_no_lessons_import_from_the_engine():
+def test_no_django_and_no_lessons_import_from_the_engine() -> None:
     result = subprocess.run([sys.executable, "-c", CHECK], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
@@ -41,7 +41,7 @@ def _reached(graph: grimp.ImportGraph, package: str) -> set[str]:
     return reached - sources
 
 
-def test_the_diagnosis_reaches_nothing_of_the_project_but_the_engine():
+def test_the_diagnosis_reaches_nothing_of_the_project_but_the_engine() -> None:
     graph = grimp.build_graph("games", "lessons", "unoclass", cache_dir=None)
     reached = _reached(graph, "lessons.diagnosis")
     # The graph does see the diagnosis's imports (it parses fractions with the engine's help).
@@ -50,6 +50,6 @@ def test_the_diagnosis_reaches_nothing_of_the_project_but_the_engine():
     assert not outside, outside
 
 
-def test_the_engine_reaches_nothing_of_the_project_but_itself():
+def test_the_engine_reaches_nothing_of_the_project_but_itself() -> None:
     graph = grimp.build_graph("games", "lessons", "unoclass", cache_dir=None)
     assert not sorted(_reached(graph, "games.engine"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lessons.diagnosis import Diagnosis, diagnose
 from lessons.diagnosis.model import RESOLVED_MIN_CLEAN, recheck_needed
 
@@ -10,9 +12,15 @@ OPTIONS = ["2/8", "2/5", "1/8", "3/4"]
 OTHER = ("2/6", ["4/12", "3/7", "2/12", "5/6"])  # 4/12 equal, 3/7 M1, 2/12 M2, 5/6 M3
 
 
-def probe(number, played, round_id=None, item=("1/4", OPTIONS), reason=None):
+def probe(
+    number: int,
+    played: str,
+    round_id: str | None = None,
+    item: tuple[str, list[str]] = ("1/4", OPTIONS),
+    reason: str | None = None,
+) -> dict[str, Any]:
     reference, options = item
-    turn = {
+    turn: dict[str, Any] = {
         "turn": number,
         "source": "probe",
         "reference": reference,
@@ -26,7 +34,7 @@ def probe(number, played, round_id=None, item=("1/4", OPTIONS), reason=None):
     return turn
 
 
-def m1_round(round_id, start=0, fits=8):
+def m1_round(round_id: str | None, start: int = 0, fits: int = 8) -> list[dict[str, Any]]:
     """A first round where the student takes the M1 trap on two references every time."""
     return [
         probe(start + i, "2/5" if i % 2 else "3/7", round_id, ("1/4", OPTIONS) if i % 2 else OTHER)
@@ -34,7 +42,7 @@ def m1_round(round_id, start=0, fits=8):
     ]
 
 
-def game(number, played="3/6"):
+def game(number: int, played: str = "3/6") -> dict[str, Any]:
     return {
         "turn": number,
         "reference": "1/2",
@@ -45,19 +53,19 @@ def game(number, played="3/6"):
     }
 
 
-def test_the_offers_a_re_check_needs_rule_out_a_30_percent_habit_at_1_percent():
+def test_the_offers_a_re_check_needs_rule_out_a_30_percent_habit_at_1_percent() -> None:
     assert RESOLVED_MIN_CLEAN == recheck_needed(0) == 13  # 0.7**13 = 0.97%, 0.7**12 = 1.4%
     assert recheck_needed(1) == 20
     assert recheck_needed(2) > 24  # two traps taken: no re-check round can pass
 
 
-def test_clean_answers_in_the_round_that_found_the_habit_do_not_resolve_it():
+def test_clean_answers_in_the_round_that_found_the_habit_do_not_resolve_it() -> None:
     turns = m1_round("a") + [probe(100 + i, "2/8", "a") for i in range(40)]
-    result = diagnose(turns)["M1"]
+    result: dict[str, Any] = diagnose(turns)["M1"]
     assert result["status"] == "likely" and result["recheck_offers"] == 0
 
 
-def test_a_later_round_with_enough_clean_offers_resolves_and_says_when():
+def test_a_later_round_with_enough_clean_offers_resolves_and_says_when() -> None:
     first = m1_round("a")
     diagnosis = Diagnosis()
     for data in first:
@@ -69,14 +77,14 @@ def test_a_later_round_with_enough_clean_offers_resolves_and_says_when():
         turns.append(probe(200 + i, "2/8", "b"))
         diagnosis.add(turns[-1])
         assert diagnosis.status("M1") == ("resolved" if i + 1 >= 13 else "likely"), i
-    result = diagnosis.result()["M1"]
+    result: dict[str, Any] = diagnosis.result()["M1"]
     assert result["rechecked_at_turn"] == len(turns) - 1
     assert turns[result["rechecked_at_turn"]]["round"] == "b"
     assert (result["recheck_offers"], result["recheck_taken"]) == (13, 0)
     assert diagnose(turns) == diagnosis.result()
 
 
-def test_one_slip_in_the_re_check_needs_more_offers_and_two_sink_it():
+def test_one_slip_in_the_re_check_needs_more_offers_and_two_sink_it() -> None:
     first = m1_round("a")
     slip = [*first, probe(200, "2/5", "b")]
     assert diagnose(slip)["M1"]["clean_needed"] == 20
@@ -88,12 +96,12 @@ def test_one_slip_in_the_re_check_needs_more_offers_and_two_sink_it():
     assert diagnose(two)["M1"]["status"] == "likely"
 
 
-def test_a_fitting_claim_after_resolved_makes_it_likely_again_and_a_later_round_checks():
+def test_a_fitting_claim_after_resolved_makes_it_likely_again_and_a_later_round_checks() -> None:
     first = m1_round("a")
     turns = first + [probe(200 + i, "2/8", "b") for i in range(13)]
     assert diagnose(turns)["M1"]["status"] == "resolved"
     again = [*turns, game(300, "2/3")]
-    result = diagnose(again)["M1"]
+    result: dict[str, Any] = diagnose(again)["M1"]
     assert result["status"] == "likely" and result["rechecked_at_turn"] is None
     later = [*again, *[probe(400 + i, "2/8", "c") for i in range(13)]]
     assert diagnose(later)["M1"]["status"] == "resolved"
@@ -102,13 +110,13 @@ def test_a_fitting_claim_after_resolved_makes_it_likely_again_and_a_later_round_
     assert diagnose(same)["M1"]["status"] == "likely"
 
 
-def test_a_game_fit_after_likely_moves_the_check_to_a_later_round():
+def test_a_game_fit_after_likely_moves_the_check_to_a_later_round() -> None:
     first = m1_round("a")
     turns = [*first, game(100, "2/3"), *[probe(200 + i, "2/8", "b") for i in range(13)]]
     assert diagnose(turns)["M1"]["status"] == "resolved"
 
 
-def test_unnamed_rounds_are_split_by_game_turns():
+def test_unnamed_rounds_are_split_by_game_turns() -> None:
     first = [{**t} for t in m1_round(None)]
     same_round = first + [probe(200 + i, "2/8") for i in range(13)]
     assert diagnose(same_round)["M1"]["status"] == "likely"
@@ -116,23 +124,23 @@ def test_unnamed_rounds_are_split_by_game_turns():
     assert diagnose(later)["M1"]["status"] == "resolved"
 
 
-def test_a_wrong_answer_on_another_trap_is_an_offer_not_taken():
+def test_a_wrong_answer_on_another_trap_is_an_offer_not_taken() -> None:
     first = m1_round("a")
     turns = first + [probe(200 + i, "2/8", "b") for i in range(12)]
     turns.append(probe(250, "1/8", "b"))  # the M2 trap: M1's trap offered, not taken
-    result = diagnose(turns)["M1"]
+    result: dict[str, Any] = diagnose(turns)["M1"]
     assert result["status"] == "resolved" and result["recheck_taken"] == 0
 
 
-def test_clean_game_turns_after_likely_do_not_count_as_a_re_check():
+def test_clean_game_turns_after_likely_do_not_count_as_a_re_check() -> None:
     first = m1_round("a")
     turns = first + [game(100 + i) for i in range(100)]
-    result = diagnose(turns)["M1"]
+    result: dict[str, Any] = diagnose(turns)["M1"]
     assert result["status"] == "likely" and result["recheck_offers"] == 0
 
 
-def test_a_rule_never_likely_has_no_re_check():
+def test_a_rule_never_likely_has_no_re_check() -> None:
     turns = [probe(i, "2/8", "b") for i in range(30)]
-    result = diagnose(turns)["M1"]
+    result: dict[str, Any] = diagnose(turns)["M1"]
     assert result["status"] == "none" and result["recheck_offers"] == 0
     assert result["rechecked_at_turn"] is None and result["clean_needed"] is None

@@ -38,18 +38,18 @@ MON, TUE = date(2026, 11, 16), date(2026, 11, 17)
         ((1, 4), (2, 8), []),  # outside the deck's denominators
     ],
 )
-def test_skill_tags(reference, played, tags):
+def test_skill_tags(reference: tuple[int, int], played: tuple[int, int], tags: list[str]) -> None:
     assert skill_tags(reference, played) == tags
 
 
-def test_factor():
+def test_factor() -> None:
     assert factor((1, 3), (2, 6)) == 2.0
     assert factor((1, 2), (1, 3)) == 1.5
     assert factor((20, 48), (5, 12)) == 4.0
     assert factor((5, 12), (7, 12)) == 1.0
 
 
-def test_standards():
+def test_standards() -> None:
     assert standards_tags((2, 3), (8, 12)) == ["4.NF.A.1"]
     assert standards_tags((8, 12), (2, 3)) == ["4.NF.A.1"]  # S3 and S5 share it
     assert standards_tags((4, 12), (10, 12)) == ["3.NF.A.3d"]
@@ -61,7 +61,7 @@ def test_standards():
         assert skill.ccss
 
 
-def test_cut_offs_are_published():
+def test_cut_offs_are_published() -> None:
     assert dict(SKILL_CUTOFFS) == {
         "window": 10,
         "familiar_min_accuracy": 0.70,
@@ -91,11 +91,11 @@ def _run(results: str, session: str = "s1", day: date = MON) -> list[Opportunity
         ("0000000000" + "1111111111", "proficient"),  # only the last 10 count
     ],
 )
-def test_states_on_the_last_ten(results, state):
+def test_states_on_the_last_ten(results: str, state: str) -> None:
     assert skill_progress(_run(results)).state == state
 
 
-def test_mastered_needs_proficient_in_two_sessions_on_different_days():
+def test_mastered_needs_proficient_in_two_sessions_on_different_days() -> None:
     first = _run("1111", "s1", MON)
     assert skill_progress(first).state == "proficient"
     same_day = first + _run("11", "s2", MON)
@@ -112,11 +112,11 @@ def test_mastered_needs_proficient_in_two_sessions_on_different_days():
     assert progress.proficient_sessions == (("s1", MON), ("s3", TUE))
 
 
-def test_one_session_over_two_days_is_not_mastery():
+def test_one_session_over_two_days_is_not_mastery() -> None:
     assert skill_progress(_run("111", "s1", MON) + _run("1", "s1", TUE)).state == "proficient"
 
 
-def test_misses_demote_mastery():
+def test_misses_demote_mastery() -> None:
     history = _run("1111", "s1", MON) + _run("1", "s2", TUE) + _run("00", "s2", TUE)
     progress = skill_progress(history)
     assert progress.state == "familiar"
@@ -125,7 +125,7 @@ def test_misses_demote_mastery():
     assert progress.accuracy == pytest.approx(5 / 7)
 
 
-def test_progress_by_skill():
+def test_progress_by_skill() -> None:
     claims = [
         ((1, 3), (2, 6), True, "s1", MON),
         ((2, 6), (1, 3), True, "s1", MON),

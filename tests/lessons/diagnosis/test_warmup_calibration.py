@@ -17,10 +17,10 @@ from lessons.diagnosis.warmup_calibration import Pupil
 N = 60
 
 
-def test_the_incremental_warm_up_gives_probe_next_s_items():
+def test_the_incremental_warm_up_gives_probe_next_s_items() -> None:
     rng = random.Random(3)
     warm_up = WarmUp(level="twelfths", seed=3, round_id="w")
-    turns = []
+    turns: list[dict[str, object]] = []
     pupil = Pupil(habit="M2", rate=0.4, wrong=0.1, reasons=True, level="twelfths")
     while (item := warm_up.next_item()) is not None:
         assert item == probe_next(turns, level="twelfths", seed=3, round_id="w")
@@ -29,27 +29,27 @@ def test_the_incremental_warm_up_gives_probe_next_s_items():
     assert probe_next(turns, level="twelfths", seed=3, round_id="w") is None
 
 
-def test_no_misconception_is_rarely_likely_and_rounds_stay_within_the_cap():
+def test_no_misconception_is_rarely_likely_and_rounds_stay_within_the_cap() -> None:
     outcomes = [wc.run_pupil(Pupil(wrong=0.4, reasons=True), seed) for seed in range(N)]
     assert wc.false_likely(outcomes) <= 0.04
     assert max(wc.round_lengths(outcomes)) <= ROUND_CAP
 
 
-def test_a_competent_pupil_has_a_short_round():
+def test_a_competent_pupil_has_a_short_round() -> None:
     outcomes = [wc.run_pupil(Pupil(wrong=0.05), seed) for seed in range(N)]
     assert wc.median(wc.round_lengths(outcomes)) <= 12
     assert wc.false_likely(outcomes) == 0
 
 
 @pytest.mark.parametrize(("rule", "reasons"), [("M1", True), ("M2", False), ("M3", True)])
-def test_a_half_habit_is_found_in_the_round(rule, reasons):
+def test_a_half_habit_is_found_in_the_round(rule: str, reasons: bool) -> None:
     pupil = Pupil(habit=rule, rate=0.5, reasons=reasons)
     outcomes = [wc.run_pupil(pupil, 10**6 + seed) for seed in range(N)]
     assert wc.found(outcomes, rule) >= 0.9
     assert wc.items_to_likely(outcomes, rule) <= (8 if reasons else 14)
 
 
-def test_a_stopped_habit_is_resolved_by_one_re_check_and_a_persisting_one_is_not():
+def test_a_stopped_habit_is_resolved_by_one_re_check_and_a_persisting_one_is_not() -> None:
     habit = Pupil(habit="M1", rate=0.5, reasons=True)
     stopped = [wc.run_recheck(habit, Pupil(wrong=0.05, reasons=True), s) for s in range(N)]
     checked = [o for o in stopped if o is not None]
@@ -58,7 +58,7 @@ def test_a_stopped_habit_is_resolved_by_one_re_check_and_a_persisting_one_is_not
     assert not any(o.resolved for o in persisting if o is not None)
 
 
-def test_game_turns_after_a_warm_up_keep_the_error_rate():
+def test_game_turns_after_a_warm_up_keep_the_error_rate() -> None:
     pupil, student = Pupil(wrong=0.4, reasons=True), Student(reasons=True)
     flags = [wc.run_then_game(pupil, student, seed, 30) for seed in range(N)]
     assert wc.share(flags) <= 0.05

@@ -4,15 +4,18 @@ at the real CAS server (the test client cannot follow a redirect to another serv
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import requests
-from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
 from lessons.models import EntConnector
 from tests.support.cas.server import CasServer
+
+if TYPE_CHECKING:
+    from tests.support.responses import ClientResponse
 
 
 def callback_url(
@@ -68,11 +71,10 @@ def ent_sign_in(
     username: str,
     *,
     next_url: str | None = None,
-) -> HttpResponse:
+) -> ClientResponse:
     """Sign in through the ENT as `username`; return the callback's response."""
     url = callback_url(cas, client, connector, username, next_url=next_url)
-    response: HttpResponse = client.get(local(url))
-    return response
+    return client.get(local(url))
 
 
 def signed_in_user_id(client: Client) -> int | None:

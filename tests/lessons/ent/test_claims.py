@@ -7,6 +7,8 @@ class's teachers are told when one of its ENT pupils is linked in another class.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -28,6 +30,9 @@ from lessons.school.class_years import classroom_archive
 from tests.lessons.ent.helpers import make_connector, make_seen
 from tests.support.factories import make_classroom, make_students, make_teacher, signed_in_client
 from tests.support.responses import page_text
+
+if TYPE_CHECKING:
+    from tests.support.responses import ClientResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -153,7 +158,7 @@ def test_the_school_admin_gives_a_contested_class_to_one_class() -> None:
     assert lea.pk and not EntClassName.objects.exists()
 
 
-def _upload(client: Client, classroom: Classroom, text: str):  # type: ignore[no-untyped-def]
+def _upload(client: Client, classroom: Classroom, text: str) -> ClientResponse:
     data = {"file": SimpleUploadedFile("classe.csv", text.encode(), "text/csv")}
     return client.post(reverse("classroom_import", args=[classroom.pk]), data)
 

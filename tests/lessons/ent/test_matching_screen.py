@@ -124,7 +124,7 @@ def test_bad_link_input_is_refused_with_a_clear_message_and_nothing_changes(
     b = make_seen(connector, "e2", "DUPONT Maël", [classroom.name])
     ines = _pupil(classroom, "Inès Benali")
     rows = f"{a.pk},{b.pk}"
-    data: dict[str, object] = {
+    cases: dict[str, dict[str, object]] = {
         "stale_rows": {"rows": f"{a.pk}", f"link_{a.pk}": "on", f"pupil_{a.pk}": ines},
         "no_pupil": {"rows": rows, f"link_{a.pk}": "on", f"pupil_{a.pk}": ""},
         "bad_pupil": {"rows": rows, f"link_{a.pk}": "on", f"pupil_{a.pk}": "x'; --"},
@@ -141,8 +141,8 @@ def test_bad_link_input_is_refused_with_a_clear_message_and_nothing_changes(
             f"link_{a.pk}": "on",
             f"pupil_{a.pk}": class_b.student.student.pk,
         },
-    }[case]
-    page = _post_link(teacher_client(class_a.teacher), classroom, data)  # type: ignore[arg-type]
+    }
+    page = _post_link(teacher_client(class_a.teacher), classroom, cases[case])
     assert message in page
     assert not EntIdentity.objects.exists() and not EntLinkEvent.objects.exists()
     assert EntSeenPupil.objects.count() == 2

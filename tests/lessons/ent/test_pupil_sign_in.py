@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from lessons.classrooms import services
-from lessons.models import EntIdentity, EntSeenPupil
+from lessons.models import EntIdentity, EntSeenPupil, User
 from lessons.pupils.changes import student_move, student_remove
 from lessons.school.class_years import classroom_archive
 from tests.conftest import ClassWorld
@@ -70,6 +70,7 @@ def test_a_moved_pupil_keeps_their_link_and_lands_in_the_new_class(class_a: Clas
     student_move(student=student, to=other)
     response, request = pupil_sign_in(connector, pupil_profile("ent-1", "Anaïs"))
     assert response.status_code == 302
+    assert isinstance(request.user, User)
     home = signed_in_client(request.user).get(reverse("home"))
     assert "Classe nouvelle" in home.content.decode()
 
@@ -155,6 +156,7 @@ def test_a_new_school_year_carries_the_links_to_the_new_class(class_a: ClassWorl
     )
     response, request = pupil_sign_in(connector, pupil_profile("ent-1", "Anaïs"))
     assert response.status_code == 302
+    assert isinstance(request.user, User)
     assert request.user.student.classroom == new
     assert request.user.student.display_name == class_a.student.student.display_name
     event = EntLinkEvent.objects.get()

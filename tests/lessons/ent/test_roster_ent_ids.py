@@ -4,6 +4,8 @@ are refused with a clear message and nothing changes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -16,6 +18,10 @@ from tests.lessons.ent.helpers import make_connector, make_link, make_seen
 from tests.support.factories import signed_in_client
 from tests.support.responses import page_text
 from tests.support.responses import snapshot as lessons_snapshot
+
+if TYPE_CHECKING:
+    from tests.support.responses import ClientResponse
+
 
 pytestmark = pytest.mark.django_db
 
@@ -30,13 +36,13 @@ def snapshot() -> dict[str, object]:
     }
 
 
-def _upload(client: Client, world: ClassWorld, text: str, **extra: object):  # type: ignore[no-untyped-def]
+def _upload(client: Client, world: ClassWorld, text: str, **extra: object) -> ClientResponse:
     url = reverse("classroom_import", args=[world.classroom.pk])
     data = {"file": SimpleUploadedFile("classe.csv", text.encode(), "text/csv"), **extra}
     return client.post(url, data)
 
 
-def _confirm(client: Client, world: ClassWorld):  # type: ignore[no-untyped-def]
+def _confirm(client: Client, world: ClassWorld) -> ClientResponse:
     return client.post(reverse("classroom_import_confirm", args=[world.classroom.pk]))
 
 

@@ -13,6 +13,7 @@ import requests
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from lessons.classrooms import sign_in_limit
 from lessons.ent.client import logout_sender_allowed
@@ -307,7 +308,9 @@ def test_the_link_page_without_a_pending_ent_sign_in_is_refused(db: None) -> Non
 
 
 @pytest.mark.django_db
-def test_the_cas_servers_back_channel_is_known_by_any_spelling_of_its_address(settings) -> None:  # type: ignore[no-untyped-def]
+def test_the_cas_servers_back_channel_is_known_by_any_spelling_of_its_address(
+    settings: Settings,
+) -> None:
     """A dual-stack daphne sees the CAS server's IPv4 address as ::ffff:a.b.c.d."""
     settings.ENT_LOGOUT_ADDRESSES = ["2001:db8::53"]
     connector = make_connector("https://127.0.0.1:8443/cas/", "edifice")

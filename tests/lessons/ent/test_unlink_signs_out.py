@@ -10,6 +10,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from games.realtime.signout import SIGNED_OUT_MESSAGE, user_group
 from lessons.ent.links import pupil_unlink, seen_link
@@ -46,7 +47,7 @@ def test_an_unlinked_pupils_ent_sign_in_ends_and_a_pin_sign_in_stays(
 
 @pytest.mark.django_db
 def test_unlinking_tells_the_links_of_the_ent_sessions_only(
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     """The sign-out message names the ENT sign-in's session: a PIN sign-in's links stay."""
     teacher = make_teacher()
@@ -58,6 +59,7 @@ def test_unlinking_tells_the_links_of_the_ent_sessions_only(
         connector=connector, ticket_hash="a" * 64, user=student.user, session_key="ent-session"
     )
     layer = get_channel_layer()
+    assert layer is not None
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(user_group(student.user_id), channel)
     with django_capture_on_commit_callbacks(execute=True):

@@ -9,8 +9,10 @@ from unittest import mock
 
 import pytest
 from django.conf import settings
+from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from games.models import Seat, TableEvent
 from games.services import SeatSpec, table_create
@@ -82,7 +84,7 @@ def test_privacy_notice_states_the_retention_once_one_is_in_force() -> None:
 
 
 @pytest.mark.django_db
-def test_privacy_notice_gives_the_session_length_from_the_settings(settings) -> None:  # type: ignore[no-untyped-def]
+def test_privacy_notice_gives_the_session_length_from_the_settings(settings: Settings) -> None:
     settings.SESSION_COOKIE_AGE = 3 * 24 * 60 * 60
     assert "A sign-in session lasts at most 3 days" in _get(reverse("privacy"), "en")
 
@@ -123,7 +125,7 @@ def test_pupils_notice_says_when_the_games_are_kept_without_the_name() -> None:
 
 
 @pytest.mark.django_db
-def test_record_and_data_flow_give_this_servers_own_periods(settings) -> None:  # type: ignore[no-untyped-def]
+def test_record_and_data_flow_give_this_servers_own_periods(settings: Settings) -> None:
     # The officer signs what the server applies: the figures follow the settings and policy.
     settings.SESSION_COOKIE_AGE = 3 * 24 * 60 * 60
     with mock.patch("lessons.notices.views.retention_in_force", return_value=Retention(5)):
@@ -149,7 +151,7 @@ def test_record_and_data_flow_give_this_servers_own_periods(settings) -> None:  
 
 
 @pytest.mark.django_db
-def test_privacy_notice_gives_the_sign_in_limits_own_period(settings) -> None:  # type: ignore[no-untyped-def]
+def test_privacy_notice_gives_the_sign_in_limits_own_period(settings: Settings) -> None:
     settings.CSRF_COOKIE_AGE = 2 * 24 * 60 * 60
     text = _get(reverse("privacy"), "en")
     french = _get(reverse("privacy"), "fr")
@@ -220,8 +222,8 @@ DESCRIBED_FIELDS = {
 
 
 @pytest.mark.parametrize("model", list(DESCRIBED_FIELDS), ids=lambda m: m.__name__)
-def test_privacy_notice_accounts_for_every_stored_field(model: type) -> None:
-    stored = {field.name for field in model._meta.concrete_fields}  # type: ignore[attr-defined]
+def test_privacy_notice_accounts_for_every_stored_field(model: type[Model]) -> None:
+    stored = {field.name for field in model._meta.concrete_fields}
     added, gone = stored - DESCRIBED_FIELDS[model], DESCRIBED_FIELDS[model] - stored
     assert not added and not gone, (
         f"{model.__name__}: fields added {sorted(added)}, removed {sorted(gone)}. Say in "

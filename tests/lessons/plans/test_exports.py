@@ -17,8 +17,10 @@ from lessons.reporting.exports import ATTEMPT_HEADER, pseudonym
 from lessons.reporting.loading import statuses_of, student_rows
 from tests.conftest import ClassWorld
 from tests.lessons.plans.helpers import MONDAY, m1_children, plan_m1
-from tests.lessons.plans.test_services import answer, right
+from tests.lessons.plans.test_services import answer
+from tests.lessons.reporting.test_held_end_to_end import right
 from tests.support.factories import signed_in_client
+from tests.support.responses import body_of
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +29,7 @@ def _rows(world: ClassWorld, **params: str) -> list[dict[str, str]]:
     response = signed_in_client(world.teacher, "fr").get(
         reverse("export_attempts", args=[world.classroom.pk]), params
     )
-    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    text = body_of(response).decode("utf-8-sig")
     delimiter = ";" if params else ","
     return list(csv.DictReader(io.StringIO(text), delimiter=delimiter))
 

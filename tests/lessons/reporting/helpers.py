@@ -101,7 +101,7 @@ def log_miss(student: Student, reference: str, cards: list[str], **kwargs: objec
         reference=reference,
         equal_cards=cards,
         rules_version=RULES_VERSION,
-        **kwargs,  # type: ignore[arg-type]
+        **kwargs,
     )
 
 

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -115,7 +116,9 @@ def test_family_report_never_shows_fixed_after_clean_games_alone(class_a: ClassW
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])
-def test_how_we_diagnose_speaks_plainly_with_the_real_figures(client, language):  # type: ignore[no-untyped-def]
+def test_how_we_diagnose_speaks_plainly_with_the_real_figures(
+    client: Client, language: str
+) -> None:
     from lessons.diagnosis import RULES, RULES_VERSION
     from lessons.reporting.words import deck_figures, percent
 
@@ -144,7 +147,9 @@ def test_how_we_diagnose_speaks_plainly_with_the_real_figures(client, language):
         assert word in text
 
 
-def test_rediagnose_refreshes_the_stored_figures(class_a: ClassWorld, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_rediagnose_refreshes_the_stored_figures(
+    class_a: ClassWorld, capsys: pytest.CaptureFixture[str]
+) -> None:
     anais = class_a.student.student
     log_plays(anais, M1_PLAYS + RIGHT_PLAYS)
     stale = Attempt.objects.filter(outcome="wrong").first()

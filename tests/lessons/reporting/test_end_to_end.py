@@ -9,7 +9,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from games.services import TableError
+from games.errors import TableError
 from lessons.diagnosis import classify
 from lessons.models import Attempt, ClassSession, MissedEquivalence, SessionTable
 from lessons.reporting.class_report import class_dashboard
@@ -17,7 +17,7 @@ from lessons.reporting.session_report import session_report
 from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, act, make_table
 from tests.support.factories import teacher_client
-from tests.support.responses import page_text
+from tests.support.responses import body_of, page_text
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_a_played_session_shows_in_every_view(class_a: ClassWorld) -> None:
     )
     assert "1/3 → 10/12" in text
     response = client.get(reverse("export_attempts", args=[class_a.classroom.pk]))
-    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    rows = list(csv.reader(io.StringIO(body_of(response).decode())))
     assert [(r[6], r[7], r[9], r[10], r[15]) for r in rows[1:]] == [
         ("1", "3", "10", "12", "0"),
         ("1", "3", "4", "12", "1"),

@@ -7,6 +7,7 @@ import csv
 import io
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -20,6 +21,7 @@ from tests.conftest import ClassWorld
 from tests.games.helpers import make_table
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_attempt, log_plays
 from tests.support.factories import teacher_client
+from tests.support.responses import body_of
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +37,7 @@ def _download(world: ClassWorld, name: str, **params: str) -> bytes:
     client = teacher_client(world.teacher)
     response = client.get(reverse(name, args=[world.classroom.pk]), params)
     assert response.status_code == 200
-    return b"".join(response.streaming_content)
+    return body_of(response)
 
 
 def _play_a_class(world: ClassWorld) -> None:
@@ -57,7 +59,9 @@ def _play_a_class(world: ClassWorld) -> None:
     log_attempt(anais, None, (5, 6), "denominator", named_denominator=12, table=table, turn=99)
 
 
-def test_the_attempts_csv_rediagnosed_offline_gives_the_dashboards_statuses(class_a):  # type: ignore[no-untyped-def]
+def test_the_attempts_csv_rediagnosed_offline_gives_the_dashboards_statuses(
+    class_a: ClassWorld,
+) -> None:
     _play_a_class(class_a)
     rows = list(csv.DictReader(io.StringIO(_download(class_a, "export_attempts").decode())))
     offline = {student: diagnose(turns) for student, turns in turns_from_csv(rows).items()}
@@ -82,7 +86,9 @@ def test_the_attempts_csv_rediagnosed_offline_gives_the_dashboards_statuses(clas
     assert offline[anais]["M1"]["k"] == 8 and offline[anais]["M1"]["probes"] == 0
 
 
-def test_the_machine_csv_keeps_its_columns_and_adds_the_turn_at_the_end(class_a):  # type: ignore[no-untyped-def]
+def test_the_machine_csv_keeps_its_columns_and_adds_the_turn_at_the_end(
+    class_a: ClassWorld,
+) -> None:
     _play_a_class(class_a)
     data = _download(class_a, "export_attempts")
     assert not data.startswith(b"\xef\xbb\xbf")
@@ -99,7 +105,7 @@ def test_the_machine_csv_keeps_its_columns_and_adds_the_turn_at_the_end(class_a)
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00", s) for s in stamps)
 
 
-def test_the_spreadsheet_export_of_a_french_class(class_a):  # type: ignore[no-untyped-def]
+def test_the_spreadsheet_export_of_a_french_class(class_a: ClassWorld) -> None:
     _play_a_class(class_a)
     data = _download(class_a, "export_students", **{"for": "spreadsheet"})
     assert data.startswith("\ufeff".encode())
@@ -116,7 +122,7 @@ def test_the_spreadsheet_export_of_a_french_class(class_a):  # type: ignore[no-u
     assert "tour" in header and "raison donnée" in header
 
 
-def test_the_spreadsheet_export_of_an_english_class_keeps_commas(class_b):  # type: ignore[no-untyped-def]
+def test_the_spreadsheet_export_of_an_english_class_keeps_commas(class_b: ClassWorld) -> None:
     log_plays(class_b.student.student, RIGHT_PLAYS)
     data = _download(class_b, "export_students", **{"for": "spreadsheet"})
     assert data.startswith("\ufeff".encode())
@@ -125,14 +131,14 @@ def test_the_spreadsheet_export_of_an_english_class_keeps_commas(class_b):  # ty
 
 
 @pytest.mark.parametrize("flavour", ["excel", "SPREADSHEET", "machine2", "<x>"])
-def test_an_unknown_flavour_is_not_found(class_a, flavour):  # type: ignore[no-untyped-def]
+def test_an_unknown_flavour_is_not_found(class_a: ClassWorld, flavour: str) -> None:
     client = teacher_client(class_a.teacher)
     for name in ("export_attempts", "export_students"):
         response = client.get(reverse(name, args=[class_a.classroom.pk]), {"for": flavour})
         assert response.status_code == 404
 
 
-def test_turns_from_csv_refuses_rows_without_the_diagnosis_columns(class_a):  # type: ignore[no-untyped-def]
+def test_turns_from_csv_refuses_rows_without_the_diagnosis_columns(class_a: ClassWorld) -> None:
     _play_a_class(class_a)
     rows = list(csv.DictReader(io.StringIO(_download(class_a, "export_attempts").decode())))
     for row in rows:
@@ -141,7 +147,7 @@ def test_turns_from_csv_refuses_rows_without_the_diagnosis_columns(class_a):  # 
         turns_from_csv(rows)
 
 
-def test_the_student_csv_statuses_are_the_dashboards(class_a):  # type: ignore[no-untyped-def]
+def test_the_student_csv_statuses_are_the_dashboards(class_a: ClassWorld) -> None:
     _play_a_class(class_a)
     rows = list(csv.DictReader(io.StringIO(_download(class_a, "export_students").decode())))
     dash = class_dashboard(class_a.classroom)
@@ -152,8 +158,8 @@ def test_the_student_csv_statuses_are_the_dashboards(class_a):  # type: ignore[n
 
 
 def test_the_data_dictionary_shows_how_to_rediagnose_and_that_code_runs(
-    class_a, tmp_path, monkeypatch
-):  # type: ignore[no-untyped-def]
+    class_a: ClassWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from lessons.reporting.exports import REDIAGNOSE_CODE
 
     client = teacher_client(class_a.teacher)

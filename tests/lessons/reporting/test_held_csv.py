@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from datetime import datetime
+from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -17,6 +18,7 @@ from lessons.reporting.loading import statuses_of, student_rows
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.test_held_end_to_end import resolved_then_checked
 from tests.support.factories import teacher_client
+from tests.support.responses import body_of
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +27,7 @@ def _rows(world: ClassWorld, **params: str) -> list[dict[str, str]]:
     client = teacher_client(world.teacher)
     response = client.get(reverse("export_attempts", args=[world.classroom.pk]), params)
     assert response.status_code == 200
-    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    text = body_of(response).decode("utf-8-sig")
     delimiter = ";" if params.get("for") == "spreadsheet" and ";" in text.split("\n")[0] else ","
     return list(csv.DictReader(io.StringIO(text), delimiter=delimiter))
 
@@ -54,7 +56,7 @@ def test_the_spreadsheet_writes_at_to_the_second_with_its_offset(class_a: ClassW
     response = client.get(
         reverse("export_attempts", args=[class_a.classroom.pk]), {"for": "spreadsheet"}
     )
-    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    text = body_of(response).decode("utf-8-sig")
     lines = list(csv.reader(io.StringIO(text), delimiter=";" if ";" in text[:200] else ","))
     position = ATTEMPT_HEADER.index("at")  # the group plans' marker columns follow it
     last = [line[position] for line in lines[1:]]
@@ -64,7 +66,9 @@ def test_the_spreadsheet_writes_at_to_the_second_with_its_offset(class_a: ClassW
 
 def test_the_csv_rediagnosed_offline_says_held_as_the_pupils_page(class_a: ClassWorld) -> None:
     anais = resolved_then_checked(class_a, days=8)
-    offline = diagnose(turns_from_csv(_rows(class_a))[pseudonym("student", anais.pk)])
+    offline: dict[str, dict[str, Any]] = diagnose(
+        turns_from_csv(_rows(class_a))[pseudonym("student", anais.pk)]
+    )
     shown = statuses_of(student_rows(anais.pk))["M1"]
     assert shown.status == offline["M1"]["status"] == "held"
     assert [c["offers"] for c in offline["M1"]["checks"]] == [c.offers for c in shown.checks]
@@ -73,7 +77,9 @@ def test_the_csv_rediagnosed_offline_says_held_as_the_pupils_page(class_a: Class
 def test_an_older_export_without_at_is_read_untimed(class_a: ClassWorld) -> None:
     anais = resolved_then_checked(class_a, days=8)
     rows = [{k: v for k, v in row.items() if k != "at"} for row in _rows(class_a)]
-    offline = diagnose(turns_from_csv(rows)[pseudonym("student", anais.pk)])
+    offline: dict[str, dict[str, Any]] = diagnose(
+        turns_from_csv(rows)[pseudonym("student", anais.pk)]
+    )
     # Untimed rounds never give held: the habit stays resolved, as before "at" existed.
     assert offline["M1"]["status"] == "resolved"
 

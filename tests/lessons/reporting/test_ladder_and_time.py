@@ -51,7 +51,8 @@ def _step(html: str, state: str) -> str:
     steps = html[start : html.index("</ol>", start)]
     items = re.findall(r"<li class=\"step[^>]*>.*?</li>", steps, re.S)
     assert len(items) == len(STEPS)
-    return items[STEPS.index(state)]
+    item: str = items[STEPS.index(state)]
+    return item
 
 
 def test_the_ladder_shows_a_lost_state_as_past_on_both_pages(class_a: ClassWorld) -> None:

@@ -52,7 +52,9 @@ def _counts(world: ClassWorld, session: ClassSession) -> dict[str, tuple[int, in
     }
 
 
-def _turn(world: ClassWorld, session: ClassSession, turn: int, cards: list[tuple[int, int]]):  # type: ignore[no-untyped-def]
+def _turn(
+    world: ClassWorld, session: ClassSession, turn: int, cards: list[tuple[int, int]]
+) -> None:
     start = timezone.now() - timedelta(minutes=10 - turn)
     for index, card in enumerate(cards):
         log_attempt(

@@ -32,7 +32,8 @@ def _font_programs(reader: PdfReader) -> set[int]:
     """Return the object numbers of the font programs the pages use."""
     found = set()
     for page in reader.pages:
-        fonts: Any = page["/Resources"].get_object().get("/Font", {})
+        resources: Any = page["/Resources"]
+        fonts: Any = resources.get_object().get("/Font", {})
         for font in fonts.get_object().values():
             font = font.get_object()
             for descendant in font.get("/DescendantFonts", [font]):
@@ -56,14 +57,16 @@ def test_the_pages_and_the_outline_follow_the_parts_in_order(parts: list[bytes])
     assert [page.extract_text().splitlines()[0] for page in merged.pages] == [
         f"Bilan · {name}" for name in names
     ]
-    outline = [(e.title, merged.get_destination_page_number(e)) for e in merged.outline]
+    entries: list[Any] = merged.outline  # flat here: one entry per part
+    outline = [(e.title, merged.get_destination_page_number(e)) for e in entries]
     assert outline == [(f"Bilan · {name}", n) for n, name in enumerate(names)]
 
 
 def test_the_title_and_the_language_stay(parts: list[bytes]) -> None:
     merged = PdfReader(io.BytesIO(merge_pdfs(parts)))
     assert merged.metadata is not None and merged.metadata.title == TITLE
-    assert merged.root_object["/Lang"] == "fr"
+    lang: object = merged.root_object["/Lang"]
+    assert lang == "fr"
 
 
 def test_the_fonts_every_part_embeds_are_kept_once(parts: list[bytes]) -> None:

@@ -7,11 +7,13 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
 
 from lessons.models import ClassSession, SessionMember
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_miss, log_plays
 from tests.support.factories import make_students, student_client, teacher_client
+from tests.support.responses import body_of
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +48,10 @@ def _play(world: ClassWorld, extra_students: int, sessions: int) -> ClassSession
 
 @pytest.mark.parametrize(("extra_students", "sessions"), [(0, 1), (4, 3)])
 def test_query_counts_do_not_grow_with_the_class(
-    class_a: ClassWorld, django_assert_num_queries, extra_students: int, sessions: int
+    class_a: ClassWorld,
+    django_assert_num_queries: DjangoAssertNumQueries,
+    extra_students: int,
+    sessions: int,
 ) -> None:
     session = _play(class_a, extra_students, sessions)
     classroom = class_a.classroom
@@ -67,12 +72,14 @@ def test_query_counts_do_not_grow_with_the_class(
         assert own.get(reverse("report_me")).status_code == 200
     with django_assert_num_queries(EXPORT_STUDENTS_QUERIES):
         response = teacher.get(reverse("export_students", args=[classroom.pk]))
-        b"".join(response.streaming_content)
+        body_of(response)
 
 
-def test_attempt_export_streams_in_chunks(class_a: ClassWorld, django_assert_max_num_queries):
+def test_attempt_export_streams_in_chunks(
+    class_a: ClassWorld, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
     _play(class_a, 2, 2)
     teacher = teacher_client(class_a.teacher)
     with django_assert_max_num_queries(5):  # 4, and the group plans' marker rows (one query)
         response = teacher.get(reverse("export_attempts", args=[class_a.classroom.pk]))
-        assert len(b"".join(response.streaming_content).splitlines()) == 1 + 4 * 2 * 7
+        assert len(body_of(response).splitlines()) == 1 + 4 * 2 * 7

@@ -18,6 +18,7 @@ from lessons.models import Attempt, Classroom, ClassSession, WarmupRound
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import log_attempt
 from tests.support.factories import teacher_client
+from tests.support.responses import body_of
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def _sheet(world: ClassWorld, name: str, flavour: str = "spreadsheet") -> list[d
     url = reverse(name, args=[world.classroom.pk])
     response = client.get(url, {"for": flavour} if flavour else {})
     assert response.status_code == 200
-    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    text = body_of(response).decode("utf-8-sig")
     delimiter = ";" if flavour and world.classroom.language == "fr" else ","
     return list(csv.DictReader(io.StringIO(text), delimiter=delimiter))
 

@@ -7,6 +7,7 @@ import io
 from datetime import timedelta
 
 import pytest
+from django.http.response import HttpResponseBase
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -17,7 +18,7 @@ from lessons.reporting.exports import ATTEMPT_HEADER, STUDENT_HEADER, pseudonym
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
 from tests.support.factories import student_client, teacher_client
-from tests.support.responses import page_text
+from tests.support.responses import body_of, page_text
 
 pytestmark = pytest.mark.django_db
 
@@ -118,8 +119,8 @@ def test_report_refuses_an_unknown_format(class_a: ClassWorld) -> None:
     assert client.get(reverse("report_me"), {"format": "docx"}).status_code == 404
 
 
-def _csv(response) -> list[list[str]]:  # type: ignore[no-untyped-def]
-    body = b"".join(response.streaming_content).decode()
+def _csv(response: HttpResponseBase) -> list[list[str]]:
+    body = body_of(response).decode()
     return list(csv.reader(io.StringIO(body)))
 
 

@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django.fixtures import Settings
 
 from lessons.models import SchoolPolicy, TeacherInvitation, User
 from lessons.notices.retention import retention_in_force
@@ -27,7 +28,9 @@ def admin() -> User:
     return user
 
 
-def test_create_school_admin_makes_a_teacher_who_reaches_the_school_page(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_create_school_admin_makes_a_teacher_who_reaches_the_school_page(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("SCHOOL_ADMIN_PASSWORD", TEACHER_PASSWORD)
     call_command("create_school_admin", "direction")
     user = User.objects.get(username="direction")
@@ -78,7 +81,9 @@ def test_a_student_account_cannot_be_deactivated_as_a_teacher(
     assert signed_in_client(admin, "en").post(url, {"active": "0"}).status_code == 404
 
 
-def test_sign_up_by_invitation_only_needs_a_valid_unused_link(admin: User, settings) -> None:  # type: ignore[no-untyped-def]
+def test_sign_up_by_invitation_only_needs_a_valid_unused_link(
+    admin: User, settings: Settings
+) -> None:
     settings.TEACHER_SIGNUP = "invitation"
     closed = Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("signup"))
     assert closed.status_code == 403 and "Sign-up by invitation only" in page_text(closed)
@@ -96,7 +101,7 @@ def test_sign_up_by_invitation_only_needs_a_valid_unused_link(admin: User, setti
     assert not User.objects.filter(username="martin2").exists()
 
 
-def test_an_expired_invitation_is_refused(admin: User, settings) -> None:  # type: ignore[no-untyped-def]
+def test_an_expired_invitation_is_refused(admin: User, settings: Settings) -> None:
     settings.TEACHER_SIGNUP = "invitation"
     signed_in_client(admin, "en").post(reverse("school_invite"), {"note": ""})
     invitation = TeacherInvitation.objects.get()
@@ -105,7 +110,7 @@ def test_an_expired_invitation_is_refused(admin: User, settings) -> None:  # typ
     assert Client().get(f"{reverse('signup')}?invite=forged").status_code == 403
 
 
-def test_open_sign_up_needs_no_invitation(settings) -> None:  # type: ignore[no-untyped-def]
+def test_open_sign_up_needs_no_invitation(settings: Settings) -> None:
     settings.TEACHER_SIGNUP = "open"
     assert Client().get(reverse("signup")).status_code == 200
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from lessons.models import TeacherInvitation, User
 from lessons.school.admin_services import invitation_create
@@ -18,7 +19,9 @@ from tests.support.racing import race
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_four_simultaneous_sign_ups_with_one_invitation_make_exactly_one_teacher(settings) -> None:  # type: ignore[no-untyped-def]
+def test_four_simultaneous_sign_ups_with_one_invitation_make_exactly_one_teacher(
+    settings: Settings,
+) -> None:
     settings.TEACHER_SIGNUP = "invitation"
     admin = make_teacher(username="direction")
     invitation = invitation_create(admin=admin, note="")

@@ -55,6 +55,7 @@ from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
 from tests.lessons.school.helpers import plays_make, texts_with
 from tests.support.factories import student_client, teacher_client
+from tests.support.responses import body_of
 from tests.support.servers import RedisServer, redis_server
 
 pytestmark = pytest.mark.django_db
@@ -101,8 +102,9 @@ def _in_caches(redis_url: str | None) -> list[str]:
     found = []
     # Django's local memory caches keep pickled values in a module-level dict by name; the
     # assertion fails (rather than searching nothing) should that private layout change.
-    assert isinstance(locmem._caches, dict)
-    for name, entries in locmem._caches.items():
+    caches = locmem._caches  # type: ignore[attr-defined]  # private: not in the stubs
+    assert isinstance(caches, dict)
+    for name, entries in caches.items():
         for key, value in entries.items():
             if needle in value or needle in key.encode():
                 found.append(f"locmem:{name}:{key}")
@@ -130,7 +132,7 @@ def _in_downloads(world: ClassWorld, others: list[Student]) -> list[str]:
     found = []
     for url in urls:
         response = client.get(url)
-        body = b"".join(response.streaming_content) if response.streaming else response.content
+        body = body_of(response)
         if NAME in body.decode("utf-8-sig"):
             found.append(url)
     return found

@@ -4,6 +4,7 @@ message was lost ends at its own heartbeat's session check."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from django.conf import settings as django_settings
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.realtime import link as link_module
@@ -30,7 +32,7 @@ SLOW = 15.0
 
 
 @pytest.fixture(autouse=True)
-def _slow_bots(settings):  # type: ignore[no-untyped-def]
+def _slow_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 60
     yield
     driver.cancel_all()

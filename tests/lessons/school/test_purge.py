@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django.fixtures import Settings
 
 from games.models import Seat, TableEvent
 from lessons.attempts.seat_students import seat_students_write
@@ -66,7 +67,9 @@ def two_years(class_a: ClassWorld, class_b: ClassWorld) -> tuple[ClassWorld, Cla
     return class_a, class_b
 
 
-def test_expiry_is_the_retention_after_archiving_or_after_the_school_year(settings) -> None:  # type: ignore[no-untyped-def]
+def test_expiry_is_the_retention_after_archiving_or_after_the_school_year(
+    settings: Settings,
+) -> None:
     settings.SCHOOL_YEAR_END = "07-07"
     archived = Classroom(created_at=_at("2024-09-02"), archived_at=_at("2025-06-20 17:00"))
     assert classroom_expires_at(archived, months=3) == _at("2025-09-20 17:00")
@@ -83,7 +86,9 @@ def test_expiry_is_the_retention_after_archiving_or_after_the_school_year(settin
     assert months_later(_at("2025-11-30"), 3) == _at("2026-02-28")
 
 
-def test_dry_run_lists_the_expired_class_and_changes_nothing(two_years) -> None:  # type: ignore[no-untyped-def]
+def test_dry_run_lists_the_expired_class_and_changes_nothing(
+    two_years: tuple[ClassWorld, ClassWorld],
+) -> None:
     class_a, class_b = two_years
     before = _class_rows(class_a), _class_rows(class_b)
     out = io.StringIO()
@@ -96,7 +101,9 @@ def test_dry_run_lists_the_expired_class_and_changes_nothing(two_years) -> None:
     assert texts_with("AnaïsA")
 
 
-def test_nothing_expires_before_the_retention_period_ends(two_years) -> None:  # type: ignore[no-untyped-def]
+def test_nothing_expires_before_the_retention_period_ends(
+    two_years: tuple[ClassWorld, ClassWorld],
+) -> None:
     class_a, _ = two_years
     assert classes_expired(now=_at("2025-09-20 16:59")) == []
     before = _class_rows(class_a)
@@ -104,7 +111,9 @@ def test_nothing_expires_before_the_retention_period_ends(two_years) -> None:  #
     assert _class_rows(class_a) == before
 
 
-def test_apply_erases_the_expired_class_only_and_a_second_run_does_nothing(two_years) -> None:  # type: ignore[no-untyped-def]
+def test_apply_erases_the_expired_class_only_and_a_second_run_does_nothing(
+    two_years: tuple[ClassWorld, ClassWorld],
+) -> None:
     class_a, class_b = two_years
     b_before = _class_rows(class_b)
     b_texts = texts_with("AnaïsB")
@@ -131,7 +140,9 @@ def test_apply_erases_the_expired_class_only_and_a_second_run_does_nothing(two_y
     assert _class_rows(class_b) == b_before
 
 
-def test_a_class_never_archived_goes_after_the_school_year_and_is_archived(two_years) -> None:  # type: ignore[no-untyped-def]
+def test_a_class_never_archived_goes_after_the_school_year_and_is_archived(
+    two_years: tuple[ClassWorld, ClassWorld],
+) -> None:
     _, class_b = two_years
     assert [c.classroom_id for c in classes_expired(now=_at("2026-10-07 23:00"))] == [
         two_years[0].classroom.pk
@@ -143,7 +154,9 @@ def test_a_class_never_archived_goes_after_the_school_year_and_is_archived(two_y
     assert not Student.objects.filter(classroom=class_b.classroom).exists()
 
 
-def test_keeping_research_data_pseudonymises_names_and_pins_but_keeps_plays(two_years) -> None:  # type: ignore[no-untyped-def]
+def test_keeping_research_data_pseudonymises_names_and_pins_but_keeps_plays(
+    two_years: tuple[ClassWorld, ClassWorld],
+) -> None:
     class_a, _ = two_years
     SchoolPolicy.objects.create(retention_months=3, keep_pseudonymised=True)
     attempts = Attempt.objects.filter(classroom=class_a.classroom).count()
@@ -161,7 +174,7 @@ def test_keeping_research_data_pseudonymises_names_and_pins_but_keeps_plays(two_
     assert purge_expired(apply=True, now=_at("2025-09-22")) == []
 
 
-def test_the_school_policy_months_decide(two_years) -> None:  # type: ignore[no-untyped-def]
+def test_the_school_policy_months_decide(two_years: tuple[ClassWorld, ClassWorld]) -> None:
     class_a, _ = two_years
     SchoolPolicy.objects.create(retention_months=1)
     assert [c.classroom_id for c in classes_expired(now=_at("2025-07-21"))] == [
@@ -169,14 +182,16 @@ def test_the_school_policy_months_decide(two_years) -> None:  # type: ignore[no-
     ]
 
 
-def test_the_purge_logs_no_name(two_years, caplog) -> None:  # type: ignore[no-untyped-def]
+def test_the_purge_logs_no_name(
+    two_years: tuple[ClassWorld, ClassWorld], caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.DEBUG):
         purge_expired(apply=True, now=_at("2025-09-21"))
     assert "purged class" in caplog.text
     assert "AnaïsA" not in caplog.text and "BasileA" not in caplog.text
 
 
-def test_the_privacy_notice_states_the_schools_retention(db) -> None:  # type: ignore[no-untyped-def]
+def test_the_privacy_notice_states_the_schools_retention(db: None) -> None:
     SchoolPolicy.objects.create(retention_months=6)
     text = page_text(Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("privacy")))
     assert "plays automatically 6 months after their class is archived" in text
@@ -184,7 +199,9 @@ def test_the_privacy_notice_states_the_schools_retention(db) -> None:  # type: i
 
 
 @pytest.mark.parametrize("keep_pseudonymised", [False, True])
-def test_a_purged_class_leaves_no_seat_facts(two_years, keep_pseudonymised: bool) -> None:  # type: ignore[no-untyped-def]
+def test_a_purged_class_leaves_no_seat_facts(
+    two_years: tuple[ClassWorld, ClassWorld], keep_pseudonymised: bool
+) -> None:
     """The attempt log's seat facts (SeatStudent) name the pupil: the purge takes them too."""
     class_a, class_b = two_years
     for world in (class_a, class_b):

@@ -32,7 +32,7 @@ from lessons.warmup.services import warmup_recheck
 from tests.conftest import ClassWorld
 from tests.lessons.school.helpers import plays_make, texts_with
 from tests.support.factories import signed_in_client
-from tests.support.responses import form_errors, page_text, snapshot
+from tests.support.responses import body_of, form_errors, page_text, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -131,8 +131,10 @@ def _everything_of(world: ClassWorld) -> Student:
     # In a group plan (lessons.plans).
     plan_create(teacher=world.teacher, classroom=world.classroom, rule="M1", students=[student])
     # Asked to compare after a refused trap (lessons.attempts.compare_prompt).
+    attempt = Attempt.objects.filter(student=student).first()
+    assert attempt is not None
     CompareAnswer.objects.create(
-        attempt=Attempt.objects.filter(student=student).first(),
+        attempt=attempt,
         student=student,
         variant="equal_first",
         choices=["2/4", "2/3"],
@@ -248,7 +250,7 @@ def test_erase_from_the_student_page_leaves_no_name_or_pin_anywhere(
     # The class's exports and pages.
     for url_name in ("export_attempts", "export_students", "classroom_detail", "dashboard_class"):
         page = client.get(reverse(url_name, args=[class_a.classroom.pk]))
-        body = b"".join(page.streaming_content) if page.streaming else page.content
+        body = body_of(page)
         assert name not in body.decode("utf-8-sig"), url_name
     assert name not in caplog.text
     # The other pupil is still there, with their plays.

@@ -10,12 +10,13 @@ from django.db import close_old_connections
 from games.models import Seat
 from lessons.models import SessionMember, SessionTable
 from lessons.sessions.services import SETTLE_SECONDS, session_seat_due
+from tests.conftest import ClassWorld
 from tests.lessons.sessions.helpers import at, class_of, join_all, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_simultaneous_deals_seat_every_student_once(class_a):  # type: ignore[no-untyped-def]
+def test_simultaneous_deals_seat_every_student_once(class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, 8)
     session = start(class_a.teacher, classroom)
     join_all(session, students)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils import translation
 
-from games.models import Table
-from games.services import TableError, table_act
-from lessons.models import ClassSession, SessionMember
+from games.errors import TableError
+from games.models import Seat, Table
+from games.services import table_act
+from lessons.models import ClassSession, SessionMember, SessionTable, Student
 from lessons.sessions.services import (
     LONE_WAIT_SECONDS,
     session_end,
@@ -19,22 +24,23 @@ from lessons.sessions.services import (
     session_set_paused,
     session_start,
 )
+from tests.conftest import ClassWorld
 from tests.lessons.sessions.helpers import T0, at, class_of, join_all, start
 from tests.support.factories import make_student
 
 pytestmark = pytest.mark.django_db
 
 
-def _seated(session, students):  # type: ignore[no-untyped-def]
+def _seated(session: ClassSession, students: list[Student]) -> list[SessionTable]:
     join_all(session, students)
     return session_seat_due(session=session, now=at(LONE_WAIT_SECONDS))
 
 
-def _statuses(session) -> list[str]:  # type: ignore[no-untyped-def]
+def _statuses(session: ClassSession) -> list[str]:
     return [t.table.status for t in session.tables.select_related("table").order_by("number")]
 
 
-def test_a_session_records_its_settings(class_a):  # type: ignore[no-untyped-def]
+def test_a_session_records_its_settings(class_a: ClassWorld) -> None:
     session = start(
         class_a.teacher,
         class_a.classroom,
@@ -58,12 +64,12 @@ def test_a_session_records_its_settings(class_a):  # type: ignore[no-untyped-def
     assert table.table.play_settings["turn_timer"] == 30
 
 
-def test_accessible_mode_never_runs_a_turn_timer(class_a):  # type: ignore[no-untyped-def]
+def test_accessible_mode_never_runs_a_turn_timer(class_a: ClassWorld) -> None:
     session = start(class_a.teacher, class_a.classroom, turn_timer=30, accessible=True)
     assert session.play_settings["turn_timer"] == 0 and session.play_settings["accessible"]
 
 
-def test_pause_and_resume_every_table(class_a):  # type: ignore[no-untyped-def]
+def test_pause_and_resume_every_table(class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, 6)
     session = start(class_a.teacher, classroom, table_size=3)
     tables = _seated(session, students)
@@ -73,7 +79,9 @@ def test_pause_and_resume_every_table(class_a):  # type: ignore[no-untyped-def]
     assert session.status == ClassSession.Status.PAUSED
     first = tables[0].table
     first.refresh_from_db()
-    player = first.seats.filter(user__isnull=False).first().user
+    seat = first.seats.filter(user__isnull=False).first()
+    assert seat is not None
+    player = seat.user
     with pytest.raises(TableError) as err:
         table_act(table_id=first.pk, user=player, action={"type": "draw"}, state_id=first.state_id)
     assert err.value.code == "paused"
@@ -83,7 +91,7 @@ def test_pause_and_resume_every_table(class_a):  # type: ignore[no-untyped-def]
     assert session.status == ClassSession.Status.OPEN
 
 
-def test_end_finishes_every_table_and_keeps_the_record(class_a):  # type: ignore[no-untyped-def]
+def test_end_finishes_every_table_and_keeps_the_record(class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, 5)
     session = start(class_a.teacher, classroom)
     _seated(session, students)
@@ -96,7 +104,7 @@ def test_end_finishes_every_table_and_keeps_the_record(class_a):  # type: ignore
     assert start(class_a.teacher, classroom).pk != session.pk
 
 
-def test_ending_twice_is_refused_and_changes_nothing(class_a):  # type: ignore[no-untyped-def]
+def test_ending_twice_is_refused_and_changes_nothing(class_a: ClassWorld) -> None:
     session = start(class_a.teacher, class_a.classroom)
     session_end(session=session, teacher=class_a.teacher, now=at(60))
     with pytest.raises(ValidationError) as err:
@@ -114,7 +122,9 @@ def test_ending_twice_is_refused_and_changes_nothing(class_a):  # type: ignore[n
     assert SessionMember.objects.count() == 0
 
 
-def _two_tables_with_a_robot(class_a):  # type: ignore[no-untyped-def]
+def _two_tables_with_a_robot(
+    class_a: ClassWorld,
+) -> tuple[ClassSession, list[Student], SessionTable, SessionTable]:
     """Five students at size 4: tables of 3 and 2; seat the first one alone first."""
     classroom, students = class_of(class_a.teacher, 5)
     session = start(class_a.teacher, classroom)
@@ -125,7 +135,7 @@ def _two_tables_with_a_robot(class_a):  # type: ignore[no-untyped-def]
     return session, students, lone, group
 
 
-def test_move_a_student_into_a_robots_seat(class_a):  # type: ignore[no-untyped-def]
+def test_move_a_student_into_a_robots_seat(class_a: ClassWorld) -> None:
     session, students, lone, group = _two_tables_with_a_robot(class_a)
     mover = students[1]
     member = session_move(
@@ -141,7 +151,7 @@ def test_move_a_student_into_a_robots_seat(class_a):  # type: ignore[no-untyped-
     assert group.table.status == Table.Status.PLAYING
 
 
-def test_move_a_student_back_to_the_waiting_list(class_a):  # type: ignore[no-untyped-def]
+def test_move_a_student_back_to_the_waiting_list(class_a: ClassWorld) -> None:
     session, students, lone, group = _two_tables_with_a_robot(class_a)
     member = session_move(
         session=session, teacher=class_a.teacher, student_id=students[0].pk, table_number=None
@@ -162,7 +172,12 @@ def test_move_a_student_back_to_the_waiting_list(class_a):  # type: ignore[no-un
         ("waiting", None, "already_waiting"),
     ],
 )
-def test_refused_moves_change_nothing(class_a, who, table, code):  # type: ignore[no-untyped-def]
+def test_refused_moves_change_nothing(
+    class_a: ClassWorld,
+    who: str,
+    table: Any,
+    code: str,  # table: a name, a number or None
+) -> None:
     session, students, lone, group = _two_tables_with_a_robot(class_a)
     if who == "waiting":
         session_move(
@@ -182,7 +197,7 @@ def test_refused_moves_change_nothing(class_a, who, table, code):  # type: ignor
     assert list(SessionMember.objects.values_list("student_id", "table_id")) == members
 
 
-def _all_seats(session):  # type: ignore[no-untyped-def]
+def _all_seats(session: ClassSession) -> QuerySet[Seat]:
     from games.models import Seat
 
     return Seat.objects.filter(table__lesson_table__session=session).order_by("table", "index")
@@ -202,14 +217,16 @@ def _all_seats(session):  # type: ignore[no-untyped-def]
         ({"turn_timer": 601}, "bad_turn_timer"),
     ],
 )
-def test_bad_settings_are_refused_and_create_nothing(class_a, kwargs, code):  # type: ignore[no-untyped-def]
+def test_bad_settings_are_refused_and_create_nothing(
+    class_a: ClassWorld, kwargs: dict[str, Any], code: str
+) -> None:
     with pytest.raises(ValidationError) as err:
         session_start(teacher=class_a.teacher, classroom=class_a.classroom, **kwargs)
     assert err.value.code == code
     assert ClassSession.objects.count() == 0
 
 
-def test_engine_refusals_of_options_come_in_the_active_language(class_a):  # type: ignore[no-untyped-def]
+def test_engine_refusals_of_options_come_in_the_active_language(class_a: ClassWorld) -> None:
     for language, words in [("fr", "est un entier de 0 à 10"), ("en", "integer from 0 to 10")]:
         with translation.override(language), pytest.raises(ValidationError) as err:
             session_start(
@@ -220,7 +237,7 @@ def test_engine_refusals_of_options_come_in_the_active_language(class_a):  # typ
         assert words in err.value.messages[0]
 
 
-def test_errors_are_translated(class_a):  # type: ignore[no-untyped-def]
+def test_errors_are_translated(class_a: ClassWorld) -> None:
     with pytest.raises(ValidationError) as err:
         session_start(teacher=class_a.teacher, classroom=class_a.classroom, table_size=9)
     with translation.override("fr"):
@@ -231,7 +248,7 @@ def test_errors_are_translated(class_a):  # type: ignore[no-untyped-def]
     assert french != english and "2" in french and "5" in french
 
 
-def test_a_second_open_session_is_refused(class_a):  # type: ignore[no-untyped-def]
+def test_a_second_open_session_is_refused(class_a: ClassWorld) -> None:
     start(class_a.teacher, class_a.classroom)
     with pytest.raises(ValidationError) as err:
         start(class_a.teacher, class_a.classroom)
@@ -239,14 +256,16 @@ def test_a_second_open_session_is_refused(class_a):  # type: ignore[no-untyped-d
     assert ClassSession.objects.count() == 1
 
 
-def test_another_teachers_class_and_session_are_refused(class_a, class_b):  # type: ignore[no-untyped-def]
+def test_another_teachers_class_and_session_are_refused(
+    class_a: ClassWorld, class_b: ClassWorld
+) -> None:
     with pytest.raises(ValidationError) as err:
         session_start(teacher=class_b.teacher, classroom=class_a.classroom)
     assert err.value.code == "not_your_class"
     session = start(class_a.teacher, class_a.classroom)
     _seated(session, [class_a.student.student, class_a.other_student.student])
     intruder = class_b.teacher
-    calls = [
+    calls: list[Callable[[], object]] = [
         lambda: session_set_paused(session=session, teacher=intruder, paused=True),
         lambda: session_end(session=session, teacher=intruder),
         lambda: session_seat_now(session=session, teacher=intruder),
@@ -267,7 +286,7 @@ def test_another_teachers_class_and_session_are_refused(class_a, class_b):  # ty
     assert SessionMember.objects.filter(table__isnull=True).count() == 0
 
 
-def test_a_student_of_another_class_cannot_join(class_a, class_b):  # type: ignore[no-untyped-def]
+def test_a_student_of_another_class_cannot_join(class_a: ClassWorld, class_b: ClassWorld) -> None:
     session = start(class_a.teacher, class_a.classroom)
     with pytest.raises(ValidationError) as err:
         session_join(session=session, student=class_b.student.student)
@@ -275,7 +294,7 @@ def test_a_student_of_another_class_cannot_join(class_a, class_b):  # type: igno
     assert SessionMember.objects.count() == 0
 
 
-def test_a_late_student_can_be_moved_into_a_robots_seat(class_a):  # type: ignore[no-untyped-def]
+def test_a_late_student_can_be_moved_into_a_robots_seat(class_a: ClassWorld) -> None:
     session, _students, lone, _group = _two_tables_with_a_robot(class_a)
     newcomer = make_student(classroom=session.classroom).student
     member = session_join(session=session, student=newcomer, now=at(300))
@@ -288,14 +307,14 @@ def test_a_late_student_can_be_moved_into_a_robots_seat(class_a):  # type: ignor
     assert seat.name == newcomer.display_name and not seat.is_automatic
 
 
-def test_ask_why_reaches_every_fractions_table(class_a):  # type: ignore[no-untyped-def]
+def test_ask_why_reaches_every_fractions_table(class_a: ClassWorld) -> None:
     session = start(class_a.teacher, class_a.classroom, ask_reason=True)
     assert session.play_settings["ask_reason"] == 100
     (table,) = _seated(session, [class_a.student.student, class_a.other_student.student])
     assert table.table.play_settings["ask_reason"] == 100
 
 
-def test_ask_why_is_off_unless_ticked_and_only_for_fractions(class_a):  # type: ignore[no-untyped-def]
+def test_ask_why_is_off_unless_ticked_and_only_for_fractions(class_a: ClassWorld) -> None:
     assert "ask_reason" not in start(class_a.teacher, class_a.classroom).play_settings
     other_class, _students = class_of(class_a.teacher, 2)
     classic = start(class_a.teacher, other_class, ruleset="classic", ask_reason=True)

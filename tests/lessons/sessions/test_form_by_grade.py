@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from lessons.classrooms.grade_decks import deck_for_grade
+from tests.conftest import ClassWorld
 from tests.support.factories import teacher_client
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,7 @@ def _selected_deck(html: str) -> str:
 
 
 @pytest.mark.parametrize(("grade", "deck"), [("CM1", "sixths"), ("CM2", "twelfths"), ("", "full")])
-def test_a_cm1_class_starts_on_its_own_deck(class_a, grade: str, deck: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_cm1_class_starts_on_its_own_deck(class_a: ClassWorld, grade: str, deck: str) -> None:
     class_a.classroom.grade = grade
     class_a.classroom.save(update_fields=["grade"])
     html = (
@@ -55,7 +56,7 @@ def test_a_cm1_class_starts_on_its_own_deck(class_a, grade: str, deck: str) -> N
     assert _selected_deck(html) == deck
 
 
-def test_each_game_has_its_own_options_group(class_a) -> None:  # type: ignore[no-untyped-def]
+def test_each_game_has_its_own_options_group(class_a: ClassWorld) -> None:
     html = (
         teacher_client(class_a.teacher)
         .get(reverse("session_new", args=[class_a.classroom.pk]))

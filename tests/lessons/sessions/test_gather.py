@@ -86,7 +86,7 @@ def test_robots_wait_for_a_student_who_has_not_come(class_a: Any) -> None:
         _step(table, now + timedelta(seconds=seconds))
     assert not TableEvent.objects.filter(table=table).exists()
     _comes(table, student, now + timedelta(seconds=41))
-    table.refresh_from_db()
+    table = Table.objects.get(pk=table.pk)  # read again (mypy keeps what was asserted)
     assert table.play_settings["gather"] is False  # everyone is here: the game goes
     _play_out_turn_if_due(table, student)  # the deal is random: the student may be first
     for seconds in range(42, 60):
@@ -182,7 +182,7 @@ def test_a_turn_timer_starts_when_the_table_is_gathered(class_a: Any) -> None:
     assert table.play_settings["gather"] is True
     assert table.deadline is None or table.deadline <= table.created_at + WAIT  # no turn timer
     _comes(table, students[1], now + timedelta(seconds=5))  # everyone is here
-    table.refresh_from_db()
+    table = Table.objects.get(pk=table.pk)  # read again (mypy keeps what was asserted)
     assert table.play_settings["gather"] is False
     assert table.deadline == now + timedelta(seconds=35)  # the turn timer, from now on
     # A table whose last student left is gathered by the server's step, its timer planned too.

@@ -58,6 +58,7 @@ def test_ending_the_session_reaches_the_pages_of_a_game_already_over(class_a: An
     (seated,) = _seated(session, students)
     table_finish(table_id=seated.table_id)  # the game is over: a page shows its end screen
     layer = get_channel_layer()
+    assert layer is not None
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(table_group(seated.table_id), channel)
     session_end(session=session, teacher=class_a.teacher, now=at(600))

@@ -10,14 +10,18 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
+from pytest_django.fixtures import Settings
 
 from games import driver
+from games.errors import TableError
 from games.models import Table
 from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
-from games.services import TableError, table_act
+from games.services import table_act
 from lessons.models import SessionMember, SessionTable
 from lessons.sessions.overview import IDLE_SECONDS, session_overview
 from lessons.sessions.services import session_start
+from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, session_cookie
 from unoclass.asgi import application
 
@@ -44,7 +48,7 @@ def _wrong_play(table: Table, user: Any) -> None:
 
 
 @pytest.mark.django_db
-def test_figures_and_alerts(class_a):  # type: ignore[no-untyped-def]
+def test_figures_and_alerts(class_a: ClassWorld) -> None:
     session, table = _scripted_session(class_a)
     player = class_a.other_student
     overview = session_overview(session=session)
@@ -67,7 +71,7 @@ def test_figures_and_alerts(class_a):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.django_db
-def test_a_right_play_breaks_the_wrong_streak(class_a):  # type: ignore[no-untyped-def]
+def test_a_right_play_breaks_the_wrong_streak(class_a: ClassWorld) -> None:
     session, table = _scripted_session(class_a)
     player = class_a.other_student.user
     for _ in range(2):
@@ -82,7 +86,9 @@ def test_a_right_play_breaks_the_wrong_streak(class_a):  # type: ignore[no-untyp
     assert "wrong_streak" not in [a.kind for a in overview.alerts]
 
 
-async def _overview_socket(session_id: int, user: Any, language: str = "en"):  # type: ignore[no-untyped-def]
+async def _overview_socket(
+    session_id: int, user: Any, language: str = "en"
+) -> WebsocketCommunicator:
     """Open a communicator on the overview socket, signed in as `user`, in `language`."""
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
     if user is not None:
@@ -114,7 +120,9 @@ async def _close_code_after(comm: Any) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_socket_refuses_anyone_but_the_class_teacher(class_a, class_b):  # type: ignore[no-untyped-def]
+async def test_socket_refuses_anyone_but_the_class_teacher(
+    class_a: ClassWorld, class_b: ClassWorld
+) -> None:
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     for user, code in [
         (None, CLOSE_SIGNED_OUT),
@@ -134,7 +142,9 @@ def _sign_everyone_out() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_teacher_signed_out_elsewhere_is_closed_with_4401(class_a, settings):  # type: ignore[no-untyped-def]
+async def test_a_teacher_signed_out_elsewhere_is_closed_with_4401(
+    class_a: ClassWorld, settings: Settings
+) -> None:
     settings.GAMES_BOT_DELAY = 60
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     comm = await _overview_socket(session.pk, class_a.teacher)
@@ -148,7 +158,9 @@ async def test_a_teacher_signed_out_elsewhere_is_closed_with_4401(class_a, setti
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_teacher_who_lost_the_class_is_closed_with_4403(class_a, class_b, settings):  # type: ignore[no-untyped-def]
+async def test_a_teacher_who_lost_the_class_is_closed_with_4403(
+    class_a: ClassWorld, class_b: ClassWorld, settings: Settings
+) -> None:
     settings.GAMES_BOT_DELAY = 60
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     comm = await _overview_socket(session.pk, class_a.teacher)
@@ -179,7 +191,9 @@ OVERVIEW_BAD_FRAMES = [
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("frame", "code"), OVERVIEW_BAD_FRAMES)
-async def test_bad_frames_on_the_overview_get_an_error(class_a, settings, frame, code):  # type: ignore[no-untyped-def]
+async def test_bad_frames_on_the_overview_get_an_error(
+    class_a: ClassWorld, settings: Settings, frame: dict[str, Any], code: str
+) -> None:
     settings.GAMES_BOT_DELAY = 60
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     comm = await _overview_socket(session.pk, class_a.teacher)
@@ -196,7 +210,9 @@ async def test_bad_frames_on_the_overview_get_an_error(class_a, settings, frame,
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_sync_flood_on_the_overview_is_rate_limited(class_a, settings):  # type: ignore[no-untyped-def]
+async def test_a_sync_flood_on_the_overview_is_rate_limited(
+    class_a: ClassWorld, settings: Settings
+) -> None:
     settings.GAMES_BOT_DELAY = 60
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     comm = await _overview_socket(session.pk, class_a.teacher)
@@ -217,7 +233,9 @@ async def test_a_sync_flood_on_the_overview_is_rate_limited(class_a, settings): 
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_overview_errors_speak_the_socket_language(class_a, settings):  # type: ignore[no-untyped-def]
+async def test_overview_errors_speak_the_socket_language(
+    class_a: ClassWorld, settings: Settings
+) -> None:
     settings.GAMES_BOT_DELAY = 60
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     for language, message in [("en", "Unknown message type."), ("fr", "Type de message inconnu.")]:
@@ -233,7 +251,9 @@ async def test_overview_errors_speak_the_socket_language(class_a, settings):  # 
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_socket_sends_an_update_after_a_play_and_no_hand(class_a, settings):  # type: ignore[no-untyped-def]
+async def test_socket_sends_an_update_after_a_play_and_no_hand(
+    class_a: ClassWorld, settings: Settings
+) -> None:
     settings.GAMES_BOT_DELAY = 60  # nothing else moves during the test
     session, table = await database_sync_to_async(_scripted_session)(class_a)
     comm = await _overview_socket(session.pk, class_a.teacher)
@@ -267,7 +287,9 @@ async def test_socket_sends_an_update_after_a_play_and_no_hand(class_a, settings
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("count", [3, 24])
-def test_overview_queries_do_not_grow_with_the_class(class_a, count, django_assert_max_num_queries):  # type: ignore[no-untyped-def]
+def test_overview_queries_do_not_grow_with_the_class(
+    class_a: ClassWorld, count: int, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
     from lessons.sessions.services import session_join, session_seat_now
     from tests.lessons.sessions.helpers import class_of
 
@@ -288,7 +310,9 @@ def _finish(table_id: int) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_watched_session_starts_a_new_game_where_one_ended(class_a, settings):  # type: ignore[no-untyped-def]
+async def test_watched_session_starts_a_new_game_where_one_ended(
+    class_a: ClassWorld, settings: Settings
+) -> None:
     settings.GAMES_BOT_DELAY = 60
     session, table = await database_sync_to_async(_scripted_session)(class_a)
     comm = await _overview_socket(session.pk, class_a.teacher)

@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from lessons.models import SessionMember
+from lessons.models import ClassSession, SessionMember
 from lessons.reporting.session_report import session_report
-from lessons.sessions.overview import session_overview
+from lessons.sessions.overview import StudentRow, session_overview
 from lessons.sessions.services import session_start
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import log_attempt
@@ -20,13 +20,13 @@ from tests.lessons.reporting.helpers import log_attempt
 pytestmark = pytest.mark.django_db
 
 
-def _session(world: ClassWorld):  # type: ignore[no-untyped-def]
+def _session(world: ClassWorld) -> ClassSession:
     session = session_start(teacher=world.teacher, classroom=world.classroom)
     SessionMember.objects.create(session=session, student=world.student.student)
     return session
 
 
-def _row(world: ClassWorld, session):  # type: ignore[no-untyped-def]
+def _row(world: ClassWorld, session: ClassSession) -> StudentRow:
     overview = session_overview(session=session)
     return next(s for s in overview.students if s.student_id == world.student.student.pk)
 

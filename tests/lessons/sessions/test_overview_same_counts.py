@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.services import table_act
 from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.session_report import session_report
+from tests.conftest import ClassWorld
 from tests.games.helpers import receive_until
 from tests.games.streams import cookie_for, post_frame
 from tests.lessons.sessions.test_overview import _overview_socket, _scripted_session, _wrong_play
@@ -19,7 +22,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
-def _slow_bots(settings):  # type: ignore[no-untyped-def]
+def _slow_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 60  # nothing else moves during the test
     yield
     driver.cancel_all()
@@ -40,7 +43,7 @@ def _play_a_turn(class_a: Any, session: Any, table: Any) -> dict[str, tuple[int,
     }
 
 
-async def test_socket_stream_and_dashboards_count_one_wrong_claim(class_a):  # type: ignore[no-untyped-def]
+async def test_socket_stream_and_dashboards_count_one_wrong_claim(class_a: ClassWorld) -> None:
     session, table = await database_sync_to_async(_scripted_session)(class_a)
     counts = await database_sync_to_async(_play_a_turn)(class_a, session, table)
     student = class_a.other_student.student.pk

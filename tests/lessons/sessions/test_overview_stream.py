@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -10,10 +11,12 @@ from channels.db import database_sync_to_async
 from django.conf import settings as django_settings
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.services import table_act
 from lessons.live.session_updates import session_changed
+from tests.conftest import ClassWorld
 from tests.games.streams import cookie_for, post_frame, stream
 from tests.lessons.sessions.test_overview import OVERVIEW_BAD_FRAMES, _scripted_session
 
@@ -21,7 +24,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
-def _slow_bots(settings):  # type: ignore[no-untyped-def]
+def _slow_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 60
     yield
     driver.cancel_all()
@@ -32,7 +35,7 @@ async def _session(class_a: Any) -> Any:
     return session, table
 
 
-async def test_the_teacher_stream_sends_the_overview_and_follows_moves(class_a):  # type: ignore[no-untyped-def]
+async def test_the_teacher_stream_sends_the_overview_and_follows_moves(class_a: ClassWorld) -> None:
     session, table = await _session(class_a)
     s = await stream(f"/sessions/{session.pk}/stream/", await cookie_for(class_a.teacher))
     first = await s.event()
@@ -52,7 +55,7 @@ async def test_the_teacher_stream_sends_the_overview_and_follows_moves(class_a):
     await s.disconnect()
 
 
-async def test_a_posted_sync_answers_with_the_overview(class_a):  # type: ignore[no-untyped-def]
+async def test_a_posted_sync_answers_with_the_overview(class_a: ClassWorld) -> None:
     session, _table = await _session(class_a)
     answer = await post_frame(
         f"/sessions/{session.pk}/frames/", await cookie_for(class_a.teacher), {"type": "sync"}
@@ -65,13 +68,15 @@ async def test_a_posted_sync_answers_with_the_overview(class_a):  # type: ignore
             f"/sessions/{session.pk}/frames/",
             await cookie_for(class_a.teacher),
             {"type": "sync"},
-            **kwargs,  # type: ignore[arg-type]
+            **kwargs,
         )
         assert refused.status == 403 and "frames" not in refused.body
 
 
 @pytest.mark.parametrize(("frame", "code"), OVERVIEW_BAD_FRAMES)
-async def test_a_bad_posted_frame_gets_the_socket_error(class_a, frame, code):  # type: ignore[no-untyped-def]
+async def test_a_bad_posted_frame_gets_the_socket_error(
+    class_a: ClassWorld, frame: dict[str, Any], code: str
+) -> None:
     session, _table = await _session(class_a)
     raw = frame["text_data"].encode() if "text_data" in frame else b"\xff" + frame["bytes_data"]
     answer = await post_frame(
@@ -81,7 +86,7 @@ async def test_a_bad_posted_frame_gets_the_socket_error(class_a, frame, code):  
     assert [f["code"] for f in answer.frames] == [code]
 
 
-async def test_posted_syncs_share_the_overview_rate_limit(class_a):  # type: ignore[no-untyped-def]
+async def test_posted_syncs_share_the_overview_rate_limit(class_a: ClassWorld) -> None:
     session, _table = await _session(class_a)
     cookie = await cookie_for(class_a.teacher)
     path = f"/sessions/{session.pk}/frames/"
@@ -93,7 +98,9 @@ async def test_posted_syncs_share_the_overview_rate_limit(class_a):  # type: ign
     assert ["rate_limited"] in kinds[5:]
 
 
-async def test_refusals_of_the_overview_stream_and_post(class_a, class_b):  # type: ignore[no-untyped-def]
+async def test_refusals_of_the_overview_stream_and_post(
+    class_a: ClassWorld, class_b: ClassWorld
+) -> None:
     session, _table = await _session(class_a)
     for user, code in (
         (None, 4401),
@@ -109,7 +116,7 @@ async def test_refusals_of_the_overview_stream_and_post(class_a, class_b):  # ty
         assert answer.body == {"frames": [], "close": code}
 
 
-async def test_signing_out_ends_the_overview_stream(class_a):  # type: ignore[no-untyped-def]
+async def test_signing_out_ends_the_overview_stream(class_a: ClassWorld) -> None:
     session, _table = await _session(class_a)
 
     def signed_in_tab() -> tuple[Client, bytes]:
@@ -125,7 +132,9 @@ async def test_signing_out_ends_the_overview_stream(class_a):  # type: ignore[no
     assert await s.close_code() == 4401
 
 
-async def test_a_teacher_who_lost_the_class_loses_the_overview_stream(class_a, class_b):  # type: ignore[no-untyped-def]
+async def test_a_teacher_who_lost_the_class_loses_the_overview_stream(
+    class_a: ClassWorld, class_b: ClassWorld
+) -> None:
     session, _table = await _session(class_a)
     cookie = await cookie_for(class_a.teacher)
     s = await stream(f"/sessions/{session.pk}/stream/", cookie)

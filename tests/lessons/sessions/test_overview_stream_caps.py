@@ -3,13 +3,16 @@ past two of one session's overview, the oldest ends with 4409; another session's
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.realtime.stream_caps import CLOSE_REPLACED, PER_PLACE
+from tests.conftest import ClassWorld
 from tests.games.streams import cookie_for, stream
 from tests.lessons.sessions.test_overview import _scripted_session
 
@@ -17,7 +20,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
-def _slow_bots(settings):  # type: ignore[no-untyped-def]
+def _slow_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 60
     yield
     driver.cancel_all()
@@ -33,7 +36,7 @@ async def _overview(path: str, cookie: bytes | None) -> Any:
     return s
 
 
-async def test_a_third_overview_stream_ends_the_oldest(class_a):  # type: ignore[no-untyped-def]
+async def test_a_third_overview_stream_ends_the_oldest(class_a: ClassWorld) -> None:
     session, _table = await database_sync_to_async(_scripted_session)(class_a)
     path = f"/sessions/{session.pk}/stream/"
     held = [await _overview(path, await cookie_for(class_a.teacher)) for _ in range(PER_PLACE)]

@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.options import PLAYER_LIMITS
 from games.models import Table
-from lessons.models import SessionMember, SessionTable, WarmupRound
+from lessons.models import ClassSession, SessionMember, SessionTable, WarmupRound
 from lessons.sessions.services import (
     LONE_WAIT_SECONDS,
     SETTLE_SECONDS,
@@ -19,6 +19,7 @@ from lessons.sessions.services import (
     session_seat_now,
 )
 from lessons.warmup.services import warmup_answer, warmup_reason
+from tests.conftest import ClassWorld
 from tests.lessons.sessions.helpers import at, class_of, join_all, start
 from tests.lessons.warmup.helpers import scripted
 from tests.support.factories import make_teacher
@@ -43,7 +44,7 @@ def test_plan_examples() -> None:
     assert plan_table_sizes(0, 4) == []
 
 
-def _check_seating(session, count: int) -> None:  # type: ignore[no-untyped-def]
+def _check_seating(session: ClassSession, count: int) -> None:
     tables = list(SessionTable.objects.filter(session=session).select_related("table"))
     size = session.table_size
     assert len(tables) == math.ceil(count / size)
@@ -68,7 +69,9 @@ def _check_seating(session, count: int) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("count", range(1, 32))
-def test_every_class_size_from_1_to_31_is_seated_at_balanced_tables(count, class_a):  # type: ignore[no-untyped-def]
+def test_every_class_size_from_1_to_31_is_seated_at_balanced_tables(
+    count: int, class_a: ClassWorld
+) -> None:
     classroom, students = class_of(class_a.teacher, count)
     session = start(class_a.teacher, classroom)
     join_all(session, students)
@@ -81,7 +84,7 @@ def test_every_class_size_from_1_to_31_is_seated_at_balanced_tables(count, class
     ("fractions", 2, 7), ("fractions", 5, 31), ("fractions", 3, 4), ("classic", 10, 31),
     ("classic", 2, 1), ("family_quick", 6, 13),
 ])  # fmt: skip
-def test_other_sizes_and_rulesets(ruleset, size, count, class_a):  # type: ignore[no-untyped-def]
+def test_other_sizes_and_rulesets(ruleset: str, size: int, count: int, class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, count)
     session = start(class_a.teacher, classroom, ruleset=ruleset, table_size=size)
     join_all(session, students)
@@ -90,7 +93,7 @@ def test_other_sizes_and_rulesets(ruleset, size, count, class_a):  # type: ignor
 
 
 @pytest.mark.django_db
-def test_students_wait_until_nobody_has_joined_for_a_while(class_a):  # type: ignore[no-untyped-def]
+def test_students_wait_until_nobody_has_joined_for_a_while(class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, 7)
     session = start(class_a.teacher, classroom)
     join_all(session, students[:4], seconds=0)
@@ -102,7 +105,7 @@ def test_students_wait_until_nobody_has_joined_for_a_while(class_a):  # type: ig
 
 
 @pytest.mark.django_db
-def test_a_lone_student_waits_for_a_partner_then_plays_with_bots(class_a):  # type: ignore[no-untyped-def]
+def test_a_lone_student_waits_for_a_partner_then_plays_with_bots(class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, 1)
     session = start(class_a.teacher, classroom)
     member = session_join(session=session, student=students[0], now=at(0))
@@ -114,7 +117,7 @@ def test_a_lone_student_waits_for_a_partner_then_plays_with_bots(class_a):  # ty
 
 
 @pytest.mark.django_db
-def test_the_teacher_seats_a_lone_student_at_once(class_a):  # type: ignore[no-untyped-def]
+def test_the_teacher_seats_a_lone_student_at_once(class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, 1)
     session = start(class_a.teacher, classroom, table_size=2)
     session_join(session=session, student=students[0], now=at(0))
@@ -123,7 +126,7 @@ def test_the_teacher_seats_a_lone_student_at_once(class_a):  # type: ignore[no-u
 
 
 @pytest.mark.django_db
-def test_late_arrivals_wait_then_get_a_new_table_together(class_a):  # type: ignore[no-untyped-def]
+def test_late_arrivals_wait_then_get_a_new_table_together(class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, 10)
     session = start(class_a.teacher, classroom)
     join_all(session, students[:8])
@@ -141,7 +144,7 @@ def test_late_arrivals_wait_then_get_a_new_table_together(class_a):  # type: ign
 
 
 @pytest.mark.django_db
-def test_nobody_is_seated_while_the_session_is_paused(class_a):  # type: ignore[no-untyped-def]
+def test_nobody_is_seated_while_the_session_is_paused(class_a: ClassWorld) -> None:
     from lessons.sessions.services import session_set_paused
 
     classroom, students = class_of(class_a.teacher, 3)
@@ -154,7 +157,7 @@ def test_nobody_is_seated_while_the_session_is_paused(class_a):  # type: ignore[
 
 
 @pytest.mark.django_db
-def test_students_of_a_finished_game_get_a_new_game_together(class_a):  # type: ignore[no-untyped-def]
+def test_students_of_a_finished_game_get_a_new_game_together(class_a: ClassWorld) -> None:
     from lessons.sessions.overview import session_overview
 
     classroom, students = class_of(class_a.teacher, 7)
@@ -208,6 +211,6 @@ def test_a_latecomer_answering_the_warm_up_is_dealt_only_once_done(
     for choice in ("3/6", "4/12", "8/12"):
         warmup_answer(student=cleo, warmup_id=late.pk, item_number=late.answered + 1, choice=choice)
         warmup_reason(student=cleo, warmup_id=late.pk, reason=None)
-        late.refresh_from_db()
+        late = WarmupRound.objects.get(pk=late.pk)  # read again (mypy keeps the None above)
     assert late.finished_at is not None
     assert len(session_seat_due(session=session, now=at(3600))) == 1

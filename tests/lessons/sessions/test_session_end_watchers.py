@@ -9,11 +9,13 @@ teacher's own watch of one table are checked.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from pytest_django.fixtures import Settings
 
 from games import driver
 from games.broadcast import table_group
@@ -29,7 +31,7 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
-def _slow_bots(settings):  # type: ignore[no-untyped-def]
+def _slow_bots(settings: Settings) -> Iterator[None]:
     settings.GAMES_BOT_DELAY = 60
     yield
     driver.cancel_all()

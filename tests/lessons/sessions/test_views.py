@@ -12,6 +12,7 @@ from games.engine.fractions import is_fraction_card
 from games.models import Table
 from lessons.models import ClassSession, SessionMember
 from lessons.sessions.services import session_join, session_seat_now
+from tests.conftest import ClassWorld
 from tests.lessons.sessions.helpers import class_of, start
 from tests.support.factories import student_client, teacher_client
 from tests.support.responses import form_errors, page_text
@@ -24,7 +25,7 @@ def _english(client: Client) -> Client:
     return client
 
 
-def test_teacher_starts_a_session_with_its_settings(class_a):  # type: ignore[no-untyped-def]
+def test_teacher_starts_a_session_with_its_settings(class_a: ClassWorld) -> None:
     client = _english(teacher_client(class_a.teacher))
     url = reverse("session_new", args=[class_a.classroom.pk])
     assert "Start the session" in page_text(client.get(url))
@@ -47,7 +48,9 @@ def test_teacher_starts_a_session_with_its_settings(class_a):  # type: ignore[no
 
 
 @pytest.mark.parametrize("ticked", ["on", "nonsense"])
-def test_a_teacher_turns_animations_and_sound_off_for_a_session(class_a, ticked):  # type: ignore[no-untyped-def]
+def test_a_teacher_turns_animations_and_sound_off_for_a_session(
+    class_a: ClassWorld, ticked: str
+) -> None:
     """Issue 30 §2: the session's tables carry the teacher's "animations off" and "no sound"."""
     client = _english(teacher_client(class_a.teacher))
     url = reverse("session_new", args=[class_a.classroom.pk])
@@ -71,7 +74,9 @@ def test_a_teacher_turns_animations_and_sound_off_for_a_session(class_a, ticked)
         ({"ruleset": "chess", "table_size": 4, "turn_timer": 0}, "Select a valid choice"),
     ],
 )
-def test_bad_settings_show_an_error_and_start_nothing(class_a, data, english):  # type: ignore[no-untyped-def]
+def test_bad_settings_show_an_error_and_start_nothing(
+    class_a: ClassWorld, data: dict[str, object], english: str
+) -> None:
     client = _english(teacher_client(class_a.teacher))
     response = client.post(reverse("session_new", args=[class_a.classroom.pk]), data)
     assert response.status_code == 200
@@ -79,7 +84,7 @@ def test_bad_settings_show_an_error_and_start_nothing(class_a, data, english):  
     assert ClassSession.objects.count() == 0
 
 
-def test_french_error_on_a_bad_table_size(class_a):  # type: ignore[no-untyped-def]
+def test_french_error_on_a_bad_table_size(class_a: ClassWorld) -> None:
     client = teacher_client(class_a.teacher)
     client.cookies["django_language"] = "fr"
     response = client.post(
@@ -89,7 +94,7 @@ def test_french_error_on_a_bad_table_size(class_a):  # type: ignore[no-untyped-d
     assert "Dans ce jeu, une table compte de 2 à 5 joueurs." in form_errors(response)
 
 
-def test_student_home_offers_to_join_the_open_session(class_a):  # type: ignore[no-untyped-def]
+def test_student_home_offers_to_join_the_open_session(class_a: ClassWorld) -> None:
     client = _english(student_client(class_a.student.student))
     assert "Join the class game" not in page_text(client.get(reverse("home")))
     session = start(class_a.teacher, class_a.classroom)
@@ -102,7 +107,7 @@ def test_student_home_offers_to_join_the_open_session(class_a):  # type: ignore[
     assert "Wait for my table" in page_text(client.get(reverse("home")))
 
 
-def test_student_waits_then_is_sent_to_their_table(class_a):  # type: ignore[no-untyped-def]
+def test_student_waits_then_is_sent_to_their_table(class_a: ClassWorld) -> None:
     session = start(class_a.teacher, class_a.classroom)
     session_join(session=session, student=class_a.student.student)
     client = _english(student_client(class_a.student.student))
@@ -120,7 +125,7 @@ def test_student_waits_then_is_sent_to_their_table(class_a):  # type: ignore[no-
     assert client.get(url)["Location"] == reverse("games:play", args=[table.table_id])
 
 
-def test_an_ended_session_sends_the_student_home(class_a):  # type: ignore[no-untyped-def]
+def test_an_ended_session_sends_the_student_home(class_a: ClassWorld) -> None:
     session = start(class_a.teacher, class_a.classroom)
     teacher_client(class_a.teacher).post(reverse("session_end", args=[session.pk]))
     client = student_client(class_a.student.student)
@@ -128,7 +133,7 @@ def test_an_ended_session_sends_the_student_home(class_a):  # type: ignore[no-un
     assert SessionMember.objects.count() == 0
 
 
-def test_overview_shows_tables_and_cards_left_but_no_hand(class_a):  # type: ignore[no-untyped-def]
+def test_overview_shows_tables_and_cards_left_but_no_hand(class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, 5)
     session = start(class_a.teacher, classroom)
     for student in students:
@@ -154,7 +159,7 @@ def _hands(table: Table) -> list[list[str]]:
     return [game.view(seat)["hand"] for seat in range(table.seats.count())]
 
 
-def test_controls_pause_resume_move_end(class_a):  # type: ignore[no-untyped-def]
+def test_controls_pause_resume_move_end(class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, 3)
     session = start(class_a.teacher, classroom)
     for student in students:
@@ -176,7 +181,7 @@ def test_controls_pause_resume_move_end(class_a):  # type: ignore[no-untyped-def
     assert set(Table.objects.values_list("status", flat=True)) == {"finished"}
 
 
-def test_a_bad_move_shows_an_error(class_a):  # type: ignore[no-untyped-def]
+def test_a_bad_move_shows_an_error(class_a: ClassWorld) -> None:
     session = start(class_a.teacher, class_a.classroom)
     client = _english(teacher_client(class_a.teacher))
     response = client.post(
@@ -191,7 +196,7 @@ def test_a_bad_move_shows_an_error(class_a):  # type: ignore[no-untyped-def]
     assert "This student has not joined the session." in page_text(response)
 
 
-def test_signing_in_joins_the_open_session(class_a):  # type: ignore[no-untyped-def]
+def test_signing_in_joins_the_open_session(class_a: ClassWorld) -> None:
     session = start(class_a.teacher, class_a.classroom)
     client = Client()
     code, login = class_a.classroom.join_code, class_a.student
@@ -203,7 +208,7 @@ def test_signing_in_joins_the_open_session(class_a):  # type: ignore[no-untyped-
     assert SessionMember.objects.filter(session=session, student=login.student).exists()
 
 
-def test_the_ask_why_box_is_ticked_by_default_and_reaches_the_session(class_a):  # type: ignore[no-untyped-def]
+def test_the_ask_why_box_is_ticked_by_default_and_reaches_the_session(class_a: ClassWorld) -> None:
     client = _english(teacher_client(class_a.teacher))
     url = reverse("session_new", args=[class_a.classroom.pk])
     box = re.search(r'<input[^>]*name="ask_reason"[^>]*>', client.get(url).content.decode())

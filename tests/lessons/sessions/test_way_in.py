@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from games.models import Seat, Table, TableEvent
 from games.services import table_finish
-from lessons.models import ClassSession, SessionMember, SessionTable
+from lessons.models import ClassSession, SessionMember, SessionTable, Student
 from lessons.sessions.services import SETTLE_SECONDS, session_end, session_join, session_seat_now
+from tests.conftest import ClassWorld
 from tests.lessons.sessions.helpers import class_of, start
 from tests.support.factories import student_client, teacher_client
 from tests.support.responses import page_text
@@ -33,7 +34,7 @@ def _database() -> dict[str, Any]:
     }
 
 
-def _settled_waiting_class(class_a):  # type: ignore[no-untyped-def]
+def _settled_waiting_class(class_a: ClassWorld) -> tuple[ClassSession, list[Student]]:
     """Four students joined long enough ago to be dealt (any seating call would seat them);
     a fifth has not joined."""
     classroom, students = class_of(class_a.teacher, 5)
@@ -45,7 +46,7 @@ def _settled_waiting_class(class_a):  # type: ignore[no-untyped-def]
     return session, students
 
 
-def test_pages_change_nothing(class_a):  # type: ignore[no-untyped-def]
+def test_pages_change_nothing(class_a: ClassWorld) -> None:
     session, students = _settled_waiting_class(class_a)
     waiting, newcomer = student_client(students[0]), student_client(students[4])
     teacher = teacher_client(class_a.teacher)
@@ -62,7 +63,9 @@ def test_pages_change_nothing(class_a):  # type: ignore[no-untyped-def]
     assert _database() == before
 
 
-def test_a_student_who_has_not_joined_sees_a_join_button_and_is_not_joined(class_a):  # type: ignore[no-untyped-def]
+def test_a_student_who_has_not_joined_sees_a_join_button_and_is_not_joined(
+    class_a: ClassWorld,
+) -> None:
     classroom, (student,) = class_of(class_a.teacher, 1)
     session = start(class_a.teacher, classroom)
     client = student_client(student)
@@ -82,7 +85,7 @@ def test_a_student_who_has_not_joined_sees_a_join_button_and_is_not_joined(class
     assert SessionMember.objects.count() == 0
 
 
-def test_the_join_post_seats_the_settled_class(class_a):  # type: ignore[no-untyped-def]
+def test_the_join_post_seats_the_settled_class(class_a: ClassWorld) -> None:
     session, students = _settled_waiting_class(class_a)
     client = student_client(students[0])
     response = client.post(reverse("session_join", args=[session.pk]), follow=True)
@@ -95,7 +98,7 @@ def test_the_join_post_seats_the_settled_class(class_a):  # type: ignore[no-unty
     assert not SessionMember.objects.filter(student=students[4]).exists()
 
 
-def test_a_post_too_early_joins_and_waits(class_a):  # type: ignore[no-untyped-def]
+def test_a_post_too_early_joins_and_waits(class_a: ClassWorld) -> None:
     classroom, students = class_of(class_a.teacher, 2)
     session = start(class_a.teacher, classroom)
     client = student_client(students[0])
@@ -107,7 +110,9 @@ def test_a_post_too_early_joins_and_waits(class_a):  # type: ignore[no-untyped-d
     assert SessionMember.objects.count() == 1
 
 
-def test_a_finished_game_shows_the_waiting_page_and_its_post_starts_a_new_one(class_a):  # type: ignore[no-untyped-def]
+def test_a_finished_game_shows_the_waiting_page_and_its_post_starts_a_new_one(
+    class_a: ClassWorld,
+) -> None:
     classroom, students = class_of(class_a.teacher, 2)
     session = start(class_a.teacher, classroom)
     for student in students:
@@ -126,7 +131,7 @@ def test_a_finished_game_shows_the_waiting_page_and_its_post_starts_a_new_one(cl
     )
 
 
-def test_joining_an_ended_session_is_refused_and_changes_nothing(class_a):  # type: ignore[no-untyped-def]
+def test_joining_an_ended_session_is_refused_and_changes_nothing(class_a: ClassWorld) -> None:
     classroom, (student,) = class_of(class_a.teacher, 1)
     session = start(class_a.teacher, classroom)
     session_end(session=session, teacher=class_a.teacher)
@@ -148,9 +153,9 @@ def test_joining_an_ended_session_is_refused_and_changes_nothing(class_a):  # ty
         ("teacher_a", "post", "a", 403),
     ],
 )
-def test_bad_join_requests_are_refused_and_change_nothing(  # type: ignore[no-untyped-def]
-    class_a, class_b, who, method, session_of, status
-):
+def test_bad_join_requests_are_refused_and_change_nothing(
+    class_a: ClassWorld, class_b: ClassWorld, who: str, method: str, session_of: str, status: int
+) -> None:
     session = start(class_a.teacher, class_a.classroom)
     session_id = session.pk + 100 if session_of == "missing" else session.pk
     client = Client()
@@ -167,7 +172,7 @@ def test_bad_join_requests_are_refused_and_change_nothing(  # type: ignore[no-un
     assert _database() == before
 
 
-def test_join_needs_the_csrf_token(class_a):  # type: ignore[no-untyped-def]
+def test_join_needs_the_csrf_token(class_a: ClassWorld) -> None:
     session = start(class_a.teacher, class_a.classroom)
     client = Client(enforce_csrf_checks=True)
     client.force_login(class_a.student.user)

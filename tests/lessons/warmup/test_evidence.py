@@ -27,7 +27,7 @@ from lessons.warmup import services
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
 from tests.support.factories import teacher_client
-from tests.support.responses import page_text
+from tests.support.responses import body_of, page_text
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,8 @@ def _first_wrong(item: dict[str, Any]) -> str:
     top = Fraction(item["reference"])
     wrong = [o for o in item["options"] if Fraction(o) != top]
     fitting = [o for o in wrong if "M1" in classify(item["reference"], o, "equal")]
-    return (fitting or wrong)[0]
+    card: str = (fitting or wrong)[0]
+    return card
 
 
 def test_the_csv_carries_warm_up_answers_and_re_diagnoses_as_the_dashboard(
@@ -73,7 +74,7 @@ def test_the_csv_carries_warm_up_answers_and_re_diagnoses_as_the_dashboard(
     assert answered >= 1
     client = teacher_client(class_a.teacher)
     response = client.get(reverse("export_attempts", args=[class_a.classroom.pk]))
-    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    rows = list(csv.DictReader(io.StringIO(body_of(response).decode())))
     probes = [row for row in rows if row["source"] == "probe"]
     assert len(probes) == answered
     assert {row["warmup_round"] for row in probes} == {str(round_.pk)}
@@ -105,7 +106,8 @@ def test_the_pupils_own_export_lists_their_warm_up_answers(class_a: ClassWorld) 
 
 def _right(item: dict[str, Any]) -> str:
     top = Fraction(item["reference"])
-    return next(o for o in item["options"] if Fraction(o) == top)
+    card: str = next(o for o in item["options"] if Fraction(o) == top)
+    return card
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])

@@ -93,7 +93,7 @@ def test_each_answer_is_stored_as_a_probe_attempt_then_asked_why(monkeypatch: An
     assert sorted(services.reason_choices(round_)) == sorted(services.PROMPT_CODES)
     services.warmup_reason(student=ada, warmup_id=round_.pk, reason="added_same")
     attempt.refresh_from_db()
-    round_.refresh_from_db()
+    round_ = WarmupRound.objects.get(pk=round_.pk)  # read again (mypy keeps what was asserted)
     assert attempt.reason == "added_same"
     assert round_.asking_id is None and round_.item == ITEMS[1]
 

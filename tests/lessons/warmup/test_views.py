@@ -209,7 +209,9 @@ def test_seat_by_need_puts_students_sharing_a_misconception_together(monkeypatch
         reverse("session_seat", args=[session.pk]), {"by_need": "on"}
     )
     assert response.status_code == 302
-    members = {m.student_id: m.table for m in session.members.select_related("table__table")}
+    tables = {m.student_id: m.table for m in session.members.select_related("table__table")}
+    members = {student: table for student, table in tables.items() if table is not None}
+    assert len(members) == len(tables)  # everyone seated
     need_tables = {members[s.pk].pk for s in needs}
     assert len(need_tables) == 1
     (need_table,) = need_tables
