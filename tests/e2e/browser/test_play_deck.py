@@ -9,8 +9,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.browser.conftest import DESKTOP, Server, signed_in
 from tests.e2e.browser.pages import PlayPage, card_selector, option_selector
@@ -31,7 +33,9 @@ CHOICES = {
 }
 
 
-def _open(browser: Browser, server: Server, options: dict[str, object] | None = None) -> tuple:
+def _open(
+    browser: Browser, server: Server, options: dict[str, object] | None = None
+) -> tuple[BrowserContext, Page, dict[str, Any]]:
     world = server.world(students=["Alice"], bots=1, setup=SETUP, options=options)
     context = signed_in(browser, server, world["students"][0]["session"], viewport=DESKTOP)
     page = context.new_page()

@@ -14,10 +14,11 @@ UNOCLASS_SCREENSHOTS=1 writes the pictures into docs/screenshots (the README's a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page, expect
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 from tests.e2e.browser.pages import PlayPage, card_selector
@@ -33,8 +34,8 @@ from tests.e2e.browser.test_play_table import (
 
 pytestmark = pytest.mark.browser
 
-TABLET = {"width": 800, "height": 1280}
-WHITEBOARD = {"width": 1920, "height": 1080}
+TABLET: ViewportSize = {"width": 800, "height": 1280}
+WHITEBOARD: ViewportSize = {"width": 1920, "height": 1080}
 # Bruno (seat 1) plays first and has not come: Alice's page shows another's turn.
 BRUNO_FIRST = {"dealer": 0, "hands": [HAND[:7], *ROBOTS], "start": "1/3v"}
 # Alice's one card goes on 1/3: the game is over at once.
@@ -51,8 +52,8 @@ def _violations(page: Page) -> list[str]:
 
 
 def _open(
-    server: Server, browser: Browser, spec: dict, size: dict[str, int], lang: str
-) -> tuple[Page, dict]:  # type: ignore[type-arg]
+    server: Server, browser: Browser, spec: dict[str, Any], size: ViewportSize, lang: str
+) -> tuple[Page, dict[str, Any]]:
     world = server.world(**spec)
     context = signed_in(
         browser, server, world["students"][0]["session"], lang=lang, viewport=size,
@@ -70,7 +71,7 @@ def _shot(page: Page, tmp_path: Path, name: str) -> None:
 
 @pytest.mark.parametrize(("name", "size", "lang"), SIZES, ids=[s[0] for s in SIZES])
 def test_my_turn_at_each_size(
-    server: Server, browser: Browser, tmp_path: Path, name: str, size: dict[str, int], lang: str
+    server: Server, browser: Browser, tmp_path: Path, name: str, size: ViewportSize, lang: str
 ) -> None:
     page, _ = _open(
         server, browser, {"students": ["Alice"], "bots": 3, "setup": FOUR_SEATS}, size, lang
@@ -100,7 +101,7 @@ def test_my_turn_at_each_size(
 
 @pytest.mark.parametrize(("name", "size", "lang"), SIZES, ids=[s[0] for s in SIZES])
 def test_another_turn_and_game_over_at_each_size(
-    server: Server, browser: Browser, tmp_path: Path, name: str, size: dict[str, int], lang: str
+    server: Server, browser: Browser, tmp_path: Path, name: str, size: ViewportSize, lang: str
 ) -> None:
     spec = {"students": ["Alice", "Bruno"], "bots": 2, "setup": BRUNO_FIRST}
     page, _ = _open(server, browser, spec, size, lang)
@@ -170,7 +171,7 @@ AROUND = [
     ("name", "size", "lang", "motion"), AROUND, ids=[f"{a[0]}-{a[3]}" for a in AROUND]
 )
 def test_opponents_around_the_pile(
-    server: Server, browser: Browser, name: str, size: dict[str, int], lang: str, motion: str
+    server: Server, browser: Browser, name: str, size: ViewportSize, lang: str, motion: str
 ) -> None:
     # Alice is seat 0: Bot 1 plays after her (left of the pile), then Bot 2 (above), Bot 3
     # (right); on a phone the strip above the pile stays (test_play_table).

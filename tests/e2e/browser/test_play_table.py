@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
@@ -42,7 +42,7 @@ REFRESH_DOCS = bool(os.environ.get("UNOCLASS_SCREENSHOTS"))
 def _box(page: Page, selector: str) -> dict[str, float]:
     box = page.locator(selector).first.bounding_box()
     assert box is not None, selector
-    return box
+    return {"x": box["x"], "y": box["y"], "width": box["width"], "height": box["height"]}
 
 
 def _small_targets(page: Page) -> list[Any]:

@@ -12,9 +12,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.browser.conftest import DESKTOP, PHONE, Server, signed_in
 from tests.e2e.browser.pages import PlayPage, card_selector
@@ -29,7 +30,12 @@ REVERSE_SETUP = {
 }
 # The same hand on a long top card (the big card must not clip it).
 LONG_TOP_SETUP = {**REVERSE_SETUP, "start": "32/48j"}
-PHONE_OPTIONS = {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+PHONE_OPTIONS: dict[str, Any] = {
+    "viewport": PHONE,
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
 
 CLIPPED = """() => [...document.querySelectorAll('.card__value, .card__name')].filter((value) => {
   const card = value.closest('.card').getBoundingClientRect();
@@ -39,9 +45,11 @@ CLIPPED = """() => [...document.querySelectorAll('.card__value, .card__name')].f
 }).map((value) => value.textContent)"""
 
 
-def _open(browser: Browser, server: Server, setup: dict, lang: str, phone: bool) -> tuple:
+def _open(
+    browser: Browser, server: Server, setup: dict[str, Any], lang: str, phone: bool
+) -> tuple[BrowserContext, Page, dict[str, Any]]:
     world = server.world(students=["Alice"], bots=1, setup=setup)
-    options = PHONE_OPTIONS if phone else {"viewport": DESKTOP}
+    options: dict[str, Any] = PHONE_OPTIONS if phone else {"viewport": DESKTOP}
     context = signed_in(browser, server, world["students"][0]["session"], lang=lang, **options)
     page = context.new_page()
     page.goto(f"{server.url}/tables/{world['table']}/")
