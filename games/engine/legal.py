@@ -7,7 +7,6 @@ from .errors import IllegalAction
 from .scoring import Scoring
 from .state import Action
 
-
 # The four plays of each Joker and +4 (one per colour named), copied into each list (copying
 # a dict costs less than building it: docs/performance.md).
 _COLOUR_PLAYS = {
