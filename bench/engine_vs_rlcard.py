@@ -7,7 +7,8 @@ plays a random fitting card when it has one and otherwise a random other legal a
 
     .venv/bin/python bench/engine_vs_rlcard.py [--seconds 20] [--seed 1] [--profile]
 
-The last line begins with PASS or FAIL against the goal: our hands/s at least 10x RLCard's.
+The last line begins with PASS or FAIL against the goal (issue 33): our moves per CPU second
+at least 4x RLCard's (hands/s are shown too: our hands have more moves, docs/engine.md).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-GOAL_RATIO = 10.0
+GOAL_RATIO = 4.0  # moves per CPU second, ours against RLCard's
 MAX_ENGINE_MOVES = 10_000  # a hand longer than this is a bug, not a slow game
 
 
@@ -150,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         if rl.wall < per_side:
             run_slice("rlcard", min(args.slice, per_side - rl.wall), rl, rl_state)
 
-    ratio = engine.hands_per_s() / rl.hands_per_s() if rl.hands_per_s() else float("inf")
+    hands_ratio = engine.hands_per_s() / rl.hands_per_s() if rl.hands_per_s() else float("inf")
+    ratio = engine.moves_per_s() / rl.moves_per_s() if rl.moves_per_s() else float("inf")
     print(
         f"python {sys.version.split()[0]}, rlcard {version('rlcard')}, "
         f"{args.seconds:g} s in {args.slice:g} s slices, seed {args.seed}; rates per CPU second "
@@ -163,13 +165,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{t.moves_per_s():10.0f} moves/s, {t.moves / max(t.hands, 1):5.1f} moves/hand, "
             f"{1e6 * t.seconds / max(t.moves, 1):6.1f} us/move"
         )
-    print(f"ratio   {ratio:.2f}x (engine hands/s / rlcard hands/s; goal {GOAL_RATIO:g}x)")
+    print(f"ratio   {hands_ratio:.2f}x hands/s, {ratio:.2f}x moves/s (goal {GOAL_RATIO:g}x)")
     if args.profile:
         print(profile_engine(300, args.seed))
     verdict = "PASS" if ratio >= GOAL_RATIO else "FAIL"
     print(
-        f"{verdict}: engine {engine.hands_per_s():.0f} hands/s vs rlcard {rl.hands_per_s():.0f} "
-        f"hands/s = {ratio:.2f}x (goal >= {GOAL_RATIO:g}x)"
+        f"{verdict}: engine {engine.moves_per_s():.0f} moves/s vs rlcard {rl.moves_per_s():.0f} "
+        f"moves/s = {ratio:.2f}x (goal >= {GOAL_RATIO:g}x)"
     )
     return 0 if verdict == "PASS" else 1
 

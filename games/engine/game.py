@@ -57,7 +57,8 @@ class _Params(NamedTuple):
     effect: str
 
 
-_NO_PARAMS = _Params(None, None, None, None, "")
+# A bare play's parameters ({"type", "card"}: nothing named), by card kind: built once.
+_BARE_PARAMS = {kind: _Params(None, None, None, None, kind) for kind in set(KIND.values())}
 _COLOUR_SET = frozenset(COLOURS)
 
 
@@ -278,7 +279,7 @@ class Game(Legal):
         hand = self.hands[seat]
         stack, jump = self._play_slot(seat, card, kind, hand)
         # Parameters (a bare {"type", "card"} has none).
-        params = _NO_PARAMS._replace(effect=kind)
+        params = _BARE_PARAMS[kind]
         if len(a) > 2 or kind == "fq" or sym == "7":
             params = self._parameters(seat, a, kind, sym, hand)
         rule: str | None = None
@@ -293,9 +294,12 @@ class Game(Legal):
                     if not penalty:
                         raise
                     return self._wrong_attempt(seat, card, err, penalty)
-            else:
-                self._check_match(card)
-        bluff = self._check_laying(card, kind, hand)
+            elif card not in MATCHING[self.colour, SYMBOL[self.discard[-1]]]:
+                self._check_match(card)  # the everyday case (same colour or symbol) fits
+        # Only a +4 and a last fraction card have a laying rule.
+        bluff = (kind == "+4" or self.ruleset == "fractions") and self._check_laying(
+            card, kind, hand
+        )
 
         # Every check passed: change the state.
         called = self.uno_flag == seat
@@ -304,7 +308,7 @@ class Game(Legal):
         if jump:
             played["jump_in"] = True
         events = [played]
-        total = self._take_awaited(stack)
+        total = self._take_awaited(stack) if self.awaiting is not None else 0
         if not hand:
             return events + self._last_card_played(seat, params.effect, total)
         self._pass_turn(seat, sym, params, total, (bluff, before), events)

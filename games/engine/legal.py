@@ -7,6 +7,14 @@ from .errors import IllegalAction
 from .scoring import Scoring
 from .state import Action
 
+# The four plays of each Joker and +4 (one per colour named), copied into each list (copying
+# a dict costs less than building it: docs/performance.md).
+_COLOUR_PLAYS = {
+    card: tuple({"type": "play", "card": card, "colour": c} for c in COLOURS)
+    for card, kind in KIND.items()
+    if kind in ("wild", "+4")
+}
+
 
 class Legal(Scoring):
     """List legal actions (the plays, replies and out-of-turn actions of a seat)."""
@@ -96,12 +104,12 @@ class Legal(Scoring):
                 continue
             kind = KIND[card]
             if kind == "wild":
-                acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
+                acts += map(dict.copy, _COLOUR_PLAYS[card])
             elif kind == "+4":
                 if bluff is None:
                     bluff = not opts.get("plus4_bluffing", True) and self._is_bluff(hand)
                 if not bluff:
-                    acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
+                    acts += map(dict.copy, _COLOUR_PLAYS[card])
             elif kind == "fq" and (colour is None or COLOUR[card] == colour):
                 self._variants(card, seat, hand, acts)
 
@@ -136,7 +144,7 @@ class Legal(Scoring):
                 )
             return
         if kind == "wild" or kind == "+4":
-            acts.extend({"type": "play", "card": card, "colour": c} for c in COLOURS)
+            acts += map(dict.copy, _COLOUR_PLAYS[card])
         elif kind == "fq":
             for fn in self.opts["family_quick_functions"]:
                 if fn == "swap" and len(hand) > 1:

@@ -105,7 +105,7 @@ class State:
     out: list[bool]  # eliminated seats (Uno Challenge)
     n_active: int
     start_events: list[dict[str, Any]]  # events of the first deal; not stored
-    view_base: dict[str, Any] | None  # view fields fixed for the round (a cache; not stored)
+    view_base: dict[str, Any] | None  # a view's frame for the round (a cache; not stored)
 
     def _rng(self) -> random.Random:
         """Return a fresh generator for the next random step (deterministic from the seed)."""

@@ -8,27 +8,69 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+# Every key of a view, in its order (the ruleset facts come after).
+_VIEW_KEYS = (
+    "ruleset",
+    "players",
+    "dealer",
+    "round",
+    "round_over",
+    "game_over",
+    "seat",
+    "hand",
+    "hand_sizes",
+    "turn",
+    "acting",
+    "awaiting",
+    "uno_window",
+    "direction",
+    "top",
+    "colour",
+    "denominator",
+    "draw_pile_size",
+    "discard_size",
+    "drawn",
+    "scores",
+    "round_winner",
+    "winner",
+    "eliminated",
+    "options",
+)
+# What a practice aims at is for the teacher's records only: no view shows it.
+_UNSHOWN_OPTIONS = frozenset({"aim_pairs", "aim_seat"})
+
+
+def _view_base(g: Game) -> dict[str, Any]:
+    """Return a view's frame for the round: every key, the fields fixed for the round filled.
+
+    Copying a frame that has every key already costs less than adding them one by one
+    (docs/performance.md); "options" holds the options shown, copied into each view.
+    """
+    base = dict.fromkeys(_VIEW_KEYS)
+    base["ruleset"] = g.ruleset
+    base["players"] = g.n
+    base["dealer"] = g.dealer
+    base["round"] = g.round
+    base["round_over"] = g.round_over
+    base["game_over"] = g.over
+    base["options"] = {k: v for k, v in g.opts.items() if k not in _UNSHOWN_OPTIONS}
+    return base
+
+
 def build_view(g: Game, seat: int | None) -> dict[str, Any]:
     """Return the view of ``seat``; ``None`` is a spectator (the teacher) and sees no hand."""
-    turn = g.turn
+    turn, uno_win = g.turn, g.uno_win
     base = g.view_base
-    if base is None:  # what stays the same for a whole round (reset by deal and scoring)
-        base = g.view_base = {
-            "ruleset": g.ruleset,
-            "players": g.n,
-            "dealer": g.dealer,
-            "round": g.round,
-            "round_over": g.round_over,
-            "game_over": g.over,
-        }
+    if base is None:  # reset by deal and scoring
+        base = g.view_base = _view_base(g)
     view = base.copy()
     view["seat"] = seat
     view["hand"] = list(g.hands[seat]) if seat is not None else []
     view["hand_sizes"] = list(map(len, g.hands))
     view["turn"] = turn if turn >= 0 else None
-    view["acting"] = g.acting_seat()
-    view["awaiting"] = _awaiting(g)
-    view["uno_window"] = g.uno_win if g.uno_win >= 0 else None
+    view["acting"] = turn if turn >= 0 else g.acting_seat()
+    view["awaiting"] = _awaiting(g) if g.awaiting is not None or uno_win >= 0 else None
+    view["uno_window"] = uno_win if uno_win >= 0 else None
     view["direction"] = g.direction
     view["top"] = g.discard[-1] if g.discard else None
     view["colour"] = g.colour
@@ -41,10 +83,9 @@ def build_view(g: Game, seat: int | None) -> dict[str, Any]:
     view["round_winner"] = list(rw) if type(rw) is list else rw
     view["winner"] = list(w) if type(w) is list else w
     view["eliminated"] = [s for s, o in enumerate(g.out) if o] if g.n_active != g.n else []
-    view["options"] = dict(g.opts)
-    if "aim_pairs" in g.opts:  # what a practice aims at is for the teacher's records only
-        del view["options"]["aim_pairs"], view["options"]["aim_seat"]
-    _add_ruleset_facts(g, view)
+    view["options"] = base["options"].copy()
+    if g.ruleset != "classic" or g.opts["teams"] or g.opts["rotating_partners"]:
+        _add_ruleset_facts(g, view)
     return view
 
 
