@@ -37,7 +37,7 @@ SQL_ELSEWHERE = {
     "lessons/reporting/loading.py": "a report's read of thousands of attempts",
     "lessons/demo/history.py": "demo data and benchmarks: bulk insert (COPY)",
     "lessons/management/commands/generate_attempts.py": "a benchmark's SQLite pragma",
-    "lessons/management/commands/backup_db.py": "SQLite's backup checks",
+    "lessons/management/sqlite_copy.py": "SQLite's backup checks (every backup's one copy)",
     "unoclass/box/backups.py": "the box's backup: a copy's tables and quick_check",
 }
 SQL_MARKS = re.compile(

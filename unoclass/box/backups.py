@@ -1,10 +1,11 @@
 """The box's backups: a consistent SQLite copy in the data folder's backups/, kept N days.
 
-`unoclass backup` copies the live database with SQLite's backup API (`manage.py backup_db`:
-one snapshot, even while the class plays) to `backups/unoclass-YYYY-MM-DD-HHMMSS.sqlite3`, then
-removes the copies older than the days kept, by the date in their name (a copied file's mtime
-would lie). `unoclass restore FILE` puts a copy back while no `unoclass serve` runs, after
-saving the current database beside the backups.
+`unoclass backup` copies the live database with `manage.py backup_db` (one snapshot through
+lessons.management.sqlite_copy, even while the class plays) to
+`backups/unoclass-YYYY-MM-DD-HHMMSS.sqlite3`, then removes the copies older than the days kept,
+by the date in their name (a copied file's mtime would lie). `unoclass restore FILE` puts a
+copy back, through the same copy, while no `unoclass serve` runs, after saving the current
+database beside the backups.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from django.core.management import call_command
 from django.utils import timezone
 
+from lessons.management.sqlite_copy import CopyFailed, copy_database, is_healthy
 from unoclass.box.data_folder import database_path
 
 BACKUP_FOLDER = "backups"
@@ -26,6 +28,8 @@ STAMP = "%Y-%m-%d-%H%M%S"
 SUFFIX = ".sqlite3"
 # The tables a copy of unoclass's own database has: anything else is refused.
 REQUIRED_TABLES = ("django_migrations", "lessons_user", "lessons_classroom")
+# Nothing else writes a backup being restored: a busy one is not a backup.
+RESTORE_BUSY_SECONDS = 10.0
 
 
 class NotABackup(ValueError):
@@ -86,12 +90,12 @@ def _check_backup(path: Path) -> None:
         raise NotABackup(str(error)) from None
     try:
         tables = {row[0] for row in copy.execute("SELECT name FROM sqlite_master")}
-        healthy = copy.execute("PRAGMA quick_check").fetchone()
+        healthy = is_healthy(copy)
     except sqlite3.DatabaseError as error:
         raise NotABackup(str(error)) from None
     finally:
         copy.close()
-    if healthy is None or healthy[0] != "ok" or not set(REQUIRED_TABLES) <= tables:
+    if not healthy or not set(REQUIRED_TABLES) <= tables:
         raise NotABackup(str(path))
 
 
@@ -111,15 +115,13 @@ def restore(folder: Path, source: Path, *, now: datetime | None = None) -> Path 
         moment = timezone.localtime(now or timezone.now())
         saved = backup_folder(folder) / f"{PREFIX}{moment.strftime(STAMP)}-before-restore.sqlite3"
         call_command("backup_db", str(saved), force=True, stdout=io.StringIO())
-    partial = database.with_name(f".{database.name}.restore-{os.getpid()}")
-    reader = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-    writer = sqlite3.connect(partial)
+    # The copy is written and checked beside the database first: a failure leaves it as it was.
+    staged = database.with_name(f".{database.name}.restore-{os.getpid()}")
     try:
-        reader.backup(writer)
-    finally:
-        writer.close()
-        reader.close()
+        copy_database(source, staged, busy_seconds=RESTORE_BUSY_SECONDS, read_only=True)
+    except CopyFailed as failure:
+        raise NotABackup(str(failure)) from None
     for leftover in (Path(f"{database}-wal"), Path(f"{database}-shm")):
         leftover.unlink(missing_ok=True)
-    os.replace(partial, database)
+    os.replace(staged, database)
     return saved

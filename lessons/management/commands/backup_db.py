@@ -1,22 +1,19 @@
 """Copy the SQLite database consistently while the site runs: `manage.py backup_db PATH`.
 
-SQLite's online backup API copies the committed state as one snapshot, even while daphne
-writes (a plain `cp` of a database in WAL mode can miss committed pages still in the -wal file,
-or catch a half-written one). The copy is written next to PATH first and renamed into place, so
-PATH is never a half-written file. PostgreSQL has its own tool: pg_dump (docs/deploy.md).
+The copy is lessons.management.sqlite_copy's (one snapshot through SQLite's backup API,
+checked, renamed into place). PostgreSQL has its own tool: pg_dump (docs/deploy.md).
 """
 
 from __future__ import annotations
 
-import os
-import sqlite3
-import time
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
+
+from lessons.management.sqlite_copy import CopyFailed, copy_database
 
 # How long the copy may wait for a database that another connection keeps locked.
 BUSY_SECONDS = 60.0
@@ -51,36 +48,10 @@ class Command(BaseCommand):
         if target.resolve() == Path(str(connection.settings_dict["NAME"])).resolve():
             raise CommandError(f"{target} is the database itself.")
 
-        partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
         try:
-            self._copy(connection, partial)
-            os.replace(partial, target)
-        finally:
-            partial.unlink(missing_ok=True)
+            copy_database(
+                Path(str(connection.settings_dict["NAME"])), target, busy_seconds=BUSY_SECONDS
+            )
+        except CopyFailed as failure:
+            raise CommandError(str(failure)) from None
         self.stdout.write(f"Database copied to {target}.")
-
-    def _copy(self, connection: Any, partial: Path) -> None:
-        # A connection of its own: Django's may sit in a write transaction, and SQLite cannot
-        # back up a database through a connection that is writing to it.
-        source = sqlite3.connect(str(connection.settings_dict["NAME"]), timeout=BUSY_SECONDS)
-        copy = sqlite3.connect(partial)
-        deadline = time.monotonic() + BUSY_SECONDS
-
-        def give_up_when_late(status: int, remaining: int, total: int) -> None:
-            # sqlite3 retries a busy step forever; a backup from cron must end.
-            if time.monotonic() > deadline:
-                raise CommandError(
-                    f"The database stayed busy for {BUSY_SECONDS:.0f} s; nothing was written."
-                )
-
-        try:
-            # One step (pages=-1): the whole copy comes from a single read snapshot.
-            source.backup(copy, progress=give_up_when_late)
-            # The live database runs in WAL mode; the copy is one self-contained file.
-            copy.execute("PRAGMA journal_mode=DELETE")
-            result = copy.execute("PRAGMA quick_check").fetchone()
-            if result is None or result[0] != "ok":
-                raise CommandError("The copy failed SQLite's integrity check; nothing was written.")
-        finally:
-            copy.close()
-            source.close()
