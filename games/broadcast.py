@@ -1,9 +1,10 @@
 """Send a table's new state to its Channels group, after the transaction has committed.
 
 Through the outbox (games.outbox): a failed publish never fails the action (it is stored);
-games.realtime.delivery marks the table, whose sockets catch up from the stored log when the
-layer is back (games.catch_up). A table link that acts gets its own update back in the
-service's outcome, sends it to its player first, then passes it on (games.table_seat).
+the delivery ledger (games.realtime.delivery_ledger) marks the table, whose sockets catch up
+from the stored log when the layer is back (games.catch_up). A table link that acts gets its
+own update back in the service's outcome, sends it to its player first, then passes it on
+(games.table_seat).
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 Every service of games and lessons (a table's update or notice, the live overview's update, a
 sign-out) calls `send_on_commit`: the message leaves once the transaction has committed, so a
 page never hears of a change that was rolled back, and it leaves without blocking the worker
-thread (games.realtime.delivery hands it to daphne's loop, keeps what the layer loses for a
-repair, and never raises). A table link that acted sends its own player the update first
-(`games.services.table_act(..., publish=False)`), then passes it on with `send_soon`.
+thread (games.realtime.publishing hands it to daphne's loop, the delivery ledger keeps what the
+layer loses for the layer watch to repair, and it never raises). A table link that acted sends
+its own player the update first (`games.services.table_act(..., publish=False)`), then passes
+it on with `send_soon`.
 
 Tests read what a service sent with `captured()`, as Zulip's `capture_send_event_calls` does;
 `tests/test_outbox_only.py` fails if anything else reaches the layer.
@@ -20,7 +21,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.realtime import delivery
+from games.realtime import publishing
 
 
 @dataclass(frozen=True)
@@ -54,16 +55,16 @@ def send_soon(group: str, message: dict[str, Any], *, skip: str | None = None) -
     if _captures:
         _captures[-1].append(Sent(group, message))
         return
-    delivery.publish_soon(group, message, skip)
+    publishing.publish_soon(group, message, skip)
 
 
 def _deliver(sent: Sent) -> None:
     if _captures:
         _captures[-1].append(sent)
     elif sent.repaired:
-        delivery.publish_from_thread(sent.group, sent.message)
+        publishing.publish_from_thread(sent.group, sent.message)
     else:
-        delivery.send_or_log(sent.group, sent.message)
+        publishing.send_or_log(sent.group, sent.message)
 
 
 @contextmanager

@@ -36,7 +36,7 @@ from games.protocol import (
     refusal_example,
     state_frame,
 )
-from games.realtime import delivery
+from games.realtime import delivery_ledger, layer_watch
 from games.realtime.asyncdb import in_thread
 from games.realtime.link import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT, RealtimeLink
 from games.realtime.signin import socket_user, still_signed_in
@@ -108,7 +108,7 @@ class TableSeat(RealtimeLink):
             return
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.open_link()
-        delivery.attach(self)
+        layer_watch.attach(self)
         # Before the first state and its planned step: a player who comes may start the game.
         await self.seen()
         self._keep_seen()
@@ -133,9 +133,9 @@ class TableSeat(RealtimeLink):
         """Leave the table's group; the seat stays the player's (no more signs from here)."""
         if self.keeping_seen is not None:
             self.keeping_seen.cancel()
-        delivery.detach(self)
+        layer_watch.detach(self)
         if hasattr(self, "table_id"):
-            with delivery.quiet_layer_errors():
+            with delivery_ledger.quiet_layer_errors():
                 await self.channel_layer.group_discard(
                     table_group(self.table_id), self.channel_name
                 )
@@ -293,7 +293,7 @@ class TableSeat(RealtimeLink):
         """Send the mover's own result on this link, then pass it on to the other seats.
 
         The mover never waits on the channel layer: when it fails, the other sockets catch up
-        from the log once it is back (games.realtime.delivery); this link drops its own echo.
+        from the log once it is back (games.realtime.layer_watch); this link drops its own echo.
         """
         await self.table_update(update)
         outbox.send_soon(table_group(self.table_id), update, skip=self.channel_name or None)
@@ -323,7 +323,7 @@ class TableSeat(RealtimeLink):
         await self._send_state(update_game(message), state_id, info, items)
 
     async def table_repair(self, message: dict[str, Any]) -> None:
-        """Catch up after an update of this table failed to publish (games.realtime.delivery)."""
+        """Catch up after an update of this table failed to publish (games.realtime.layer_watch)."""
         await self._refresh_access()
 
     async def _fill_gap(self, upto: int, info: dict[str, Any]) -> None:

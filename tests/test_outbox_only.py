@@ -14,13 +14,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("games", "lessons", "unoclass")
-# The outbox, and the transport behind it (which alone calls the layer).
+# The outbox, and the transport behind it (which alone calls the layer): the publishing
+# module, and the layer watch's probes and repairs.
 OUTBOX = "games/outbox.py"
-TRANSPORT = "games/realtime/delivery.py"
+PUBLISHING = "games/realtime/publishing.py"
+TRANSPORT = {PUBLISHING, "games/realtime/layer_watch.py"}
 # Not a message: the health check sends a ping to a channel of its own to see the layer work.
 HEALTH = "unoclass/health.py"
 LAYER_CALLS = {"group_send", "send"}
-# delivery's ways out, which only the outbox may use.
+# The publishing module's ways out, which only the outbox may use.
 TRANSPORT_SENDS = {"publish", "publish_soon", "publish_from_thread", "send_or_log"}
 
 
@@ -41,13 +43,17 @@ def _layer_calls(tree: ast.AST) -> list[int]:
 
 
 def _transport_uses(tree: ast.AST) -> list[int]:
-    """Return the lines that use delivery's ways out (by attribute or by imported name)."""
+    """Return the lines that use publishing's ways out, or import the module itself."""
     lines = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr in TRANSPORT_SENDS:
-            used = ast.unparse(node.value).endswith("delivery")
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").endswith("delivery"):
+            used = ast.unparse(node.value).endswith("publishing")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").endswith("publishing"):
             used = any(alias.name in TRANSPORT_SENDS for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").endswith("realtime"):
+            used = any(alias.name == "publishing" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            used = any(alias.name.endswith("realtime.publishing") for alias in node.names)
         else:
             used = False
         if used and isinstance(node, ast.Attribute | ast.ImportFrom):
@@ -66,12 +72,17 @@ def _where(check: object, allowed: set[str]) -> list[str]:
     return found
 
 
+def test_the_allowed_files_exist() -> None:
+    # A module renamed away from these names would leave its new name unchecked.
+    assert [name for name in {OUTBOX, HEALTH} | TRANSPORT if not (ROOT / name).is_file()] == []
+
+
 def test_only_the_transport_calls_the_channel_layer() -> None:
-    assert _where(_layer_calls, {TRANSPORT, HEALTH}) == []
+    assert _where(_layer_calls, TRANSPORT | {HEALTH}) == []
 
 
 def test_only_the_outbox_uses_the_transport() -> None:
-    assert _where(_transport_uses, {TRANSPORT, OUTBOX}) == []
+    assert _where(_transport_uses, {PUBLISHING, OUTBOX}) == []
 
 
 @pytest.mark.parametrize(
@@ -91,9 +102,12 @@ def test_the_check_sees_a_direct_call(code: str, caught: bool) -> None:
 @pytest.mark.parametrize(
     ("code", "caught"),
     [
-        ("delivery.publish_from_thread(group, message)", True),
-        ("from games.realtime.delivery import send_or_log", True),
-        ("from games.realtime.delivery import attach", False),
+        ("publishing.publish_from_thread(group, message)", True),
+        ("from games.realtime.publishing import send_or_log", True),
+        ("from games.realtime import publishing", True),
+        ("import games.realtime.publishing", True),
+        ("from games.realtime.layer_watch import attach", False),
+        ("from games.realtime import delivery_ledger, layer_watch", False),
         ("outbox.send_on_commit(group, message)", False),
     ],
 )

@@ -298,7 +298,7 @@ LOGGING = {
     "filters": {
         "refusals": {"()": "unoclass.log_filters.RefusalsWithoutTraceback"},
         # channels_redis logs a traceback each second while Redis is away: one line instead.
-        "layer_errors": {"()": "games.realtime.delivery.LayerErrorsOneLine"},
+        "layer_errors": {"()": "games.realtime.layer_log.LayerErrorsOneLine"},
     },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["refusals", "layer_errors"]}

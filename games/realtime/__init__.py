@@ -7,4 +7,9 @@
 - `language`: the socket's language, from its handshake;
 - `signin`: the socket's user, and whether the session it opened with still signs them in;
 - `asyncdb`: database work from async code, on the thread pool.
+- delivery through the channel layer (only games.outbox sends): `publishing` (publish a
+  committed change, never blocking nor raising), `delivery_ledger` (the groups whose publish
+  failed, the outage state), `layer_watch` (the layer's health seen from this process, and the
+  repairs), `layer_calls` (awaiting a layer call by its progress), `layer_log` (the log filter
+  for the layer's connection errors).
 """

@@ -15,7 +15,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import jsontext
-from games.realtime import delivery
+from games.realtime import delivery_ledger
 from games.realtime.link import (
     CLOSE_NO_ACCESS,
     CLOSE_SIGNED_OUT,
@@ -64,7 +64,7 @@ class RealtimeConsumer(RealtimeLink, AsyncWebsocketConsumer):
         out of the consumer (a traceback for every page closed during the outage).
         """
         for group in getattr(self, "groups", []):
-            with delivery.quiet_layer_errors():
+            with delivery_ledger.quiet_layer_errors():
                 await self.channel_layer.group_discard(group, self.channel_name)
         await self.disconnect(message["code"])
         await aclose_old_connections()

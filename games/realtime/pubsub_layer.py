@@ -6,8 +6,8 @@ event loop. With two daphne at full speed, a move's other seats got their update
 the mover got theirs while both processes were half idle (bench/load.py; the figures in docs/
 performance.md). Here the group sends that queue while one batch is on its way leave together
 as the next batch, in one pipeline, in the order they were asked; each caller still waits for
-its own message to be sent, and gets the batch's error if it failed (games.realtime.delivery
-keeps and repairs it).
+its own message to be sent, and gets the batch's error if it failed (the delivery ledger keeps
+it and the layer watch repairs it: games.realtime.delivery_ledger, layer_watch).
 
 It uses channels_redis 4's own pieces (a loop's layer, its shard connection with its lock and
 Redis client): the dependency is pinned below 5, and tests/games/realtime/test_pubsub_layer.py

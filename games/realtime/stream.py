@@ -29,7 +29,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.http import AsyncHttpConsumer
 
 from games import jsontext
-from games.realtime import delivery
+from games.realtime import delivery_ledger
 from games.realtime.link import CLOSE_TRY_AGAIN, RealtimeLink
 from games.realtime.origins import origin_allowed
 from games.realtime.signin import socket_user
@@ -203,5 +203,5 @@ class StreamConsumer(RealtimeLink, AsyncHttpConsumer):
             self.heartbeat.cancel()
         await self.leave()
         for group in getattr(self, "groups", []):
-            with delivery.quiet_layer_errors():
+            with delivery_ledger.quiet_layer_errors():
                 await self.channel_layer.group_discard(group, self.channel_name)

@@ -162,7 +162,7 @@ class OverviewLink(RealtimeLink):
         self._refresh_soon()
 
     async def table_repair(self, message: dict[str, Any]) -> None:
-        """The layer may have lost a table's moves (games.realtime.delivery): refresh soon."""
+        """The layer may have lost a table's moves (games.realtime.layer_watch): refresh soon."""
         self._refresh_soon()
 
     def _refresh_soon(self) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.testing import ApplicationCommunicator, HttpCommunicator
 
-from games.realtime import delivery
+from games.realtime import publishing
 from tests.games.helpers import session_cookie
 from unoclass.asgi import application
 
@@ -194,7 +194,7 @@ async def post_frame(
     comm = HttpCommunicator(application, "POST", path, body=body, headers=headers)
     response = await comm.get_response(timeout=5)
     await comm.wait(timeout=5)  # Django's handler has ended (its disconnect listener too)
-    await delivery.publishes_done()  # the move's broadcast, started in the background
+    await publishing.publishes_done()  # the move's broadcast, started in the background
     try:
         parsed = json.loads(response["body"])
     except ValueError:

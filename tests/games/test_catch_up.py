@@ -348,9 +348,9 @@ def test_the_migration_numbers_old_rows_by_their_commits() -> None:
 
 
 async def test_a_table_whose_publish_failed_is_told_to_catch_up_from_the_log(world: Any) -> None:
-    """The layer watch's repair for a failed publish (games.realtime.delivery.REPAIR): each
+    """The layer watch's repair for a failed publish (games.realtime.layer_watch.REPAIR): each
     socket of the table checks its seat and sends what it missed, from the log."""
-    from games.realtime.delivery import REPAIR
+    from games.realtime.layer_watch import REPAIR
 
     table_id = world.table.pk
     comm = await socket(table_id, world.teacher)

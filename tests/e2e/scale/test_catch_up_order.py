@@ -2,7 +2,7 @@
 
 Under load a layer probe can time out (docs/performance.md): the watch then takes the layer
 for down, and once it answers brings every socket up to the stored state
-(games.realtime.delivery.Watch._catch_up_later -> TableConsumer.catch_up), events from the
+(games.realtime.layer_watch.Watch._catch_up_later -> TableConsumer.catch_up), events from the
 log first. That catch-up runs beside the socket's own messages: while it read the table, the
 socket could send a newer update that came through the layer, and then it sent the older state
 it had read, and the seat went back a move (and acted on an old state: `stale_state`). The

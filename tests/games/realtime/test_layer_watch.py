@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from games.realtime import delivery
+from games.realtime import delivery_ledger, layer_watch, publishing
 
 GROUP = "table_7"
 
@@ -177,7 +177,7 @@ class Socket:
         self.catch_ups += 1
 
 
-class RecordingLedger(delivery.Ledger):
+class RecordingLedger(delivery_ledger.Ledger):
     """The ledger on the virtual clock, noting when the layer was taken for down and up."""
 
     def __init__(self, loop: VirtualTimeLoop) -> None:
@@ -211,18 +211,19 @@ def loop() -> Iterator[VirtualTimeLoop]:
 
 @pytest.fixture
 def ledger(loop: VirtualTimeLoop, monkeypatch: pytest.MonkeyPatch) -> RecordingLedger:
-    """Give the delivery module a fresh ledger that notes its changes."""
+    """Give the delivery modules a fresh ledger that notes its changes."""
     fresh = RecordingLedger(loop)
-    monkeypatch.setattr(delivery, "ledger", fresh)
-    monkeypatch.setattr(delivery, "_watches", {})
+    monkeypatch.setattr(delivery_ledger, "ledger", fresh)
+    monkeypatch.setattr(layer_watch, "_watches", {})
     return fresh
 
 
 def _watch(
     loop: VirtualTimeLoop, layer: FakeLayer, monkeypatch: pytest.MonkeyPatch
-) -> tuple[delivery.Watch, Socket]:
-    monkeypatch.setattr(delivery, "get_channel_layer", lambda: layer)
-    watch = delivery.Watch(loop)
+) -> tuple[layer_watch.Watch, Socket]:
+    monkeypatch.setattr(layer_watch, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(publishing, "get_channel_layer", lambda: layer)
+    watch = layer_watch.Watch(loop)
     sock = Socket()
     watch.sockets.add(sock)
     watch.ensure_running()
@@ -252,7 +253,7 @@ async def _publish_every(seconds: float) -> None:
     state_id = 100
     while True:
         state_id += 1
-        await delivery.publish(GROUP, _update(state_id))
+        await publishing.publish(GROUP, _update(state_id))
         await asyncio.sleep(seconds)
 
 
@@ -285,7 +286,7 @@ def _repaired(ledger: RecordingLedger, layer: FakeLayer, sock: Socket) -> None:
     assert (GROUP, Socket.channel_name) in layer.groups_added  # subscribed again
     # Every process is asked to catch its sockets up from the log; this one catches up its own.
     requests = [(g, m) for g, m in layer.group_sends if m["type"] == "watch.catch_up"]
-    assert requests == [(delivery.RESEND_GROUP, {"type": "watch.catch_up", "from": "watch.1"})]
+    assert requests == [(layer_watch.RESEND_GROUP, {"type": "watch.catch_up", "from": "watch.1"})]
     assert sock.catch_ups == 1
 
 
@@ -298,8 +299,8 @@ def test_a_lagging_loop_is_no_outage(
     Busy(loop, lag=1.0)
     _, sock = _watch(loop, layer, monkeypatch)
     _run_until_answered(loop, layer, 10)
-    assert min(layer.sends) > delivery.PROBE_TIMEOUT
-    assert min(layer.answers) > delivery.PROBE_TIMEOUT
+    assert min(layer.sends) > layer_watch.PROBE_TIMEOUT
+    assert min(layer.answers) > layer_watch.PROBE_TIMEOUT
     _no_repair(ledger, layer, sock)
 
 
@@ -345,7 +346,7 @@ def test_redis_away_is_an_outage_noticed_in_time_then_repaired(
         noticed, reason, _since = ledger.downs[0]
         assert reason == "no answer to the layer probe"
         # As fast as before the change: the next probe's allowance after it went out.
-        assert noticed - stopped <= delivery.PROBE_SECONDS + delivery.PROBE_TIMEOUT + 0.01
+        assert noticed - stopped <= layer_watch.PROBE_SECONDS + layer_watch.PROBE_TIMEOUT + 0.01
         await _for(1.0)  # a quick restart: Redis is back 1.5 s or so after it stopped
         layer.reachable.set()
         await _until(lambda: sock.catch_ups == 1, 60, "the repair")
@@ -369,12 +370,12 @@ def test_a_probe_lost_in_the_layer_is_an_outage_repaired_when_the_next_comes_bac
         layer.lost.add(lost)
         await _until(lambda: lost in watch.unanswered, 60, "the probe to be lost sent")
         sent_at = watch.unanswered[lost]
-        await delivery.publish(GROUP, _update(6))  # lost too, but not known to be
+        await publishing.publish(GROUP, _update(6))  # lost too, but not known to be
         await _until(lambda: bool(ledger.downs), 60, "the loss noticed")
         noticed, reason, since = ledger.downs[0]
         assert reason == "a layer probe was lost"
         assert since == sent_at  # the outage began when the lost probe went out
-        assert noticed - sent_at <= delivery.PROBE_SECONDS + 3.0 + 0.01  # the next's answer
+        assert noticed - sent_at <= layer_watch.PROBE_SECONDS + 3.0 + 0.01  # the next's answer
         await _until(lambda: sock.catch_ups == 1, 60, "the repair")
 
     loop.run_until_complete(scenario())
@@ -400,11 +401,11 @@ def test_a_redis_restart_that_forgot_the_groups_is_an_outage_repaired_at_once(
         noticed, reason, _since = ledger.downs[0]
         assert reason == "a layer probe was lost"
         # The next probe through the group is lost, the one after it (direct) comes back.
-        assert noticed - restarted <= 3 * delivery.PROBE_SECONDS + 0.1
+        assert noticed - restarted <= 3 * layer_watch.PROBE_SECONDS + 0.1
         await _until(lambda: sock.catch_ups == 1, 60, "the repair")
         assert (watch.group, "watch.1") in layer.members  # its own group joined again
         answered = len(layer.answers)
-        await _for(5 * delivery.PROBE_SECONDS)
+        await _for(5 * layer_watch.PROBE_SECONDS)
         assert len(layer.answers) >= answered + 4  # group probes come back again
 
     loop.run_until_complete(scenario())
@@ -425,8 +426,8 @@ def test_a_layer_that_delivers_nothing_is_an_outage_after_silent_probes(
         deaf = loop.time()
         await _until(lambda: bool(ledger.downs), 120, "the outage noticed")
         noticed, reason, _since = ledger.downs[0]
-        assert reason == f"no answer to the last {delivery.SILENT_PROBES} layer probes"
-        silence = delivery.SILENT_PROBES * delivery.PROBE_SECONDS
+        assert reason == f"no answer to the last {layer_watch.SILENT_PROBES} layer probes"
+        silence = layer_watch.SILENT_PROBES * layer_watch.PROBE_SECONDS
         assert silence - 1 <= noticed - deaf <= silence + 1
         layer.deaf = False
         await _until(lambda: sock.catch_ups == 1, 60, "the repair")
@@ -463,7 +464,7 @@ def test_a_failed_probe_send_marks_the_layer_down_at_once(
         layer.fail_sends = True
         failed = loop.time()
         await _until(lambda: bool(ledger.downs), 60, "the outage noticed")
-        assert ledger.downs[0][0] - failed <= delivery.PROBE_SECONDS + 0.01
+        assert ledger.downs[0][0] - failed <= layer_watch.PROBE_SECONDS + 0.01
         layer.fail_sends = False
         await _until(lambda: sock.catch_ups == 1, 60, "the repair")
 
@@ -480,10 +481,10 @@ def test_a_failed_publish_marks_the_layer_down_at_once(
             raise ConnectionError("Redis is away")
 
     layer = BrokenLayer(loop)
-    monkeypatch.setattr(delivery, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(publishing, "get_channel_layer", lambda: layer)
 
-    went_through = loop.run_until_complete(delivery.publish(GROUP, _update(6)))
-    loop.run_until_complete(delivery.publish(GROUP, _update(7)))
+    went_through = loop.run_until_complete(publishing.publish(GROUP, _update(6)))
+    loop.run_until_complete(publishing.publish(GROUP, _update(7)))
 
     assert not went_through
     assert ledger.downs[0] == (0.0, "Redis is away", None)
@@ -500,7 +501,7 @@ def test_a_failed_publish_s_table_is_told_to_catch_up_when_the_layer_is_back(
     async def scenario() -> None:
         await _until(lambda: len(layer.answers) >= 2, 60, "two probes answered")
         layer.fail_sends = True  # Redis is away: probes and publishes fail
-        assert not await delivery.publish("table_9", _update(6))
+        assert not await publishing.publish("table_9", _update(6))
         await _for(2.0)
         assert sock.catch_ups == 0
         layer.fail_sends = False
@@ -508,7 +509,7 @@ def test_a_failed_publish_s_table_is_told_to_catch_up_when_the_layer_is_back(
 
     loop.run_until_complete(scenario())
     # Every socket of that table, in any process, checks its seat and catches up from the log.
-    assert ("table_9", delivery.REPAIR) in layer.group_sends
+    assert ("table_9", layer_watch.REPAIR) in layer.group_sends
     assert _update(6) not in [m for _group, m in layer.group_sends]  # the log has it
     assert not ledger.has_kept()
     _repaired(ledger, layer, sock)

@@ -99,13 +99,13 @@ async def test_a_group_send_may_leave_out_the_channel_that_has_the_message() -> 
 async def test_publish_leaves_out_the_mover_on_the_process_layer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from games.realtime import delivery
+    from games.realtime import publishing
 
     layer = layer_with(Clock())
-    monkeypatch.setattr(delivery, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(publishing, "get_channel_layer", lambda: layer)
     mover, other = await layer.new_channel(), await layer.new_channel()
     for name in (mover, other):
         await layer.group_add("table_1", name)
-    assert await delivery.publish("table_1", {"type": "table.update", "state_id": 3}, mover)
+    assert await publishing.publish("table_1", {"type": "table.update", "state_id": 3}, mover)
     assert (await asyncio.wait_for(layer.receive(other), 1))["state_id"] == 3
     assert not layer.channels.get(mover)

@@ -4,7 +4,7 @@ A play at a session's table stores an attempt, which tells the teacher's overvie
 session's group) after commit. That publish was a blocking `async_to_sync(group_send)`: with
 Redis stopped it raised once its retries gave up, after the move had committed, so `table_act`
 raised, the mover's socket got no state and the error escaped the consumer. It now goes the
-way the table's own broadcasts go (games.realtime.delivery): handed to the socket's loop, never
+way the table's own broadcasts go (games.realtime.publishing): handed to the socket's loop, never
 waited on, and a failure keeps the group for the repair nudge once Redis is back.
 
 Against a real redis-server (the session's throwaway one, stopped and started again here).
@@ -26,7 +26,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games import driver
-from games.realtime import delivery
+from games.realtime import delivery_ledger, publishing
 from lessons.live.session_updates import session_group
 from tests.games.helpers import receive_until, session_cookie
 from tests.lessons.sessions.test_overview import _scripted_session
@@ -63,7 +63,7 @@ async def redis_layer(
             },
         }
     }
-    monkeypatch.setattr(delivery, "ledger", delivery.Ledger())
+    monkeypatch.setattr(delivery_ledger, "ledger", delivery_ledger.Ledger())
     try:
         yield redis_server
     finally:
@@ -94,7 +94,7 @@ async def test_a_move_at_a_session_table_while_redis_is_away_reaches_the_mover(
     # that raised escaped the consumer: receiving re-raises it here.
     moved = await receive_until(comm, "state", 15)
     assert moved["state_id"] == first["state_id"] + 1
-    await delivery.publishes_done()
+    await publishing.publishes_done()
     # The overview's update failed: its group waits for the repair nudge, as a table's does.
-    assert session_group(session.pk) in delivery.ledger.take_kept()
+    assert session_group(session.pk) in delivery_ledger.ledger.take_kept()
     await comm.disconnect(timeout=10)

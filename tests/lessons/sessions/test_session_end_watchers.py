@@ -19,7 +19,7 @@ from pytest_django.fixtures import Settings
 
 from games import driver
 from games.broadcast import table_group
-from games.realtime import delivery
+from games.realtime import layer_watch, publishing
 from games.services import ACTIVITY_ENDED
 from lessons.sessions.services import session_end
 from tests.games.helpers import receive_until, session_cookie
@@ -75,13 +75,13 @@ async def test_the_overview_stream_shows_the_end_without_an_error(class_a: Any) 
 
 
 async def test_a_repair_nudge_refreshes_the_overview(class_a: Any) -> None:
-    # After a layer outage every table's group is told to catch up (games.realtime.delivery).
+    # After a layer outage every table's group is told to catch up (games.realtime.layer_watch).
     session, table = await database_sync_to_async(_scripted_session)(class_a)
     comm = await _overview_socket(session.pk, class_a.teacher)
     connected, _ = await comm.connect(timeout=10)
     assert connected
     await receive_until(comm, "overview")
-    assert await delivery.publish(table_group(table.pk), dict(delivery.REPAIR))
+    assert await publishing.publish(table_group(table.pk), dict(layer_watch.REPAIR))
     frame = await receive_until(comm, "overview", 5)
     assert frame["data"]["session"] == session.pk
     await comm.disconnect()
