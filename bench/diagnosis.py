@@ -2,8 +2,8 @@
 
 Seeded; about a minute on two cores for the game part; the held part (f) alone takes about
 14 minutes on two cores with its default 300 pupils a rule (--held-pupils). Students
-(lessons.diagnosis.calibration) play turns taken from real games of the 116-card fractions
-deck and are diagnosed after every turn by the model lessons.diagnosis.diagnose() runs:
+(lessons.diagnosis.simulation.calibration) play turns taken from real games of the 116-card
+fractions deck and are diagnosed after every turn by the model lessons.diagnosis.diagnose() runs:
 
 (a) no misconception: a random wrong play whenever one exists, 60 turns (also: with a random
     reason after every refused "equal" claim; and drawing only among cards of another
@@ -16,11 +16,11 @@ deck and are diagnosed after every turn by the model lessons.diagnosis.diagnose(
     both medians of turns to "likely", PASS when aimed dealing is at least twice as fast; and
     students without a misconception in games aimed at M1 (the chance model must still hold);
 (e) the warm-up (issue 20), items from probe_next's model, answers read by diagnose()'s
-    (lessons.diagnosis.warmup_calibration): pupils without a misconception answering 40% wrong
-    at random with random reasons; a 50% habit of M1, M2, M3 with and without reasons; a 30%
-    habit with reasons; competent pupils (5% wrong at random); a re-check round after a 50%
-    habit was found, the habit stopped (a competent pupil then) or persisting (30% and 50%);
-    a 30% habit with random slips besides (right 90% of the time otherwise: issue 31 §8's
+    (lessons.diagnosis.simulation.warmup_calibration): pupils without a misconception answering
+    40% wrong at random with random reasons; a 50% habit of M1, M2, M3 with and without
+    reasons; a 30% habit with reasons; competent pupils (5% wrong at random); a re-check round
+    after a 50% habit was found, the habit stopped (a competent pupil then) or persisting (30%
+    and 50%); a 30% habit with random slips besides (right 90% of the time otherwise: issue 31 §8's
     outside simulation, an information line);
     and a warm-up followed by 60 game turns (no misconception, random reasons: the error rate
     over both kinds of evidence together); these on the `full` level, and information lines for
@@ -64,9 +64,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine.fractions import parse_fraction  # noqa: E402
-from lessons.diagnosis import calibration as cal  # noqa: E402
-from lessons.diagnosis import warmup_calibration as wc  # noqa: E402
-from lessons.diagnosis.calibration import Outcome, Student  # noqa: E402
 from lessons.diagnosis.classifier import CLAIM_EQUAL, tags_for  # noqa: E402
 from lessons.diagnosis.evidence import STATUS_HELD, STATUS_LIKELY, STATUS_RESOLVED  # noqa: E402
 from lessons.diagnosis.learning_curve import (  # noqa: E402
@@ -78,8 +75,11 @@ from lessons.diagnosis.learning_curve import (  # noqa: E402
 from lessons.diagnosis.model import HELD_MIN_DAYS  # noqa: E402
 from lessons.diagnosis.probe import ROUND_CAP, WarmUp  # noqa: E402
 from lessons.diagnosis.residual import residual_pass_rates  # noqa: E402
+from lessons.diagnosis.simulation import calibration as cal  # noqa: E402
 from lessons.diagnosis.simulation import learners  # noqa: E402
-from lessons.diagnosis.warmup_calibration import Pupil, RoundOutcome  # noqa: E402
+from lessons.diagnosis.simulation import warmup_calibration as wc  # noqa: E402
+from lessons.diagnosis.simulation.calibration import Outcome, Student  # noqa: E402
+from lessons.diagnosis.simulation.warmup_calibration import Pupil, RoundOutcome  # noqa: E402
 
 HABITS = ("M1", "M2", "M3")
 NULL_TURNS = 60
