@@ -2,8 +2,8 @@
 
 Seeded; about a minute on two cores for the game part; the held part (f) alone takes about
 14 minutes on two cores with its default 300 pupils a rule (--held-pupils). Students
-(lessons.diagnosis.calibration) play turns taken from real games of the 116-card fractions
-deck and are diagnosed after every turn by the model lessons.diagnosis.diagnose() runs:
+(lessons.diagnosis.simulation.calibration) play turns taken from real games of the 116-card
+fractions deck and are diagnosed after every turn by the model lessons.diagnosis.diagnose() runs:
 
 (a) no misconception: a random wrong play whenever one exists, 60 turns (also: with a random
     reason after every refused "equal" claim; and drawing only among cards of another
@@ -16,12 +16,12 @@ deck and are diagnosed after every turn by the model lessons.diagnosis.diagnose(
     both medians of turns to "likely", PASS when aimed dealing is at least twice as fast; and
     students without a misconception in games aimed at M1 (the chance model must still hold);
 (e) the warm-up (issue 20), items from probe_next's model, answers read by diagnose()'s
-    (lessons.diagnosis.warmup_calibration): pupils without a misconception answering 40% wrong
-    at random with random reasons; a 50% habit of M1, M2, M3 with and without reasons; a 30%
-    habit with reasons; competent pupils (5% wrong at random); a re-check round after a 50%
-    habit was found, the habit stopped (a competent pupil then) or persisting (30% and 50%);
-    a 30% habit with random slips besides (right 90% of the time otherwise: issue 31 §8's
-    outside simulation, an information line);
+    (lessons.diagnosis.simulation.warmup_calibration): pupils without a misconception answering
+    40% wrong at random with random reasons; a 50% habit of M1, M2, M3 with and without
+    reasons; a 30% habit with reasons; competent pupils (5% wrong at random); a re-check round
+    after a 50% habit was found, the habit stopped (a competent pupil then) or persisting (30%
+    and 50%); a 30% habit with random slips besides (right 90% of the time otherwise: issue 31 §8's
+    outside simulation, >= 92%);
     and a warm-up followed by 60 game turns (no misconception, random reasons: the error rate
     over both kinds of evidence together); these on the `full` level, and information lines for
     the other levels (a fifth of the pupils);
@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import math
 import random
 import sys
 import time
@@ -64,9 +65,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine.fractions import parse_fraction  # noqa: E402
-from lessons.diagnosis import calibration as cal  # noqa: E402
-from lessons.diagnosis import warmup_calibration as wc  # noqa: E402
-from lessons.diagnosis.calibration import Outcome, Student  # noqa: E402
+from lessons.diagnosis import diagnose  # noqa: E402
 from lessons.diagnosis.classifier import CLAIM_EQUAL, tags_for  # noqa: E402
 from lessons.diagnosis.evidence import STATUS_HELD, STATUS_LIKELY, STATUS_RESOLVED  # noqa: E402
 from lessons.diagnosis.learning_curve import (  # noqa: E402
@@ -78,8 +77,12 @@ from lessons.diagnosis.learning_curve import (  # noqa: E402
 from lessons.diagnosis.model import HELD_MIN_DAYS  # noqa: E402
 from lessons.diagnosis.probe import ROUND_CAP, WarmUp  # noqa: E402
 from lessons.diagnosis.residual import residual_pass_rates  # noqa: E402
+from lessons.diagnosis.simulation import calibration as cal  # noqa: E402
 from lessons.diagnosis.simulation import learners  # noqa: E402
-from lessons.diagnosis.warmup_calibration import Pupil, RoundOutcome  # noqa: E402
+from lessons.diagnosis.simulation import warmup_calibration as wc  # noqa: E402
+from lessons.diagnosis.simulation.calibration import Outcome, Student  # noqa: E402
+from lessons.diagnosis.simulation.warmup_calibration import Pupil, RoundOutcome  # noqa: E402
+from lessons.diagnosis.stream import chance_rates_of  # noqa: E402
 
 HABITS = ("M1", "M2", "M3")
 NULL_TURNS = 60
@@ -213,9 +216,14 @@ def warm_up(pool: ProcessPoolExecutor, pupils: int) -> tuple[list[str], list[str
             simulate_warm_up(pool, "round", slips, habit_pupils, (55 + i) * 10**6)
         )
         lengths += wc.round_lengths(found_slips)
-        info.append(
-            f"info  warm-up: {rule} 30% habit, 10% random slips besides (with reasons) 'likely' "
-            f"by the end of the round: {wc.found(found_slips, rule):.1%}"
+        share = wc.found(found_slips, rule)
+        lines.append(
+            line(
+                share >= HABIT30_GOAL,
+                f"warm-up: {rule} 30% habit, 10% random slips besides (with reasons) 'likely' "
+                f"by the end of the round: {share:.1%} (>= {HABIT30_GOAL:.0%}, {len(found_slips)} "
+                "pupils)",
+            )
         )
         info.append(
             f"info  warm-up: {rule} 30% habit median items to 'likely' "
@@ -649,6 +657,43 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(text.startswith("PASS") for text in lines) else 1
 
 
+# The level "likely" needs without reasons, per habit (the default deck's shares).
+LEVELS: dict[str, float] = {rule: diagnose([])[rule]["alpha"] for rule in HABITS}  # type: ignore[misc]
+
+
+def fits_ceiling(rule: str, turns: int, students: int) -> tuple[float, float]:
+    """Return a fit's typical chance rate p0 in real games (geometric mean over the turns
+    holding a fitting card) and the most a test of the card played could find in `turns`.
+
+    The second: the share of `students` 30% habit students (seeded) whose fits' p0 multiply
+    to the rule's level or less within `turns` turns. Such a student errs only by the habit,
+    so every wrong claim fits and the chance of a score that high is that product: no test
+    reading which card was played finds the habit sooner at that level.
+    """
+    rates = []
+    for reference, _, hand in cal.situations():
+        p0 = 0.0
+        if reference is not None:
+            cards = tuple(map(parse_fraction, hand))
+            p0 = chance_rates_of(parse_fraction(reference), cards)[0].get(rule, 0.0)
+        rates.append(p0)
+    fitting = [math.log(p0) for p0 in rates if p0]
+    typical = math.exp(sum(fitting) / len(fitting))
+    rng = random.Random(f"ceiling:{rule}")
+    level = math.log(LEVELS[rule])
+    found = 0
+    for _ in range(students):
+        score = 0.0
+        for _ in range(turns):
+            p0 = rates[rng.randrange(len(rates))]
+            if p0 and rng.random() < cal.HABIT_RATE:
+                score += math.log(p0)
+                if score <= level:
+                    found += 1
+                    break
+    return typical, found / students
+
+
 def game_turns(pool: ProcessPoolExecutor, args: argparse.Namespace) -> tuple[list[str], list[str]]:
     """Measure the game's goals (a) to (d)."""
     for rule in HABITS:
@@ -682,10 +727,14 @@ def game_turns(pool: ProcessPoolExecutor, args: argparse.Namespace) -> tuple[lis
     )
     for rule in HABITS:
         shows = held[rule] * cal.HABIT_RATE
+        typical, ceiling = fits_ceiling(rule, HABIT_TURNS, args.habit_students)
+        needed = math.ceil(math.log(LEVELS[rule]) / math.log(typical))
         info.append(
             f"limit {rule}: a 30% habit shows {shows * 60:.1f} times in 60 turns, "
-            f"{shows * 150:.1f} in 150; each fit has chance p0 of about 1/3, and beating "
-            "chance at the stated error rate takes about 6 fits without reasons"
+            f"{shows * 150:.1f} in 150; a fit's chance p0 is {typical:.2f} (geometric mean), so "
+            f"beating chance at p <= {LEVELS[rule]:g} takes about {needed} fits without reasons; "
+            f"the most any test of the card played could find within {HABIT_TURNS} turns at that "
+            f"level: {ceiling:.1%} (every wrong claim fits: the p-value is the fits' p0 multiplied)"
         )
     for with_reasons in (False, True):
         label = "with reasons" if with_reasons else "no reasons"

@@ -28,8 +28,10 @@ from .probe import WarmUp, _current_round, _Round, _undecided
 from .reasons import REASON_FOR_RULE
 from .stream import Turn, chance_rates_of, read_turn
 
-# At most this many questions that inform in a round (a third of probe.ROUND_CAP's 24 items).
-ASK_CAP: Final = 8
+# At most this many questions that inform in a round (half of probe.ROUND_CAP's 24 items: with
+# 8, a 30% habit with 10% slips besides was found for 91.2-92.5% of 400 pupils a rule, with 12
+# for 92.0-93.0%; issue 31 §8, docs/diagnosis.md).
+ASK_CAP: Final = 12
 # The chance of a question after an answer whose reason does not inform, and at most how many
 # such questions a round asks: with the above, "a few times a round".
 COVER_RATE: Final = 0.25

@@ -16,11 +16,11 @@ large as the smallest speed-up among them:
   STEP_ENCOUNTER (spacing: massed encounters count less).
 
 A pupil starts with habit rate START_RATE, plays GAME_TURNS turns a game, each turn a real
-game situation (lessons.diagnosis.calibration: ordinary games, or games aimed at the rule);
-the habit is **removed** once its rate is below REMOVED_BELOW. Per model and rule: the median
-turns to removal with ordinary and with aimed dealing (never within HORIZON: infinity), and the
-removal speed-up (ordinary / aimed; 1 when neither removes it within HORIZON, a lower bound
-HORIZON / aimed when only aimed does).
+game situation (lessons.diagnosis.simulation.calibration: ordinary games, or games aimed at
+the rule); the habit is **removed** once its rate is below REMOVED_BELOW. Per model and rule:
+the median turns to removal with ordinary and with aimed dealing (never within HORIZON:
+infinity), and the removal speed-up (ordinary / aimed; 1 when neither removes it within
+HORIZON, a lower bound HORIZON / aimed when only aimed does).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from typing import Final
 
 from games.engine.fractions import parse_fraction
 
-from .. import calibration
 from ..classifier import CLAIM_EQUAL, tags_for
+from . import calibration
 
 LEARNS_ON_REFUSED: Final = "learns on refused traps"
 LEARNS_EVERY_ENCOUNTER: Final = "learns at every encounter"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from lessons.diagnosis import calibration as cal
-from lessons.diagnosis.calibration import Student
+from lessons.diagnosis.simulation import calibration as cal
+from lessons.diagnosis.simulation.calibration import Student
 
 NULL = 200
 HABIT = 50

@@ -25,6 +25,7 @@ def test_the_warm_up_part_prints_every_goal_as_pass_or_fail(
         "M2 50% habit (no reasons) 'likely' by the end of the round",
         "M3 50% habit (with reasons) median items to 'likely'",
         "M1 30% habit (with reasons)",
+        "M2 30% habit, 10% random slips besides (with reasons) 'likely' by the end",
         "M2 habit stopped, 'resolved' by one re-check",
         "M3 30% habit persisting, 'resolved' by a re-check",
         "longest round",

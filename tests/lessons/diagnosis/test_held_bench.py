@@ -7,11 +7,11 @@ from types import ModuleType
 
 import pytest
 
-from lessons.diagnosis import warmup_calibration as wc
 from lessons.diagnosis.chance import binomial_cdf
 from lessons.diagnosis.model import HABIT_FLOOR, RESOLVED_MIN_CLEAN, RESOLVED_MISS
 from lessons.diagnosis.probe import ROUND_CAP, WarmUp
 from lessons.diagnosis.residual import RESIDUAL_RATES, one_round_pass, residual_pass_rates
+from lessons.diagnosis.simulation import warmup_calibration as wc
 from tests.lessons.diagnosis.bench_runner import load_bench, run_goals
 
 

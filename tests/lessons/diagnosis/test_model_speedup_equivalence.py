@@ -21,14 +21,14 @@ from lessons.diagnosis import (
     DEFAULT_DECK_VALUES,
     RULE_IDS,
     Diagnosis,
-    calibration,
     diagnose,
     stream,
 )
 from lessons.diagnosis.chance import ChanceScore
 from lessons.diagnosis.classifier import CLAIM_DENOMINATOR, CLAIM_EQUAL, tags_for
 from lessons.diagnosis.reasons import REASON_FOR_RULE, REASONS
-from lessons.diagnosis.reference import RefDiagnosis, RefScore, ref_diagnose
+from lessons.diagnosis.simulation import calibration
+from lessons.diagnosis.simulation.reference import RefDiagnosis, RefScore, ref_diagnose
 
 TOLERANCE = 1e-12
 FIRST_REASON = next(iter(REASONS))

@@ -11,7 +11,7 @@ import pytest
 
 from lessons.attempts import log
 from lessons.diagnosis import CLAIM_DENOMINATOR, CLAIM_EQUAL, infer_claim, judge_claim
-from lessons.diagnosis.reference import ref_play
+from lessons.diagnosis.simulation.reference import ref_play
 from lessons.diagnosis.stream import deck_values, read_turn
 
 DECK = deck_values(

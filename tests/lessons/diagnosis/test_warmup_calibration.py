@@ -9,10 +9,10 @@ import random
 import pytest
 
 from lessons.diagnosis import ROUND_CAP, probe_next
-from lessons.diagnosis import warmup_calibration as wc
-from lessons.diagnosis.calibration import Student
 from lessons.diagnosis.probe import WarmUp
-from lessons.diagnosis.warmup_calibration import Pupil
+from lessons.diagnosis.simulation import warmup_calibration as wc
+from lessons.diagnosis.simulation.calibration import Student
+from lessons.diagnosis.simulation.warmup_calibration import Pupil
 
 N = 60
 

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lessons.diagnosis.probe import ROUND_CAP, WarmUp
+from lessons.diagnosis.simulation.warmup_calibration import Pupil, answer
 from lessons.diagnosis.stream import read_turn
-from lessons.diagnosis.warmup_calibration import Pupil, answer
 from lessons.diagnosis.why import ASK_CAP, COVER_CAP, Why, reason_asked, reason_informs
 
 PUPILS = {

@@ -15,7 +15,7 @@ from typing import Any, TypedDict
 
 from games.engine.fractions import parse_fraction
 
-from .classifier import (
+from ..classifier import (
     CLAIM_DENOMINATOR,
     CLAIM_EQUAL,
     RULE_IDS,
@@ -23,7 +23,7 @@ from .classifier import (
     judge_claim,
     tags_for,
 )
-from .model import (
+from ..model import (
     ALPHA_EMERGING,
     ALPHA_LIKELY,
     ALPHA_LIKELY_REASONS,
@@ -35,8 +35,8 @@ from .model import (
     RESOLVED_MIN_CLEAN,
     TESTED_RULES,
 )
-from .reasons import REASON_FOR_RULE, REASONS
-from .stream import DEFAULT_DECK_VALUES
+from ..reasons import REASON_FOR_RULE, REASONS
+from ..stream import DEFAULT_DECK_VALUES
 
 Card = tuple[int, int]
 

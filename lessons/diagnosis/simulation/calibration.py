@@ -38,11 +38,11 @@ from games.engine.cards import FRACTION
 from games.engine.fractions import parse_fraction
 from games.engine.game import Game
 
-from .classifier import CLAIM_EQUAL, tags_for
-from .decks import aim_pairs
-from .evidence import STATUS_EMERGING, STATUS_RESOLVED
-from .model import Diagnosis
-from .reasons import REASON_FOR_RULE, REASONS
+from ..classifier import CLAIM_EQUAL, tags_for
+from ..decks import aim_pairs
+from ..evidence import STATUS_EMERGING, STATUS_RESOLVED
+from ..model import Diagnosis
+from ..reasons import REASON_FOR_RULE, REASONS
 
 HABIT_RATE = 0.3
 HONEST_REASONS = 0.75

@@ -37,14 +37,14 @@ from typing import Final
 
 from games.engine.fractions import parse_fraction
 
+from ..classifier import CLAIM_EQUAL, tags_for
+from ..evidence import STATUS_HELD, STATUS_LIKELY, STATUS_RESOLVED
+from ..model import HELD_MIN_GAP
+from ..probe import WarmUp
+from ..reasons import REASON_FOR_RULE, REASONS
+from ..stream import read_turn
+from ..why import Why
 from . import calibration as game
-from .classifier import CLAIM_EQUAL, tags_for
-from .evidence import STATUS_HELD, STATUS_LIKELY, STATUS_RESOLVED
-from .model import HELD_MIN_GAP
-from .probe import WarmUp
-from .reasons import REASON_FOR_RULE, REASONS
-from .stream import read_turn
-from .why import Why
 
 _REASON_CODES: tuple[str, ...] = tuple(REASONS)
 
