@@ -56,7 +56,7 @@ def _transport_uses(tree: ast.AST) -> list[int]:
             used = any(alias.name.endswith("realtime.publishing") for alias in node.names)
         else:
             used = False
-        if used and isinstance(node, ast.Attribute | ast.ImportFrom):
+        if used and isinstance(node, ast.Attribute | ast.ImportFrom | ast.Import):
             lines.append(node.lineno)
     return lines
 
