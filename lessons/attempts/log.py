@@ -55,6 +55,7 @@ from lessons.diagnosis import (
 )
 from lessons.live.session_updates import session_changed
 from lessons.models import Attempt, MissedEquivalence, SeatStudent, Student
+from lessons.practice.pictures import pictures_shown
 
 
 @dataclass
@@ -251,6 +252,8 @@ def log_judged_play(play: JudgedPlay) -> list[Write]:
         response_ms=play.response_ms,
         rules_version=RULES_VERSION,
         turn=turn,
+        # Shown as the student saw the cards (before this play): then never evidence.
+        pictures=play.pictures and pictures_shown(play.table_id, facts.student_id),
     )
     facts.open_turn = turn if wrong else None
     session_id = facts.session_id
