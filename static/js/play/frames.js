@@ -66,7 +66,7 @@ export function onFrame(frame) {
     if (frame.code === "bad_since" || frame.code === "unavailable") catchUpDone();
     // A refused fraction resets the server's count of right plays (lessons.practice.pictures):
     // faded pictures come back now, as the next state will say.
-    if (game.pictureKind && frame.details && frame.details.played && !game.picturesShown) {
+    if (game.pictureKind && frame.details && frame.details.explanation && !game.picturesShown) {
       game.picturesShown = true;
       setData(root, "pictures", "shown");
     }
