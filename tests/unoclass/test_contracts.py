@@ -143,9 +143,9 @@ def test_django_in_the_ent_matching_module_breaks_its_contract(
 @pytest.mark.parametrize(
     ("module", "statement"),
     [
-        ("lessons/reporting/pdf_merge.py", "import django.conf"),
+        ("lessons/printing/pdf_merge.py", "import django.conf"),
         # Indirectly: the printing module reads the cache and the models.
-        ("lessons/reporting/pdf_render.py", "from lessons.reporting import printing"),
+        ("lessons/printing/pdf_render.py", "from lessons.printing import printing"),
     ],
 )
 def test_a_django_import_in_a_print_worker_module_breaks_its_contract(
