@@ -157,7 +157,7 @@ class LessonsHost:
         practice_allowed(user)
 
     def picture_seats(self, table: Any) -> frozenset[int]:
-        from lessons.practice.pictures import picture_seats
+        from lessons.attempts.pictures import picture_seats
 
         return picture_seats(table)
 

@@ -40,6 +40,7 @@ from games.engine.fractions import FractionValue, is_fraction_card, parse_fracti
 from games.errors import TableError
 from games.listeners import Insert, JudgedPlay, PlayerAction, Update, Write
 from games.models import TableEvent
+from lessons.attempts.pictures import pictures_shown
 from lessons.attempts.seat_students import last_attempt, seat_student_facts
 from lessons.attempts.seat_students import wrong_turn as _wrong_turn
 from lessons.classrooms.services import CLASSROOM_ARCHIVED
@@ -55,7 +56,6 @@ from lessons.diagnosis import (
 )
 from lessons.live.session_updates import session_changed
 from lessons.models import Attempt, MissedEquivalence, SeatStudent, Student
-from lessons.practice.pictures import pictures_shown
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Build diagnose()'s turn dicts from a stored attempt log, or from the attempts CSV (pure).
 
-The dashboards (lessons.reporting.loading) and a researcher re-running the diagnosis on an
+The dashboards (lessons.evidence.loading) and a researcher re-running the diagnosis on an
 exported CSV go through the same function, turns_from_attempts(), so both get the same turns
 and therefore the same statuses.
 
@@ -216,7 +216,7 @@ def turns_from_csv(
     The "at" column (the claim's time, ISO 8601 with its offset) is optional: older exports
     have none, and their turns are untimed (never "held"); a bad time raises ValueError.
     Marker rows (a group plan's events: "row_kind" "marker") and plays made with pictures of
-    the fractions shown ("pictures" 1: lessons.practice.pictures) are left out.
+    the fractions shown ("pictures" 1: lessons.attempts.pictures) are left out.
     """
     records: dict[str, list[dict[str, Any]]] = {}
     for index, row in enumerate(rows):

@@ -42,7 +42,7 @@ NOT_YOUR_CLASS = _("You do not teach this class.")
 BAD_GAMES = _("Choose between 1 and %(most)d games.")
 BAD_DECK = _("Choose one of the deck levels.")
 BAD_PICTURES = _("Choose no pictures, a bar or the number line.")
-# Pictures of the fractions on the cards (lessons.practice.pictures); "": none.
+# Pictures of the fractions on the cards (lessons.attempts.pictures); "": none.
 PICTURE_KINDS: Final = ("", "bar", "line")
 DUE_IN_THE_PAST = _("The date is already past: choose today or a later day.")
 NOT_IN_CLASS = _("Choose students of this class only.")
@@ -71,7 +71,7 @@ def assignment_create(
 
     `warmup`: each student first answers a warm-up round (lessons.warmup), then plays.
     `pictures`: "bar" or "line" shows that picture under each fraction card's value until a
-    few right plays in a row (lessons.practice.pictures); "": none.
+    few right plays in a row (lessons.attempts.pictures); "": none.
 
     No students chosen: the whole class. Only a teacher of the class, of a class not archived,
     for its own present students.

@@ -64,7 +64,7 @@ export function onFrame(frame) {
   } else if (frame.type === "error") {
     answered(); // the action was answered: refused
     if (frame.code === "bad_since" || frame.code === "unavailable") catchUpDone();
-    // A refused fraction resets the server's count of right plays (lessons.practice.pictures):
+    // A refused fraction resets the server's count of right plays (lessons.attempts.pictures):
     // faded pictures come back now, as the next state will say.
     if (game.pictureKind && frame.details && frame.details.explanation && !game.picturesShown) {
       game.picturesShown = true;

@@ -14,7 +14,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Page, expect
 
-from lessons.practice.pictures import FADE_AFTER
+from lessons.attempts.pictures import FADE_AFTER
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 from tests.e2e.browser.pages import PlayPage, card_selector
 from tests.e2e.browser.test_play_motion_sound import WATCH_ANIMATIONS

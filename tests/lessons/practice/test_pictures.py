@@ -19,9 +19,9 @@ from games.players import table_info
 from games.protocol import state_frame
 from games.refusals import table_game
 from games.services import SeatSpec, table_act, table_create
+from lessons.attempts.pictures import FADE_AFTER, picture_seats
 from lessons.diagnosis import diagnose, turns_from_csv
 from lessons.models import Attempt, PracticeAssignment
-from lessons.practice.pictures import FADE_AFTER, picture_seats
 from lessons.practice.services import assignment_create, practice_table_start, today
 from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.exports import pseudonym

@@ -258,7 +258,7 @@ def evidence_window(classroom: Classroom) -> Window:
 
 def _evidence() -> Any:
     """Return the attempts that are evidence: all but those made with pictures of fractions
-    shown (lessons.practice.pictures), where a child may have matched shapes, not symbols."""
+    shown (lessons.attempts.pictures), where a child may have matched shapes, not symbols."""
     return Attempt.objects.filter(pictures=False)
 
 

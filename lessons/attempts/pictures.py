@@ -5,7 +5,7 @@ fraction card's value, a bar or the number line. Counted here from the attempt l
 reload or another device finds the same: the pictures fade once the student's last
 FADE_AFTER judged plays at the table were all right, and come back with the next refused
 play (a child who is stuck again gets the support back). Attempts made while they were shown
-are stored with `pictures` set and are never diagnosis evidence (lessons.reporting.loading).
+are stored with `pictures` set and are never diagnosis evidence (lessons.evidence.loading).
 A class session's table never shows them (games.services.creation, games.players).
 """
 
