@@ -5,7 +5,8 @@
   finds no violation at all.
 - At a class session's table asked for the same, no card shows one.
 - After FADE_AFTER right plays in a row (counted by the server) the pictures fade: opacity with
-  motion on, hidden at once and nothing animated under prefers-reduced-motion.
+  motion on, hidden at once and nothing animated under prefers-reduced-motion; a refused play
+  brings them back, and a reload keeps what the server counted.
 """
 
 from __future__ import annotations
@@ -137,5 +138,20 @@ def test_pictures_fade_after_right_plays_in_a_row(
         # A reload keeps them faded: the server counted the plays.
         page.reload()
         expect(play).to_have_attribute("data-pictures", "faded")
+    finally:
+        page.context.close()
+
+
+def test_faded_pictures_come_back_after_a_refused_play(server: Server, browser: Browser) -> None:
+    page = _open(server, browser, settings=PICTURES, right_before=FADE_AFTER)
+    try:
+        play = page.locator("#play")
+        expect(play).to_have_attribute("data-pictures", "faded")  # the first state: faded
+        page.click(card_selector("5/6j"))  # neither equal to 1/3 nor of denominator 3: refused
+        expect(play).to_have_attribute("data-pictures", "shown")
+        expect(page.locator(f"{card_selector('2/3r')} .card__picture")).to_be_visible()
+        # The server counted the refusal too: a reload shows them.
+        page.reload()
+        expect(play).to_have_attribute("data-pictures", "shown")
     finally:
         page.context.close()
