@@ -23,6 +23,14 @@ DECK_CHOICES = [
     ("improper", _("Up to 12, with fractions greater than one")),
 ]
 DEFAULT_DECK = "full"
+# Pictures of the fractions under the card values at a practice table (docs/protocol.md,
+# `pictures`), none by default; never at a class session's table.
+PICTURES_LABEL = _("With pictures (a bar or the number line)")
+PICTURE_CHOICES = [
+    ("", _("No pictures")),
+    ("bar", _("A bar cut into equal parts")),
+    ("line", _("The number line")),
+]
 TOO_MANY_PLAYERS = _("%(ruleset)s is played by %(low)d to %(high)d players.")
 
 
@@ -34,6 +42,9 @@ class PracticeForm(forms.Form):
     bot = forms.ChoiceField(label=_("Bots"), choices=BOT_CHOICES, initial="heuristic")
     deck = forms.ChoiceField(
         label=_("Deck (Uno Fractions)"), choices=DECK_CHOICES, initial=DEFAULT_DECK, required=False
+    )
+    pictures = forms.ChoiceField(
+        label=PICTURES_LABEL, choices=PICTURE_CHOICES, initial="", required=False
     )
     accessible = forms.BooleanField(
         label=_("Accessible mode (screen reader, no time limit)"), required=False

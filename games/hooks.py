@@ -16,6 +16,7 @@ __all__ = [
     "may_act_on_seat",
     "may_watch",
     "practice_check",
+    "picture_seats",
     "practice_options_for",
     "reason_answer",
     "reason_prompt",
@@ -47,6 +48,11 @@ def replay_url(table: Any) -> str | None:
 def practice_options_for(user: Any, deck_level: str) -> dict[str, Any]:
     """Return the host's extra options for the user's practice table ({} if none)."""
     return dict(registered().practice_options(user, deck_level))
+
+
+def picture_seats(table: Any) -> frozenset[int]:
+    """Return the seats whose cards show pictures of the fractions now (practice tables)."""
+    return frozenset(registered().picture_seats(table))
 
 
 def practice_check(user: Any) -> None:

@@ -96,6 +96,11 @@ class TableHost(Protocol):
         """Log the answer to the compare question; raise TableError when it is refused."""
         ...
 
+    def picture_seats(self, table: Any) -> frozenset[int]:
+        """Return the seats of a practice table with pictures on whose cards show them now
+        (not yet faded: docs/protocol.md, `pictures`)."""
+        ...
+
     def judged_play(self, play: JudgedPlay) -> list[Write]:
         """Return the rows to write for a judged fraction play (accepted or refused)."""
         ...
@@ -135,6 +140,9 @@ class NullHost:
 
     def practice_check(self, user: Any) -> None:
         return None
+
+    def picture_seats(self, table: Any) -> frozenset[int]:
+        return frozenset()  # no attempt log to count right plays in: no pictures
 
     def reason_prompt(self, table_id: int, user: Any, lang: str) -> dict[str, Any] | None:
         return None

@@ -43,6 +43,9 @@ class JudgedPlay:
     # Each seat's last stored action (TableEvent.seq), or None when the table does not know
     # it (a table older than Table.last_moves): then a listener asks the database.
     last_moves: dict[int, int] | None = None
+    # The practice table's "pictures" setting is on (docs/protocol.md, `pictures`): the host
+    # tells whether this play was made with the pictures shown.
+    pictures: bool = False
 
 
 @dataclass(frozen=True)

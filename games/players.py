@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
+from games import hooks
 from games.models import Seat, Table
+
+# Pictures of the fractions under the card values (docs/protocol.md, `pictures`).
+PICTURES: Final = ("bar", "line")
+
+
+def pictures_on(table: Table) -> bool:
+    """Tell whether the table shows pictures of fractions: a practice table that asked for them.
+
+    Checked again here, not only when the table was made: a class session's table never
+    shows them, whatever its settings say.
+    """
+    return (
+        table.kind == Table.Kind.PRACTICE
+        and table.ruleset == "fractions"
+        and (table.play_settings or {}).get("pictures") in PICTURES
+    )
 
 
 def robot_name(number: int) -> str:
@@ -22,7 +39,7 @@ def table_info(*, table: Table, seats: list[Seat] | None = None) -> dict[str, An
     `seats`: the table's seats when the caller holds them (read here otherwise).
     """
     seats = list(table.seats.all()) if seats is None else seats
-    return {
+    info: dict[str, Any] = {
         "id": table.pk,
         "ruleset": table.ruleset,
         "status": table.status,
@@ -38,3 +55,10 @@ def table_info(*, table: Table, seats: list[Seat] | None = None) -> dict[str, An
             for seat in seats
         ],
     }
+    if pictures_on(table):
+        # Read by state_frame only (each seat its own `pictures`), never sent as it is.
+        info["pictures"] = {
+            "kind": table.play_settings["pictures"],
+            "seats": sorted(hooks.picture_seats(table)),
+        }
+    return info

@@ -43,7 +43,14 @@ def state_frame(
     frame: dict[str, Any] = {"type": "state", "state_id": state_id}
     if events is not None:
         frame["events"] = events
+    pictures = info.get("pictures")
+    if pictures is not None:
+        info = {key: value for key, value in info.items() if key != "pictures"}
     frame.update(view=view, table=info)
+    if pictures is not None and seat is not None and view.get("ruleset") == "fractions":
+        # A practice table with pictures on (games.players.pictures_on): the seat's own cards
+        # show them until a few right plays in a row fade them (the host counts them).
+        frame["pictures"] = {"kind": pictures["kind"], "shown": seat in pictures["seats"]}
     if lang in LANGS:
         frame["to_play"] = to_play_parts(view, lang)
     if seat is not None and view.get("ruleset") == "fractions":

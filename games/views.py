@@ -71,6 +71,7 @@ def practice(request: HttpRequest) -> HttpResponse:
                     "accessible": data["accessible"],
                     "highlight_playable": data["highlight_playable"],
                     "ask_reason": PRACTICE_ASK_REASON,
+                    "pictures": data.get("pictures") or "",
                 },
                 created_by=request.user,
             )

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from games.engine import Game, IllegalAction
 from games.models import Seat, Table
+from games.players import PICTURES
 from games.services.awaiting import _arm_timer
 from games.services.outcomes import SeatSpec, _refusal
 
@@ -36,7 +37,7 @@ def table_create(
         table = Table.objects.create(
             ruleset=ruleset,
             options=options or {},
-            play_settings=_clean_settings(table_settings or {}),
+            play_settings=_clean_settings(table_settings or {}, kind),
             kind=kind,
             seed=seed,
             setup=setup,
@@ -60,8 +61,12 @@ def table_create(
     return table
 
 
-def _clean_settings(raw: dict[str, Any]) -> dict[str, Any]:
-    """Keep the known table settings; the accessible mode never runs a turn timer."""
+def _clean_settings(raw: dict[str, Any], kind: str = Table.Kind.PRACTICE) -> dict[str, Any]:
+    """Keep the known table settings; the accessible mode never runs a turn timer.
+
+    Pictures of fractions only at a practice table: a class session's cards are scored, and a
+    child there would match shapes where the diagnosis reads symbols.
+    """
     accessible = bool(raw.get("accessible", False))
     timer = 0 if accessible else max(0, min(int(raw.get("turn_timer", 0) or 0), 600))
     return {
@@ -80,4 +85,8 @@ def _clean_settings(raw: dict[str, Any]) -> dict[str, Any]:
         # The game waits for every player to come to the table (a class session's next game):
         # no robot nor timer moves before; cleared once nobody is awaited (see _gather).
         "gather": bool(raw.get("gather", False)),
+        # Pictures of the fractions on the cards ("bar", "line"; "": none), practice only.
+        "pictures": str(raw.get("pictures"))
+        if kind == Table.Kind.PRACTICE and raw.get("pictures") in PICTURES
+        else "",
     }

@@ -20,6 +20,7 @@ from games.engine import Game, IllegalAction
 from games.engine.fractions import is_fraction_card
 from games.errors import TableError
 from games.models import Seat, Table
+from games.players import pictures_on
 from games.refusals import refusal_record, table_game
 from games.services.commit import Actor, _commit
 from games.services.outcomes import NOT_SEATED, TABLE_FINISHED, Outcome, _details, _refusal
@@ -147,6 +148,7 @@ class _Move:
             moves=self.locked.table.moves,
             seat_row=self.locked.seat_rows.get(self.seat.index),
             last_moves=_last_moves(self.locked.table),
+            pictures=pictures_on(self.locked.table),
         )
 
     def player_action(self, events: list[dict[str, Any]]) -> listeners.PlayerAction:

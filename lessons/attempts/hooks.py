@@ -156,6 +156,11 @@ class LessonsHost:
     def practice_check(self, user: Any) -> None:
         practice_allowed(user)
 
+    def picture_seats(self, table: Any) -> frozenset[int]:
+        from lessons.attempts.pictures import picture_seats
+
+        return picture_seats(table)
+
     def reason_prompt(self, table_id: int, user: Any, lang: str) -> dict[str, Any] | None:
         from lessons.attempts.reason_prompt import reason_prompt
 

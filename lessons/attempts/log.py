@@ -40,6 +40,7 @@ from games.engine.fractions import FractionValue, is_fraction_card, parse_fracti
 from games.errors import TableError
 from games.listeners import Insert, JudgedPlay, PlayerAction, Update, Write
 from games.models import TableEvent
+from lessons.attempts.pictures import pictures_shown
 from lessons.attempts.seat_students import last_attempt, seat_student_facts
 from lessons.attempts.seat_students import wrong_turn as _wrong_turn
 from lessons.classrooms.services import CLASSROOM_ARCHIVED
@@ -251,6 +252,8 @@ def log_judged_play(play: JudgedPlay) -> list[Write]:
         response_ms=play.response_ms,
         rules_version=RULES_VERSION,
         turn=turn,
+        # Shown as the student saw the cards (before this play): then never evidence.
+        pictures=play.pictures and pictures_shown(play.table_id, facts.student_id),
     )
     facts.open_turn = turn if wrong else None
     session_id = facts.session_id

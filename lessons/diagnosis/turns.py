@@ -215,12 +215,13 @@ def turns_from_csv(
     pseudonymous student id to the turns diagnose() takes. A missing column raises ValueError.
     The "at" column (the claim's time, ISO 8601 with its offset) is optional: older exports
     have none, and their turns are untimed (never "held"); a bad time raises ValueError.
-    Marker rows (a group plan's events: "row_kind" "marker") are left out.
+    Marker rows (a group plan's events: "row_kind" "marker") and plays made with pictures of
+    the fractions shown ("pictures" 1: lessons.attempts.pictures) are left out.
     """
     records: dict[str, list[dict[str, Any]]] = {}
     for index, row in enumerate(rows):
-        if row.get("row_kind") == "marker":
-            continue  # a group plan's event: no card, no evidence
+        if row.get("row_kind") == "marker" or row.get("pictures") == "1":
+            continue  # a group plan's event, or a play with pictures shown: no evidence
         missing = [column for column in CSV_COLUMNS if column not in row]
         if missing:
             raise ValueError(f"row {index}: missing columns {missing}")

@@ -256,13 +256,21 @@ def evidence_window(classroom: Classroom) -> Window:
     return Window(latest - timedelta(days=WINDOW_DAYS), latest)
 
 
+def _evidence() -> Any:
+    """Return the attempts that are evidence: all but those made with pictures of fractions
+    shown (lessons.attempts.pictures), where a child may have matched shapes, not symbols."""
+    return Attempt.objects.filter(pictures=False)
+
+
 def class_rows(classroom: Classroom, window: Window, *, source: str = SOURCE_BOTH) -> list[Row]:
     """Return the window's attempts of a class with their evidence, oldest first."""
     if window.empty:
         return []
     # Time order follows the (classroom, created_at) index: no sort; by_student() keeps it.
-    query = Attempt.objects.filter(classroom=classroom, created_at__gte=window.start).order_by(
-        "created_at", "id"
+    query = (
+        _evidence()
+        .filter(classroom=classroom, created_at__gte=window.start)
+        .order_by("created_at", "id")
     )
     return _rows(_values(of_source(query, source), True))
 
@@ -275,7 +283,7 @@ def student_rows(
     source: str = SOURCE_BOTH,
 ) -> list[Row]:
     """Return one student's attempts, oldest first (since a time; light rows skip the JSON)."""
-    query = of_source(Attempt.objects.filter(student_id=student_id), source)
+    query = of_source(_evidence().filter(student_id=student_id), source)
     if since is not None:
         query = query.filter(created_at__gte=since)
     return _rows(_values(query.order_by("created_at", "id"), full))
@@ -283,7 +291,7 @@ def student_rows(
 
 def session_rows(session_id: int) -> list[Row]:
     """Return a session's attempts with their evidence, per student, oldest first."""
-    query = Attempt.objects.filter(session_id=session_id).order_by("student_id", "created_at", "id")
+    query = _evidence().filter(session_id=session_id).order_by("student_id", "created_at", "id")
     return _rows(_values(query, True))
 
 
@@ -291,22 +299,24 @@ def students_rows_between(
     student_ids: Sequence[int], since: datetime, until: datetime
 ) -> list[Row]:
     """Return several students' attempts from `since` to `until`, per student, oldest first."""
-    query = Attempt.objects.filter(
-        student_id__in=student_ids, created_at__gte=since, created_at__lte=until
-    ).order_by("student_id", "created_at", "id")
+    query = (
+        _evidence()
+        .filter(student_id__in=student_ids, created_at__gte=since, created_at__lte=until)
+        .order_by("student_id", "created_at", "id")
+    )
     return _rows(_values(query, True))
 
 
 def class_light_rows(classroom: Classroom) -> list[Row]:
     """Return every attempt of a class, light rows (claims, not tags), per student, oldest first."""
-    query = Attempt.objects.filter(classroom=classroom).order_by("student_id", "created_at", "id")
+    query = _evidence().filter(classroom=classroom).order_by("student_id", "created_at", "id")
     return _rows(_values(query, False))
 
 
 def session_light_rows(session_ids: Sequence[int]) -> list[Row]:
     """Return light rows of several sessions, per student, oldest first (claims, not tags)."""
-    query = Attempt.objects.filter(session_id__in=session_ids).order_by(
-        "student_id", "created_at", "id"
+    query = (
+        _evidence().filter(session_id__in=session_ids).order_by("student_id", "created_at", "id")
     )
     return _rows(_values(query, False))
 

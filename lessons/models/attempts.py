@@ -145,6 +145,9 @@ class Attempt(models.Model):
         related_name="answers",
         verbose_name=_("warm-up round"),
     )
+    # Played while the practice table showed pictures of the fractions (lessons.attempts
+    # .pictures): the child may have matched shapes, so it is never diagnosis evidence.
+    pictures = models.BooleanField(_("pictures shown"), default=False, db_default=False)
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -39,6 +39,11 @@ class PracticeAssignment(models.Model):
     warmup = models.BooleanField(_("warm-up round first"), default=False, db_default=False)
     # At most one game a day counts (a group plan's games: spaced practice).
     one_a_day = models.BooleanField(_("one game a day"), default=False, db_default=False)
+    # Pictures of the fractions on the cards ("bar", "line"; "": none), fading after a few right
+    # plays (lessons.attempts.pictures). Practice only: a class session's cards never show them.
+    pictures = models.CharField(
+        _("pictures of fractions"), max_length=4, blank=True, default="", db_default=""
+    )
 
     class Meta:
         ordering = ["due_on", "id"]

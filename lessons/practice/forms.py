@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import DECK_CHOICES, DEFAULT_DECK
+from games.forms import DECK_CHOICES, DEFAULT_DECK, PICTURE_CHOICES, PICTURES_LABEL
 from lessons.classrooms.names import by_name
 from lessons.models import Classroom
 from lessons.practice.services import MAX_GAMES, today
@@ -31,6 +31,9 @@ class AssignmentForm(forms.Form):
     warmup = forms.BooleanField(
         label=_("A warm-up round before the first game (“warm-up before Friday”)"),
         required=False,
+    )
+    pictures = forms.ChoiceField(
+        label=PICTURES_LABEL, choices=PICTURE_CHOICES, initial="", required=False
     )
     students = forms.MultipleChoiceField(
         label=_("Students (none ticked: the whole class)"),

@@ -41,6 +41,9 @@ DECKS: Final = tuple(level for level, _label in DECK_CHOICES)
 NOT_YOUR_CLASS = _("You do not teach this class.")
 BAD_GAMES = _("Choose between 1 and %(most)d games.")
 BAD_DECK = _("Choose one of the deck levels.")
+BAD_PICTURES = _("Choose no pictures, a bar or the number line.")
+# Pictures of the fractions on the cards (lessons.attempts.pictures); "": none.
+PICTURE_KINDS: Final = ("", "bar", "line")
 DUE_IN_THE_PAST = _("The date is already past: choose today or a later day.")
 NOT_IN_CLASS = _("Choose students of this class only.")
 NOT_FOR_YOU = _("This practice is not for you.")
@@ -62,10 +65,13 @@ def assignment_create(
     due_on: date,
     students: Iterable[Student] = (),
     warmup: bool = False,
+    pictures: str = "",
 ) -> PracticeAssignment:
     """Assign `games` practice games on the `deck` level before `due_on` (inclusive).
 
     `warmup`: each student first answers a warm-up round (lessons.warmup), then plays.
+    `pictures`: "bar" or "line" shows that picture under each fraction card's value until a
+    few right plays in a row (lessons.attempts.pictures); "": none.
 
     No students chosen: the whole class. Only a teacher of the class, of a class not archived,
     for its own present students.
@@ -78,6 +84,8 @@ def assignment_create(
         raise ValidationError(BAD_GAMES, code="games", params={"most": MAX_GAMES})
     if deck not in DECKS:
         raise ValidationError(BAD_DECK, code="deck")
+    if pictures not in PICTURE_KINDS:
+        raise ValidationError(BAD_PICTURES, code="pictures")
     if not isinstance(due_on, date) or due_on < today():
         raise ValidationError(DUE_IN_THE_PAST, code="past")
     chosen = list(students)
@@ -94,6 +102,7 @@ def assignment_create(
             due_on=due_on,
             created_by=teacher,
             warmup=bool(warmup),
+            pictures=pictures,
         )
         if chosen:
             assignment.students.set(chosen)
@@ -165,7 +174,7 @@ def practice_table_start(
             seats=seats,
             # Aimed at the student's misconception, as their own practice is (aiming.py).
             options={"deck": assignment.deck, **aimed_options(student.user, assignment.deck)},
-            table_settings={"ask_reason": ASK_REASON},
+            table_settings={"ask_reason": ASK_REASON, "pictures": assignment.pictures},
             created_by=student.user,
             seed=seed,
             setup=setup,

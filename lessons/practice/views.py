@@ -58,9 +58,11 @@ def assignment_new(request: SignedInRequest, classroom_id: int) -> HttpResponse:
                 due_on=data["due_on"],
                 students=form.chosen_students(),
                 warmup=bool(data.get("warmup")),
+                pictures=data.get("pictures") or "",
             )
         except ValidationError as error:
-            field = {"games": "games", "deck": "deck", "past": "due_on"}.get(str(error.code))
+            fields = {"games": "games", "deck": "deck", "past": "due_on", "pictures": "pictures"}
+            field = fields.get(str(error.code))
             form.add_error(field, _error_message(error))
         else:
             messages.success(request, _("Practice assigned."))

@@ -112,6 +112,9 @@ ATTEMPT_HEADER: Final = (
     "row_kind",
     "marker",
     "marker_rule",
+    # 1: played with pictures of the fractions shown (a practice table's, lessons.attempts
+    # .pictures): never evidence, turns_from_csv leaves it out.
+    "pictures",
 )
 MARKER_ACTIVITY: Final = "plan_activity"
 MARKER_RECHECK: Final = "plan_recheck"
@@ -272,6 +275,7 @@ _HEADER_LABELS: Final[dict[str, Callable[[], str]]] = {
     "row_kind": lambda: _("attempt or marker"),
     "marker": lambda: _("marker"),
     "marker_rule": lambda: _("marker's misconception"),
+    "pictures": lambda: _("pictures shown"),
     "claims": lambda: _("claims"),
     "accuracy": lambda: _("accuracy"),
     "first_play_utc": lambda: _("first play"),
@@ -446,6 +450,7 @@ def attempt_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
             labels.word("row_kind", "attempt"),
             "",
             "",
+            int(bool(row["pictures"])),
         ]
     yield from _marker_lines(classroom, flavour, labels)
 
@@ -457,7 +462,7 @@ def _marker_lines(
 
     The activity's day is written as the start of that day (local time): a day, not a moment.
     """
-    blank = len(ATTEMPT_HEADER) - 8  # all but class, student, attempt, the times, the 3 last
+    blank = len(ATTEMPT_HEADER) - 9  # all but class, student, attempt, the times, the 4 last
     members = (
         PlanMember.objects.filter(plan__classroom=classroom)
         .select_related("plan", "recheck")
@@ -477,7 +482,8 @@ def _marker_lines(
         stamp, instant = flavour.stamp(moment), flavour.instant(moment)
         cells: list[object] = [labels.class_label, labels.student(student), "", stamp]
         kind, rule_cell = labels.word("row_kind", "marker"), labels.word("rule", rule)
-        yield [*cells, *([""] * blank), instant, kind, labels.word("marker", marker), rule_cell]
+        marker_cells = [instant, kind, labels.word("marker", marker), rule_cell, ""]
+        yield [*cells, *([""] * blank), *marker_cells]
 
 
 def student_lines(classroom: Classroom, flavour: Flavour | None = None) -> Iterator[list[object]]:
@@ -592,6 +598,11 @@ def attempt_dictionary(lang: str) -> list[tuple[str, str]]:
             "day) or plan_recheck (the child finished the plan's re-check then)."
         ),
         "marker_rule": _("On a marker row: the misconception the group plan works on."),
+        "pictures": _(
+            "1: played at a practice table while its cards showed pictures of the fractions "
+            "(a bar or the number line). Never evidence: the child may have matched shapes; "
+            "the dashboards and the offline diagnosis leave it out."
+        ),
     }
     # The spreadsheet writes some columns in words (issue 31 §7): said after the machine's.
     in_words = {

@@ -6,9 +6,9 @@
 // (then without taking the focus from the hand).
 
 import { closeCompare, openCompare } from "./compare.js";
+import { axis as drawAxis, svgNode } from "./number_line.js";
 
 const $ = (id) => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
 const FRACTION = /\d+\/\d+/g;
 const fmt = (text, values) =>
   text.replace(/%\((\w+)\)[sd]/g, (whole, key) => (key in values ? String(values[key]) : whole));
@@ -48,13 +48,6 @@ function withFractions(element, text) {
   return element;
 }
 
-function svgNode(name, attributes, text) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 /** Draw both fractions on one number line from 0 to 1 (or more), each with its own ticks. */
 function numberLine(first, second, labelOf) {
   const values = [first.num / first.den, second.num / second.den];
@@ -62,9 +55,7 @@ function numberLine(first, second, labelOf) {
   const label = labelOf(top);
   const width = 420;
   const left = 20;
-  const span = width - 2 * left;
   const axis = 52;
-  const x = (value) => (left + (value / top) * span).toFixed(1);
   const svg = svgNode("svg", {
     viewBox: `0 0 ${width} 104`,
     class: "example__line",
@@ -73,12 +64,7 @@ function numberLine(first, second, labelOf) {
     focusable: "false",
   });
   svg.append(svgNode("title", {}, label));
-  svg.append(svgNode("line", { x1: left, y1: axis, x2: width - left, y2: axis, class: "example__axis" }));
-  for (let whole = 0; whole <= top; whole += 1) {
-    const wx = x(whole);
-    svg.append(svgNode("line", { x1: wx, y1: axis - 8, x2: wx, y2: axis + 8, class: "example__axis" }));
-    svg.append(svgNode("text", { x: wx, y: axis + 24, "text-anchor": "middle", class: "example__tick" }, whole));
-  }
+  const x = drawAxis(svg, { width, left, y: axis, top, className: "example__axis", labelClass: "example__tick" });
   [
     [first, values[0], "a"],
     [second, values[1], "b"],

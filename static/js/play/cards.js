@@ -1,5 +1,6 @@
 // A card's code (the UNO Braille marking) read into its kind, its words and its face.
 
+import { axis, svgNode } from "../number_line.js";
 import { ACCESSIBLE, CARD_NAMES, S, fmt } from "./page.js";
 
 export const COLOURS = ["r", "j", "v", "b"];
@@ -47,8 +48,39 @@ export function cardName(code) {
   return fmt(S.card_name, { colour: S[`colour_${card.colour}`], label });
 }
 
-/** Build the face of a card: value, marking, colour letter and shape (never colour alone). */
-export function cardFace(code, element) {
+const PICTURE_WIDTH = 60;
+
+/** Draw a fraction under its value: the unit bar cut into `den` parts with `num` shaded (one
+ * bar a whole), or the number line from 0 to 1 (2 above one) with the point at num/den.
+ * Decorative: the card's name says its value (the face is aria-hidden). */
+function fractionPicture(card, kind) {
+  const wholes = Math.max(1, Math.ceil(card.num / card.den - 1e-9));
+  const svg = svgNode("svg", { class: `card__picture card__picture--${kind}`, "aria-hidden": "true", focusable: "false" });
+  if (kind === "bar") {
+    const gap = 2;
+    const part = (PICTURE_WIDTH - gap * (wholes - 1)) / wholes / card.den;
+    svg.setAttribute("viewBox", `0 0 ${PICTURE_WIDTH} 12`);
+    for (let piece = 0; piece < card.den * wholes; piece += 1) {
+      const whole = Math.floor(piece / card.den);
+      const x = whole * gap + piece * part;
+      const shaded = piece < card.num ? " card__part--on" : "";
+      svg.append(svgNode("rect", { x: x.toFixed(2), y: 1, width: part.toFixed(2), height: 10, class: `card__part${shaded}` }));
+    }
+    return svg;
+  }
+  // The worked example's number line (number_line.js), small and without labels.
+  svg.setAttribute("viewBox", `0 0 ${PICTURE_WIDTH} 14`);
+  const x = axis(svg, { width: PICTURE_WIDTH, left: 4, y: 8, top: wholes, tick: 5, className: "card__axis", bare: true });
+  for (let piece = 1; piece < card.den * wholes; piece += 1) {
+    if (piece % card.den) svg.append(svgNode("line", { x1: x(piece / card.den), y1: 6, x2: x(piece / card.den), y2: 10, class: "card__axis card__axis--part" }));
+  }
+  svg.append(svgNode("circle", { cx: x(card.num / card.den), cy: 8, r: 3, class: "card__point" }));
+  return svg;
+}
+
+/** Build the face of a card: value, marking, colour letter and shape (never colour alone).
+ * `picture` ("bar", "line"): a fraction's picture under its value (a practice table's). */
+export function cardFace(code, element, picture = "") {
   const card = parseCard(code);
   element.classList.add("card", `card--${card.colour || "none"}`);
   element.dataset.card = code;
@@ -67,6 +99,7 @@ export function cardFace(code, element) {
   value.style.setProperty("--len", String(text.length)); // play.css fits it to the card
   value.textContent = text;
   face.append(corner, value);
+  if (picture && card.kind === "frac" && card.den > 0) face.append(fractionPicture(card, picture));
   // A Reverse or a Skip shows its sign big and its name small, in the page's language.
   if (card.kind === "rev" || card.kind === "stop") {
     const name = document.createElement("span");

@@ -7,6 +7,7 @@ import { cardFace } from "./cards.js";
 import { announce, clearError, logLine, showError, showEvent } from "./log.js";
 import { answered, catchUp, catchUpDone, expectState, isCatchingUp, send } from "./link.js";
 import { render } from "./render.js";
+import { root, setData } from "./page.js";
 import { game } from "./state.js";
 
 /** Show a `state` frame unless the page already shows a later one. */
@@ -25,6 +26,10 @@ export function showState(frame) {
   game.denominatorCards = Array.isArray(frame.denominator_cards)
     ? new Set(frame.denominator_cards)
     : null;
+  // A practice table's pictures (docs/protocol.md): their kind never changes at a table.
+  const pictures = frame.pictures && typeof frame.pictures === "object" ? frame.pictures : null;
+  if (pictures && !game.pictureKind && ["bar", "line"].includes(pictures.kind)) game.pictureKind = pictures.kind;
+  game.picturesShown = Boolean(pictures && pictures.shown);
   render();
 }
 
@@ -59,6 +64,12 @@ export function onFrame(frame) {
   } else if (frame.type === "error") {
     answered(); // the action was answered: refused
     if (frame.code === "bad_since" || frame.code === "unavailable") catchUpDone();
+    // A refused fraction resets the server's count of right plays (lessons.attempts.pictures):
+    // faded pictures come back now, as the next state will say.
+    if (game.pictureKind && frame.details && frame.details.explanation && !game.picturesShown) {
+      game.picturesShown = true;
+      setData(root, "pictures", "shown");
+    }
     showError(frame);
   }
 }

@@ -30,6 +30,9 @@ export function render() {
   const acting = stopped() ? null : view.acting;
   setData(root, "acting", acting === null ? "" : String(acting));
   motionOn(); // the table's setting may have changed: data-motion says it
+  // Pictures of the fractions (a practice table's, docs/protocol.md `pictures`): the server
+  // says whether they show now; faded, they stay in place, unseen (play-table.css).
+  setData(root, "pictures", game.pictureKind ? (game.picturesShown ? "shown" : "faded") : "");
   renderSound(); // and the teacher may have muted the session
   if (SEAT !== null && acting === SEAT && game.lastActing !== SEAT && !view.round_over) {
     announce(view.turn === null ? S.you_answer : S.your_turn);
@@ -92,7 +95,7 @@ function renderPile(view) {
   if (top.dataset.shown !== String(view.top) || !top.firstChild) {
     top.replaceChildren();
     if (view.top) {
-      const card = cardFace(view.top, document.createElement("div"));
+      const card = cardFace(view.top, document.createElement("div"), game.pictureKind);
       card.classList.add("card--big");
       card.setAttribute("role", "img");
       card.setAttribute("aria-label", fmt(S.top_card, { card: cardName(view.top) }));
@@ -310,7 +313,7 @@ function renderHand(view) {
 /** Build a card of the hand: its face and its button (what changes is set by updateHandCard). */
 function newHandCard(code) {
   const item = document.createElement("li");
-  const button = cardFace(code, document.createElement("button"));
+  const button = cardFace(code, document.createElement("button"), game.pictureKind);
   button.type = "button";
   button.addEventListener("click", () => playCard(code, button));
   item.append(button);

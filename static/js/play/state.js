@@ -15,6 +15,8 @@ export const game = {
   handKey: "",
   handItems: null, // the hand's cards on the page, by card and copy (render.js)
   lastActing: null,
+  pictureKind: "", // "bar" or "line": this practice table's pictures of fractions, else ""
+  picturesShown: false, // the server's `pictures.shown` (faded after a few right plays)
   ended: root.dataset.ended === "1", // the table's class session has ended
 };
 

@@ -94,8 +94,9 @@ def test_the_machine_csv_keeps_its_columns_and_adds_the_turn_at_the_end(
     assert not data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode())))
     assert tuple(rows[0][: len(STABLE_PREFIX)]) == STABLE_PREFIX
-    assert rows[0][-9:-3] == ["turn", "reason", "drew", "source", "warmup_round", "at"]
-    assert rows[0][-3:] == ["row_kind", "marker", "marker_rule"]  # group plans' marker rows
+    assert rows[0][-10:-4] == ["turn", "reason", "drew", "source", "warmup_round", "at"]
+    assert rows[0][-4:-1] == ["row_kind", "marker", "marker_rule"]  # group plans' marker rows
+    assert rows[0][-1] == "pictures"  # played with pictures of fractions shown: not evidence
     assert tuple(rows[0]) == ATTEMPT_HEADER
     first = dict(zip(rows[0], rows[1], strict=True))
     assert (first["turn"], first["reason"], first["drew"]) == ("0", "added_same", "1")

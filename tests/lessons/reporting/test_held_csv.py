@@ -36,8 +36,9 @@ def test_the_at_column_is_last_and_is_the_stored_moment_with_its_offset(
     class_a: ClassWorld,
 ) -> None:
     anais = resolved_then_checked(class_a, days=8)
-    # The last attempt column; only the group plans' marker columns come after it (issue 31).
-    assert ATTEMPT_HEADER[ATTEMPT_HEADER.index("at") + 1 :] == ("row_kind", "marker", "marker_rule")
+    # After it only the group plans' marker columns (issue 31) and the pictures flag.
+    after = ATTEMPT_HEADER[ATTEMPT_HEADER.index("at") + 1 :]
+    assert after == ("row_kind", "marker", "marker_rule", "pictures")
     rows = _rows(class_a)
     stored = {a.pk: a.created_at for a in Attempt.objects.filter(student=anais)}
     assert len(rows) == len(stored)
