@@ -97,6 +97,21 @@ async def _overview_socket(
     return WebsocketCommunicator(application, f"/ws/session/{session_id}/", headers=headers)
 
 
+async def _watching(
+    class_a: Any, settings: Settings
+) -> tuple[Any, Table, WebsocketCommunicator, dict[str, Any]]:
+    """Open the scripted session and its overview socket as its teacher; read the first frame.
+
+    Robots wait a minute: nothing but the test moves on the table.
+    """
+    settings.GAMES_BOT_DELAY = 60
+    session, table = await database_sync_to_async(_scripted_session)(class_a)
+    comm = await _overview_socket(session.pk, class_a.teacher)
+    connected, _ = await comm.connect()
+    assert connected
+    return session, table, comm, await receive_until(comm, "overview")
+
+
 async def _accepted_then_closed(comm: Any) -> int:
     """Connect; check the socket was accepted, then closed with nothing sent; return the code.
 
@@ -145,12 +160,7 @@ def _sign_everyone_out() -> None:
 async def test_a_teacher_signed_out_elsewhere_is_closed_with_4401(
     class_a: ClassWorld, settings: Settings
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    connected, _ = await comm.connect()
-    assert connected
-    await receive_until(comm, "overview")
+    session, _table, comm, _first = await _watching(class_a, settings)
     await database_sync_to_async(_sign_everyone_out)()
     await comm.send_to(text_data=json.dumps({"type": "sync"}))
     assert await _close_code_after(comm) == CLOSE_SIGNED_OUT
@@ -161,11 +171,7 @@ async def test_a_teacher_signed_out_elsewhere_is_closed_with_4401(
 async def test_a_teacher_who_lost_the_class_is_closed_with_4403(
     class_a: ClassWorld, class_b: ClassWorld, settings: Settings
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    assert (await comm.connect())[0]
-    await receive_until(comm, "overview")
+    session, _table, comm, _first = await _watching(class_a, settings)
 
     def _give_away() -> None:
         class_a.classroom.teacher = class_b.teacher
@@ -194,11 +200,7 @@ OVERVIEW_BAD_FRAMES = [
 async def test_bad_frames_on_the_overview_get_an_error(
     class_a: ClassWorld, settings: Settings, frame: dict[str, Any], code: str
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    assert (await comm.connect())[0]
-    await receive_until(comm, "overview")
+    session, _table, comm, _first = await _watching(class_a, settings)
     await comm.send_to(**frame)
     error = await receive_until(comm, "error")
     assert error["code"] == code
@@ -213,11 +215,7 @@ async def test_bad_frames_on_the_overview_get_an_error(
 async def test_a_sync_flood_on_the_overview_is_rate_limited(
     class_a: ClassWorld, settings: Settings
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    assert (await comm.connect())[0]
-    await receive_until(comm, "overview")
+    session, _table, comm, _first = await _watching(class_a, settings)
     flood = 12
     for _ in range(flood):
         await comm.send_to(text_data=json.dumps({"type": "sync"}))
@@ -254,12 +252,7 @@ async def test_overview_errors_speak_the_socket_language(
 async def test_socket_sends_an_update_after_a_play_and_no_hand(
     class_a: ClassWorld, settings: Settings
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60  # nothing else moves during the test
-    session, table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    connected, _ = await comm.connect()
-    assert connected
-    first = await receive_until(comm, "overview")
+    session, table, comm, first = await _watching(class_a, settings)
     assert [s["attempts"] for s in first["data"]["students"]] == [0, 0]
     await database_sync_to_async(table_act)(
         table_id=table.pk,
@@ -313,12 +306,7 @@ def _finish(table_id: int) -> None:
 async def test_watched_session_starts_a_new_game_where_one_ended(
     class_a: ClassWorld, settings: Settings
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60
-    session, table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    connected, _ = await comm.connect()
-    assert connected
-    await receive_until(comm, "overview")
+    session, table, comm, _first = await _watching(class_a, settings)
     await database_sync_to_async(_finish)(table.pk)
     while True:
         frame = await receive_until(comm, "overview")
