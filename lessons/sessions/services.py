@@ -490,9 +490,7 @@ def _rematch(session: ClassSession) -> list[SessionTable]:
     made: list[SessionTable] = []
     in_play = _in_play(session).select_related("student").order_by("joined_at", "id")
     over = (
-        session.tables.filter(
-            table__status=Table.Status.FINISHED, members__in=in_play.values("pk")
-        )
+        session.tables.filter(table__status=Table.Status.FINISHED, members__in=in_play.values("pk"))
         .distinct()
         .select_related("table")
         .order_by("number")

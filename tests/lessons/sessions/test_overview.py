@@ -18,23 +18,12 @@ from games.errors import TableError
 from games.models import Table
 from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
 from games.services import table_act
-from lessons.models import SessionMember, SessionTable
 from lessons.sessions.overview import IDLE_SECONDS, session_overview
 from lessons.sessions.services import session_start
 from tests.conftest import ClassWorld
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, session_cookie
+from tests.games.helpers import FRACTIONS_SETUP, receive_until, session_cookie
+from tests.lessons.sessions.helpers import scripted_session
 from unoclass.asgi import application
-
-
-def _scripted_session(class_a: Any) -> tuple[Any, Table]:
-    """Open a session whose one table is the scripted two-student table (seat 1 plays first)."""
-    session = session_start(teacher=class_a.teacher, classroom=class_a.classroom)
-    users = [class_a.student.user, class_a.other_student.user]
-    table = make_table(users, setup=FRACTIONS_SETUP)
-    seated = SessionTable.objects.create(session=session, table=table, number=1)
-    for login in (class_a.student, class_a.other_student):
-        SessionMember.objects.create(session=session, student=login.student, table=seated)
-    return session, table
 
 
 def _wrong_play(table: Table, user: Any) -> None:
@@ -49,7 +38,7 @@ def _wrong_play(table: Table, user: Any) -> None:
 
 @pytest.mark.django_db
 def test_figures_and_alerts(class_a: ClassWorld) -> None:
-    session, table = _scripted_session(class_a)
+    session, table = scripted_session(class_a)
     player = class_a.other_student
     overview = session_overview(session=session)
     assert overview.alerts == []
@@ -72,7 +61,7 @@ def test_figures_and_alerts(class_a: ClassWorld) -> None:
 
 @pytest.mark.django_db
 def test_a_right_play_breaks_the_wrong_streak(class_a: ClassWorld) -> None:
-    session, table = _scripted_session(class_a)
+    session, table = scripted_session(class_a)
     player = class_a.other_student.user
     for _ in range(2):
         _wrong_play(table, player)
@@ -105,7 +94,7 @@ async def _watching(
     Robots wait a minute: nothing but the test moves on the table.
     """
     settings.GAMES_BOT_DELAY = 60
-    session, table = await database_sync_to_async(_scripted_session)(class_a)
+    session, table = await database_sync_to_async(scripted_session)(class_a)
     comm = await _overview_socket(session.pk, class_a.teacher)
     connected, _ = await comm.connect()
     assert connected
@@ -138,7 +127,7 @@ async def _close_code_after(comm: Any) -> int:
 async def test_socket_refuses_anyone_but_the_class_teacher(
     class_a: ClassWorld, class_b: ClassWorld
 ) -> None:
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     for user, code in [
         (None, CLOSE_SIGNED_OUT),
         (class_b.teacher, CLOSE_NO_ACCESS),
@@ -235,7 +224,7 @@ async def test_overview_errors_speak_the_socket_language(
     class_a: ClassWorld, settings: Settings
 ) -> None:
     settings.GAMES_BOT_DELAY = 60
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     for language, message in [("en", "Unknown message type."), ("fr", "Type de message inconnu.")]:
         comm = await _overview_socket(session.pk, class_a.teacher, language=language)
         assert (await comm.connect())[0]

@@ -59,7 +59,7 @@ def _game_over(class_a: Any, pupils: int) -> tuple[Any, SessionTable, list[Stude
     return session, first, students
 
 
-def _next_game_users(session: Any) -> set[int | None]:
+def _next_game_users(session: Any) -> set[int]:
     second = SessionTable.objects.get(session=session, game=2)
     return set(second.table.seats.values_list("user_id", flat=True)) - {None}
 
