@@ -44,7 +44,7 @@ def measure() -> dict[str, Any]:
     from django.test.utils import setup_test_environment
 
     from lessons.models import Attempt, Classroom
-    from lessons.reporting import printing
+    from lessons.printing import printing
 
     setup_test_environment()
     classroom = Classroom.objects.get(teacher__username__startswith="bench-teacher-")

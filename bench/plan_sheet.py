@@ -35,7 +35,7 @@ def main() -> None:
 
     from lessons.models import Classroom, GroupPlan, Student
     from lessons.plans.sheet import sheet_context
-    from lessons.reporting.pdf_render import html_to_pdf
+    from lessons.printing.pdf_render import html_to_pdf
 
     classroom = Classroom(name="CM1 B")
     plan = GroupPlan(

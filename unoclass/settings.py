@@ -322,7 +322,7 @@ GAMES_ROUND_PAUSE = float(os.environ.get("GAMES_ROUND_PAUSE", "10"))
 
 # PDF reports (WeasyPrint, in the print workers). PDF_PRINTING=0 turns them off, as a server
 # without WeasyPrint's libraries (Windows without GTK) has them: the reports then open as
-# pages to print from the browser, and the PDF buttons say why (lessons/reporting/printing.py).
+# pages to print from the browser, and the PDF buttons say why (lessons/printing/printing.py).
 PDF_PRINTING = env_bool("PDF_PRINTING", True)
 
 # The network check page (/network-check/): how long it keeps each link open (a lesson's link

@@ -1,6 +1,6 @@
 """Aim a student's practice at their misconception, from the same diagnosis as every dashboard.
 
-The statuses come from the pupil's one evidence object (lessons.reporting.evidence
+The statuses come from the pupil's one evidence object (lessons.evidence.evidence
 .window_evidence: diagnose() over the class's evidence window), so the practice aims at what
 the teacher's dashboard and the student's report show. lessons.diagnosis.decks turns a
 "likely" (else "emerging") rule into the engine's options; a rule the chosen deck can never
@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from lessons.diagnosis.decks import DECK_LEVELS, aim_rule, practice_options, rules_possible
+from lessons.evidence.evidence import window_evidence
 from lessons.models import Student
-from lessons.reporting.evidence import window_evidence
 
 Result = dict[str, dict[str, Any]]
 

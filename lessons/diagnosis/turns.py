@@ -1,6 +1,6 @@
 """Build diagnose()'s turn dicts from a stored attempt log, or from the attempts CSV (pure).
 
-The dashboards (lessons.reporting.loading) and a researcher re-running the diagnosis on an
+The dashboards (lessons.evidence.loading) and a researcher re-running the diagnosis on an
 exported CSV go through the same function, turns_from_attempts(), so both get the same turns
 and therefore the same statuses.
 

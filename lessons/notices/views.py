@@ -13,12 +13,12 @@ from django.views.decorators.http import require_safe
 from lessons.classrooms.login_limit import FAILURE_WINDOW_SECONDS
 from lessons.classrooms.sign_in_limit import COOKIE_SECONDS
 from lessons.ent.states import STATE_SECONDS
+from lessons.evidence.loading import STATUS_CACHE_SECONDS
 from lessons.home.landing import STUDENT_DEVICE_SECONDS
 from lessons.models import ENT_SEEN_RETENTION_DAYS
 from lessons.notices import rgaa, statement
 from lessons.notices.retention import retention_in_force
-from lessons.reporting.loading import STATUS_CACHE_SECONDS
-from lessons.reporting.printing import CACHE_SECONDS as PDF_CACHE_SECONDS
+from lessons.printing.printing import CACHE_SECONDS as PDF_CACHE_SECONDS
 
 # A sign-in session lasts SESSION_COOKIE_AGE seconds (Django's default: two weeks).
 SECONDS_PER_DAY = 24 * 60 * 60

@@ -17,11 +17,11 @@ from django.utils.translation import gettext as _
 
 from lessons.diagnosis.evidence import STATUS_HELD, STATUS_RESOLVED
 from lessons.diagnosis.rulebook import RULES_BY_ID
+from lessons.evidence.loading import RuleStatus, evidence_window, statuses_of, student_rows
 from lessons.models import GroupPlan, PlanMember, Student
 from lessons.plans.number_lines import parse
 from lessons.plans.selectors import equal_partner, wrong_pairs
 from lessons.plans.sheet import pair_picture
-from lessons.reporting.loading import RuleStatus, evidence_window, statuses_of, student_rows
 
 MAX_WORDS: Final = 20
 LANGUAGES: Final = ("fr", "en")

@@ -14,9 +14,9 @@ from django.utils.translation import ngettext
 
 from games.models import Table
 from lessons.classrooms.selectors import classroom_for_teacher
+from lessons.evidence.loading import RuleStatus, evidence_window, statuses_of, student_rows
 from lessons.models import Classroom, GroupPlan, PlanMember, PracticeTable, Student, User
 from lessons.plans.services import GAMES, today
-from lessons.reporting.loading import RuleStatus, evidence_window, statuses_of, student_rows
 
 # The most frequent wrong pairs a plan draws.
 PAIRS_SHOWN = 3

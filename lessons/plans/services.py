@@ -28,10 +28,10 @@ from lessons.classrooms.selectors import teacher_teaches
 from lessons.diagnosis import HELD_MIN_DAYS
 from lessons.diagnosis.decks import rules_possible
 from lessons.diagnosis.rulebook import RULES_BY_ID
+from lessons.evidence.loading import evidence_window, student_rows
 from lessons.models import Classroom, GroupPlan, PlanMember, Student, User, WarmupRound
 from lessons.plans.activities import ACTIVITIES, activity_for
 from lessons.practice.services import assignment_create
-from lessons.reporting.loading import evidence_window, student_rows
 
 GAMES: Final = 3
 # The furthest ahead a plan's days may go.

@@ -24,8 +24,8 @@ from lessons.plans.activities import activity_for
 from lessons.plans.family import LANGUAGES, FamilyNote, family_note, family_notes, plan_member
 from lessons.plans.forms import ERROR_FIELDS, DoneForm, PlanForm
 from lessons.plans.sheet import sheet_context
-from lessons.reporting.pdf_render import PdfUnavailable, html_to_pdf
-from lessons.reporting.printing import pdf_available
+from lessons.printing.pdf_render import PdfUnavailable, html_to_pdf
+from lessons.printing.printing import pdf_available
 
 
 def _lang() -> str:

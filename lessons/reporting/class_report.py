@@ -1,6 +1,6 @@
 """The class dashboard: who needs help with what, accuracy and trend, heatmaps, wrong plays.
 
-Everything except the per-session trend reads the evidence window (lessons.reporting.loading):
+Everything except the per-session trend reads the evidence window (lessons.evidence.loading):
 one indexed query loads it, and the rest is computed in Python per student, so the number of
 queries does not grow with the class. Statuses are lessons.diagnosis.diagnose()'s (through
 loading.statuses_of); only "likely" counts a student as affected by a misconception.
@@ -34,15 +34,14 @@ from lessons.diagnosis import (
     SkillProgress,
     reason_agreement,
 )
-from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student
-from lessons.reporting.evidence import (
+from lessons.evidence.evidence import (
     PupilEvidence,
     Tally,
     evidence_by_student,
     no_evidence,
     total,
 )
-from lessons.reporting.loading import (
+from lessons.evidence.loading import (
     SOURCE_BOTH,
     Row,
     RuleStatus,
@@ -54,7 +53,8 @@ from lessons.reporting.loading import (
     statuses_of,
     statuses_then_and_now,
 )
-from lessons.reporting.reading import LowAccuracy, low_accuracy
+from lessons.evidence.reading import LowAccuracy, low_accuracy
+from lessons.models import Attempt, Classroom, ClassSession, MissedEquivalence, Student
 
 TREND_SESSIONS: Final = 8
 TOP_WRONG_PLAYS: Final = 10
@@ -243,7 +243,7 @@ def _trend(classroom: Classroom) -> tuple[list[SessionPoint], PerStudentSessions
     per_student: PerStudentSessions = {}
     totals: dict[int, list[int]] = {sid: [0, 0] for sid, _start in sessions}
     if sessions:
-        # Claims, as every page counts them (lessons.reporting.evidence): one per turn.
+        # Claims, as every page counts them (lessons.evidence.evidence): one per turn.
         rows = session_light_rows([sid for sid, _start in sessions])
         for student_id, evidence in evidence_by_student(rows).items():
             for claim in evidence.claims:

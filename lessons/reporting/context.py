@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from lessons.reporting.printing import pdf_available
+from lessons.printing.printing import pdf_available
 
 
 def pdf_printing(request: HttpRequest) -> dict[str, bool]:

@@ -45,6 +45,8 @@ from lessons.diagnosis import (
     STATE_LABELS,
     STATUS_LABELS,
 )
+from lessons.evidence.evidence import evidence_by_student
+from lessons.evidence.loading import WINDOW_DAYS, WRONG, class_light_rows
 from lessons.exported_columns import columns
 from lessons.models import (
     Attempt,
@@ -55,8 +57,6 @@ from lessons.models import (
     WarmupRound,
 )
 from lessons.reporting.class_report import class_dashboard
-from lessons.reporting.evidence import evidence_by_student
-from lessons.reporting.loading import WINDOW_DAYS, WRONG, class_light_rows
 
 # How a researcher re-runs the diagnosis on the attempts CSV (shown on the data dictionary).
 REDIAGNOSE_CODE: Final = """import csv
@@ -486,7 +486,7 @@ def student_lines(classroom: Classroom, flavour: Flavour | None = None) -> Itera
     yield list(STUDENT_HEADER)
     labels = _labels(classroom, flavour)
     class_id = labels.class_label
-    # Claims as every page counts them (lessons.reporting.evidence): one per turn, right at
+    # Claims as every page counts them (lessons.evidence.evidence): one per turn, right at
     # the first try; the whole history, as the totals always were.
     totals = {}
     for pk, evidence in evidence_by_student(class_light_rows(classroom)).items():

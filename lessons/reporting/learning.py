@@ -23,10 +23,7 @@ from lessons.diagnosis.learning_curve import (
 )
 from lessons.diagnosis.model import TESTED_RULES
 from lessons.diagnosis.stream import deck_values, read_turns
-from lessons.models import Classroom
-from lessons.reporting import words
-from lessons.reporting.charts import percent
-from lessons.reporting.loading import (
+from lessons.evidence.loading import (
     SOURCE_BOTH,
     Row,
     Window,
@@ -35,6 +32,9 @@ from lessons.reporting.loading import (
     evidence_window,
     turns_of,
 )
+from lessons.models import Classroom
+from lessons.reporting import words
+from lessons.reporting.charts import percent
 
 
 def pupil_encounters(rows: Sequence[Row]) -> dict[str, list[bool]]:

@@ -1,6 +1,6 @@
 """Build the HTML of printable reports (CSS inlined, no external resource) for the print pool.
 
-lessons/reporting/printing.py renders it to PDF away from the request's thread.
+lessons/printing/printing.py renders it to PDF away from the request's thread.
 """
 
 from __future__ import annotations

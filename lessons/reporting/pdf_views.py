@@ -2,7 +2,7 @@
 
 These views are asynchronous so that a PDF never holds daphne's one thread for synchronous
 views (which every page shares): the checks and the HTML run in short synchronous steps, the
-rendering in the print pool (lessons/reporting/printing.py), and a report already printed in
+rendering in the print pool (lessons/printing/printing.py), and a report already printed in
 this version comes from the cache.
 """
 
@@ -28,10 +28,10 @@ from django.utils.translation import gettext as _
 from lessons.classrooms import selectors
 from lessons.classrooms.names import by_name
 from lessons.models import Classroom, Student, User
-from lessons.reporting import printing
+from lessons.printing import printing
+from lessons.printing.pdf_render import PdfUnavailable
 from lessons.reporting.class_page import class_page, plans_version
 from lessons.reporting.pdf import document_html, report_body
-from lessons.reporting.pdf_render import PdfUnavailable
 from lessons.reporting.present import student_context
 from lessons.reporting.reader import reader_lang
 from lessons.reporting.student_report import student_report

@@ -30,10 +30,10 @@ from lessons.diagnosis import (
     Agreement,
     SkillProgress,
 )
+from lessons.evidence.evidence import ACCURACY_WORDS
+from lessons.evidence.loading import RuleStatus
 from lessons.reporting import charts, words
 from lessons.reporting.class_report import ClassDashboard, Tiles, WrongPlay
-from lessons.reporting.evidence import ACCURACY_WORDS
-from lessons.reporting.loading import RuleStatus
 from lessons.reporting.session_report import Change, SessionReport
 from lessons.reporting.student_report import StudentReport
 
@@ -649,7 +649,7 @@ def session_context(report: SessionReport, lang: str) -> dict[str, Any]:
         "time": formats.time_format(timezone.localtime(session.started_at), "TIME_FORMAT"),
         "lines": lines,
         "accuracy": charts.percent(report.accuracy),
-        # The one definition of "right", said where the figure is (lessons.reporting.evidence).
+        # The one definition of "right", said where the figure is (lessons.evidence.evidence).
         "accuracy_words": ACCURACY_WORDS,
         "tags": [
             {"id": rule.id, "name": rule.name[lang], "events": events, "students": students}

@@ -18,16 +18,16 @@ from lessons.diagnosis import (
     STATUS_RESOLVED,
     Rule,
 )
-from lessons.models import ClassSession, MissedEquivalence, SessionMember, Student
-from lessons.reporting.class_report import WrongPlay, wrong_plays
-from lessons.reporting.evidence import Tally, evidence_by_student, no_evidence, total
-from lessons.reporting.loading import (
+from lessons.evidence.evidence import Tally, evidence_by_student, no_evidence, total
+from lessons.evidence.loading import (
     WINDOW_DAYS,
     Row,
     session_rows,
     statuses_then_and_now,
     students_rows_between,
 )
+from lessons.models import ClassSession, MissedEquivalence, SessionMember, Student
+from lessons.reporting.class_report import WrongPlay, wrong_plays
 from lessons.reporting.student_report import play_minutes
 
 
@@ -36,7 +36,7 @@ class SessionLine:
     """One student in the lesson."""
 
     student: Student
-    correct: int = 0  # claims right at the first try (lessons.reporting.evidence)
+    correct: int = 0  # claims right at the first try (lessons.evidence.evidence)
     claims: int = 0  # one per turn
     tries: int = 0  # every card tried
     wrong_run: int = 0

@@ -1,7 +1,7 @@
 """One student's page and progress report: skill ladder, accuracy, misconceptions, time played.
 
 Skill states (and the days they were reached), claims and accuracy and misconception statuses
-read the class's evidence window, as the class dashboard does (lessons.reporting.evidence:
+read the class's evidence window, as the class dashboard does (lessons.evidence.evidence:
 one PupilEvidence), so the student page, the family report and the class dashboard always
 agree; only the time played, the sessions list and the last claims' strip read the whole
 history (light rows, without the JSON fields). A family report names a misconception only when it is
@@ -34,9 +34,8 @@ from lessons.diagnosis import (
     SkillProgress,
     m1_readings,
 )
-from lessons.models import MissedEquivalence, Student
-from lessons.reporting.evidence import evidence_of
-from lessons.reporting.loading import (
+from lessons.evidence.evidence import evidence_of
+from lessons.evidence.loading import (
     SOURCE_BOTH,
     Row,
     RuleStatus,
@@ -44,7 +43,8 @@ from lessons.reporting.loading import (
     evidence_window,
     student_rows,
 )
-from lessons.reporting.reading import LowAccuracy, low_accuracy
+from lessons.evidence.reading import LowAccuracy, low_accuracy
+from lessons.models import MissedEquivalence, Student
 
 SPARK_CLAIMS: Final = 20
 OWN_EXAMPLES: Final = 2

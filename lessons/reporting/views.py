@@ -21,11 +21,11 @@ from lessons.diagnosis import (
 )
 from lessons.diagnosis.learning_curve import TREND_ALPHA, TREND_MIN_PUPILS
 from lessons.diagnosis.model import HABIT_FLOOR, HELD_MIN_DAYS, UNTESTED_RULES
+from lessons.evidence.loading import SOURCES, WINDOW_DAYS
 from lessons.models import Classroom, ClassSession, Student
 from lessons.reporting import exports, words
 from lessons.reporting.class_report import class_dashboard
 from lessons.reporting.learning import class_curves, learning_context
-from lessons.reporting.loading import SOURCES, WINDOW_DAYS
 from lessons.reporting.present import (
     class_context,
     legend,

@@ -41,8 +41,8 @@ from lessons.diagnosis.model import (
     UNTESTED_RULES,
 )
 from lessons.diagnosis.residual import residual_pass_rates
-from lessons.reporting.loading import Check, RuleStatus
-from lessons.reporting.reading import LOW_ACCURACY_BELOW, LOW_ACCURACY_MIN_CLAIMS, LowAccuracy
+from lessons.evidence.loading import Check, RuleStatus
+from lessons.evidence.reading import LOW_ACCURACY_BELOW, LOW_ACCURACY_MIN_CLAIMS, LowAccuracy
 
 __all__ = [
     "DeckFigures",

@@ -22,7 +22,7 @@ from lessons.classrooms.fresh_pins import SESSION_KEY as FRESH_PINS_KEY
 from lessons.classrooms.name_rule import name_identity
 from lessons.classrooms.pending_import import PENDING_IMPORT_KEY, pending_import_names
 from lessons.models import Attempt, Classroom, MissedEquivalence, SessionMember, Student
-from lessons.reporting.printing import pdf_forget
+from lessons.printing.printing import pdf_forget
 
 
 def classrooms_showing(student: Student) -> set[int]:

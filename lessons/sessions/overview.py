@@ -1,7 +1,7 @@
 """What the teacher's live overview of a class session shows: tables, students, alerts.
 
 Nothing secret: cards left per seat, never a hand. Plays are counted as the diagnosis counts
-them (lessons.reporting.reading): the first claim of each turn, so a card refused and tried
+them (lessons.evidence.reading): the first claim of each turn, so a card refused and tried
 again in the same turn is one wrong play. Alerts:
 
 - "wrong_streak": the student's last WRONG_STREAK first claims of the session are all wrong;
@@ -26,9 +26,9 @@ from games.presence import last_signs, present_for
 from games.services import due_seat, robot_time
 from lessons.classrooms.names import name_key
 from lessons.diagnosis import RULE_IDS, RULES_BY_ID
+from lessons.evidence.evidence import evidence_by_student
+from lessons.evidence.loading import session_rows
 from lessons.models import ClassSession, MissedEquivalence, SessionMember, SessionTable
-from lessons.reporting.evidence import evidence_by_student
-from lessons.reporting.loading import session_rows
 
 WRONG_STREAK = 3
 IDLE_SECONDS = 120
@@ -101,7 +101,7 @@ class StudentRow:
     student_id: int
     name: str
     table_number: int | None
-    attempts: int = 0  # claims: one per turn (lessons.reporting.evidence)
+    attempts: int = 0  # claims: one per turn (lessons.evidence.evidence)
     errors: int = 0  # wrong claims
     tries: int = 0  # every card tried, a refused one tried again included
     missed: int = 0

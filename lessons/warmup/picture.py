@@ -1,6 +1,6 @@
 """The class picture after a warm-up, in words: who shares which likely misconception.
 
-Every status comes from the one diagnosis every page reads (lessons.reporting.loading
+Every status comes from the one diagnosis every page reads (lessons.evidence.loading
 .statuses_of over the class's evidence window: game turns and warm-up answers together), so
 the picture says what the dashboard and the reports say. Three groups, in this order: students
 grouped by a likely misconception (a student likely on two rules is in both groups), "not

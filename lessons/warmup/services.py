@@ -33,6 +33,7 @@ from lessons.classrooms.selectors import teacher_teaches
 from lessons.diagnosis import REASONS
 from lessons.diagnosis.decks import DECK_LEVELS, DEFAULT_DECK_LEVEL
 from lessons.diagnosis.why import reason_asked
+from lessons.evidence.evidence import window_evidence
 from lessons.live.session_updates import session_changed
 from lessons.models import (
     Attempt,
@@ -43,14 +44,13 @@ from lessons.models import (
     User,
     WarmupRound,
 )
-from lessons.reporting.evidence import window_evidence
 from lessons.warmup.items import next_item
 
 # A safety cap over probe_next's own (it stops by itself well before).
 MAX_ITEMS: Final = 24
 # An answer the prompt offers besides REASONS: the right way of thinking is a choice too, so
 # that the prompt looks the same after a right and a wrong answer. It names no rule: the
-# diagnosis reads it as no reason (lessons.reporting.loading keeps only REASONS codes).
+# diagnosis reads it as no reason (lessons.evidence.loading keeps only REASONS codes).
 REASON_SAME_FACTOR: Final = "same_factor"
 PROMPT_CODES: Final = (*REASONS, REASON_SAME_FACTOR)
 MAX_RECHECK_DAYS: Final = 60

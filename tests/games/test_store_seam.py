@@ -34,7 +34,7 @@ SKIPPED_DIRS = {
 # Hand-built SQL or ORM compiler use outside games/store.py, each with why it is not a move's.
 SQL_ELSEWHERE = {
     "unoclass/health.py": "the health check's SELECT 1",
-    "lessons/reporting/loading.py": "a report's read of thousands of attempts",
+    "lessons/evidence/loading.py": "a report's read of thousands of attempts",
     "lessons/demo/history.py": "demo data and benchmarks: bulk insert (COPY)",
     "lessons/management/commands/generate_attempts.py": "a benchmark's SQLite pragma",
     "lessons/management/sqlite_copy.py": "SQLite's backup checks (every backup's one copy)",

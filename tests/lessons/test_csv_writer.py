@@ -24,8 +24,8 @@ from django.urls import reverse
 
 from lessons.csv_writer import FORMULA_STARTS, csv_text, defused
 from lessons.models import Classroom, Student
-from lessons.reporting import printing
-from lessons.reporting.printing import PrintPool
+from lessons.printing import printing
+from lessons.printing.printing import PrintPool
 from tests.conftest import ClassWorld
 from tests.e2e.security.access_matrix import Outcome, Route, signed_in_client
 from tests.e2e.security.test_access_matrix import ALL_ROUTES

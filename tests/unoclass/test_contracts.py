@@ -98,9 +98,38 @@ PLANTED = [
     ("lessons-layers", "lessons/classrooms/planted.py", "import lessons.home.views", "home"),
     ("lessons-layers", "lessons/warmup/planted.py", "import lessons.sessions.services", "sessions"),
     ("lessons-layers", "lessons/models/planted.py", "import lessons.classrooms.names", "names"),
+    # The imports that once made cycles (issue 33 §2): each room now sits below its readers.
+    ("lessons-layers", "lessons/plans/planted.py", "import lessons.reporting.pdf", "reporting"),
+    ("lessons-layers", "lessons/warmup/planted.py", "import lessons.practice.views", "practice"),
+    ("lessons-layers", "lessons/aiming/planted.py", "import lessons.attempts.hooks", "attempts"),
+    ("lessons-layers", "lessons/evidence/planted.py", "import lessons.aiming.rules", "aiming"),
+    ("lessons-layers", "lessons/printing/planted.py", "import lessons.plans.views", "plans"),
     # "|" siblings never import each other.
     ("lessons-layers", "lessons/pupils/planted.py", "import lessons.home.landing", "lessons.home"),
+    ("lessons-layers", "lessons/practice/planted.py", "import lessons.sessions.views", "sessions"),
+    ("lessons-layers", "lessons/evidence/planted.py", "import lessons.classrooms.names", "names"),
 ]
+
+
+def _lessons_layers() -> list[str]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layers: list[str] = next(c["layers"] for c in contracts if c["id"] == "lessons-layers")
+    return layers
+
+
+def test_every_lessons_room_has_one_layer_and_no_sibling_imports_another() -> None:
+    # A room left out of the contract could import any room; ":" would let siblings import
+    # each other (the cycles issue 33 §2 removed).
+    layers = _lessons_layers()
+    assert not [layer for layer in layers if ":" in layer]
+    placed = [room.strip() for layer in layers for room in layer.split("|")]
+    rooms = [
+        path.parent.name
+        for path in (ROOT / "lessons").glob("*/__init__.py")
+        if path.parent.name != "migrations"
+    ]
+    assert sorted(placed) == sorted(rooms)
 
 
 @pytest.mark.parametrize(("contract", "planted", "statement", "reported"), PLANTED)
@@ -143,9 +172,9 @@ def test_django_in_the_ent_matching_module_breaks_its_contract(
 @pytest.mark.parametrize(
     ("module", "statement"),
     [
-        ("lessons/reporting/pdf_merge.py", "import django.conf"),
+        ("lessons/printing/pdf_merge.py", "import django.conf"),
         # Indirectly: the printing module reads the cache and the models.
-        ("lessons/reporting/pdf_render.py", "from lessons.reporting import printing"),
+        ("lessons/printing/pdf_render.py", "from lessons.printing import printing"),
     ],
 )
 def test_a_django_import_in_a_print_worker_module_breaks_its_contract(

@@ -96,9 +96,9 @@ def test_django_signal_has_listeners() -> None:
 
 @pytest.mark.django_db
 def test_django_query_get_compiler_as_sql() -> None:
-    """lessons/reporting/loading.py (_rows): Query.get_compiler(using=).as_sql() gives SQL and
+    """lessons/evidence/loading.py (_rows): Query.get_compiler(using=).as_sql() gives SQL and
     parameters that a cursor runs to the queryset's own rows (without its converters)."""
-    _reviewed(django, DJANGO_REVIEWED, "lessons/reporting/loading.py (_rows)")
+    _reviewed(django, DJANGO_REVIEWED, "lessons/evidence/loading.py (_rows)")
     query = Attempt.objects.filter(Q(turn=7) | Q(card="x")).values_list("id", "card")
     sql, params = query.query.get_compiler(using=query.db).as_sql()
     assert isinstance(sql, str) and list(params) == [7, "x"]

@@ -15,7 +15,7 @@ from pathlib import Path
 from django.core import checks
 from django.utils import timezone
 
-from lessons.reporting.printing import pdf_available
+from lessons.printing.printing import pdf_available
 from unoclass.box.backups import backup_taken_at, backups
 
 Say = Callable[[str], str]

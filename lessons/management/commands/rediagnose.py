@@ -10,8 +10,8 @@ from django.db import transaction
 
 from lessons.attempts.log import attempt_figures
 from lessons.diagnosis import RULE_IDS, RULES_VERSION, diagnose
+from lessons.evidence.loading import by_student, student_rows, turns_of
 from lessons.models import Attempt, Classroom
-from lessons.reporting.loading import by_student, student_rows, turns_of
 
 BATCH = 1000
 FIGURES = ("tags", "p0", "opportunities", "skills")

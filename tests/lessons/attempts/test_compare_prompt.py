@@ -11,8 +11,8 @@ from games.models import Table
 from games.protocol import refusal_example
 from games.services import table_act
 from lessons.attempts.compare_prompt import compare_answer, compare_prompt
+from lessons.evidence.loading import status_cache, statuses_of, student_rows
 from lessons.models import Attempt, CompareAnswer
-from lessons.reporting.loading import status_cache, statuses_of, student_rows
 from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, make_table
 from tests.lessons.reporting.helpers import M1_PLAYS, log_plays

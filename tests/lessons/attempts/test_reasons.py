@@ -16,8 +16,8 @@ from lessons.attempts.reasons import (
     attempt_set_reason,
 )
 from lessons.diagnosis import REASONS
+from lessons.evidence.loading import statuses_of, student_rows
 from lessons.models import Attempt, Student
-from lessons.reporting.loading import statuses_of, student_rows
 from tests.conftest import ClassWorld
 from tests.games.helpers import make_table
 from tests.lessons.reporting.helpers import log_attempt

@@ -9,8 +9,8 @@ import pytest
 from games.errors import TableError
 from games.models import Table, TableEvent
 from lessons.diagnosis import RULE_IDS, classify, diagnose
+from lessons.evidence.loading import student_rows, turns_of
 from lessons.models import Attempt, User
-from lessons.reporting.loading import student_rows, turns_of
 from tests.conftest import ClassWorld
 from tests.games.helpers import FRACTIONS_SETUP, act, make_table
 

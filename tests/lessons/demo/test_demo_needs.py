@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from lessons.demo.data import DEMO_TEACHER_PASSWORD, DEMO_TEACHER_USERNAME
+from lessons.evidence.loading import by_student, class_rows, evidence_window
+from lessons.evidence.reading import LOW_ACCURACY_BELOW, first_claims
 from lessons.models import Classroom
 from lessons.reporting.class_report import class_dashboard
-from lessons.reporting.loading import by_student, class_rows, evidence_window
-from lessons.reporting.reading import LOW_ACCURACY_BELOW, first_claims
 
 pytestmark = pytest.mark.django_db
 

@@ -17,10 +17,10 @@ from django.urls import reverse
 from lessons.classrooms.login_limit import FAILURE_WINDOW_SECONDS
 from lessons.classrooms.sign_in_limit import COOKIE_SECONDS
 from lessons.ent.states import STATE_SECONDS
+from lessons.evidence.loading import STATUS_CACHE_SECONDS
 from lessons.home.landing import STUDENT_DEVICE_SECONDS
 from lessons.models import ENT_SEEN_RETENTION_DAYS
-from lessons.reporting.loading import STATUS_CACHE_SECONDS
-from lessons.reporting.printing import CACHE_SECONDS
+from lessons.printing.printing import CACHE_SECONDS
 from unoclass import settings as defaults
 
 DOC = Path(settings.BASE_DIR) / "docs" / "data-protection.md"

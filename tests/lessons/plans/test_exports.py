@@ -12,9 +12,9 @@ import time_machine
 from django.urls import reverse
 
 from lessons.diagnosis import diagnose, turns_from_csv
+from lessons.evidence.loading import statuses_of, student_rows
 from lessons.plans import services
 from lessons.reporting.exports import ATTEMPT_HEADER, pseudonym
-from lessons.reporting.loading import statuses_of, student_rows
 from tests.conftest import ClassWorld
 from tests.lessons.plans.helpers import MONDAY, m1_children, plan_m1
 from tests.lessons.plans.test_services import answer

@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from games.models import Table
+from lessons.evidence.loading import SOURCE_PRACTICE, SOURCE_SESSIONS, student_rows
 from lessons.models import Attempt, PracticeTable
 from lessons.practice import selectors
 from lessons.practice.services import (
@@ -16,7 +17,6 @@ from lessons.practice.services import (
     practice_table_start,
     today,
 )
-from lessons.reporting.loading import SOURCE_PRACTICE, SOURCE_SESSIONS, student_rows
 from tests.conftest import ClassWorld
 from tests.lessons.practice.helpers import LAST_CARD_SETUP, assign, play_one_game
 from tests.support.factories import make_teacher

@@ -13,9 +13,9 @@ from pypdf import PdfReader
 
 from lessons.models import GroupPlan
 from lessons.plans import services
-from lessons.reporting import printing
-from lessons.reporting.pdf_render import warm_up
-from lessons.reporting.printing import PrintPool
+from lessons.printing import printing
+from lessons.printing.pdf_render import warm_up
+from lessons.printing.printing import PrintPool
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
 from tests.lessons.reporting.test_pdf import FakePrinter, _parts_in_order, printer

@@ -37,7 +37,7 @@ def test_a_played_session_shows_in_every_view(class_a: ClassWorld) -> None:
 
     dash = class_dashboard(class_a.classroom)
     lines = {line.student.pk: line for line in dash.lines}
-    # One turn: one claim (its first try, wrong), two tries (lessons.reporting.evidence).
+    # One turn: one claim (its first try, wrong), two tries (lessons.evidence.evidence).
     line = lines[basile.student.pk]
     assert (line.correct, line.claims, line.tries) == (0, 1, 2)
     assert lines[anais.student.pk].claims == 0 and lines[anais.student.pk].missed == 1

@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from lessons.diagnosis import diagnose, turns_from_csv
+from lessons.evidence.loading import statuses_of, student_rows
 from lessons.models import Attempt
 from lessons.reporting.exports import ATTEMPT_HEADER, pseudonym
-from lessons.reporting.loading import statuses_of, student_rows
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.test_held_end_to_end import resolved_then_checked
 from tests.support.factories import teacher_client

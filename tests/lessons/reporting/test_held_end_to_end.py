@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from django.db.models import F
 
+from lessons.evidence.loading import statuses_of, student_rows, turns_of
 from lessons.models import Attempt, Student, WarmupRound
-from lessons.reporting.loading import statuses_of, student_rows, turns_of
 from lessons.warmup import services
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
@@ -124,7 +124,7 @@ def test_a_trap_taken_again_in_the_later_round_is_a_relapse(class_a: ClassWorld)
 
 
 def test_a_moved_attempt_time_is_a_new_cache_entry(class_a: ClassWorld) -> None:
-    from lessons.reporting.loading import status_cache_key
+    from lessons.evidence.loading import status_cache_key
 
     anais = class_a.student.student
     log_plays(anais, M1_PLAYS)
@@ -136,7 +136,8 @@ def test_a_moved_attempt_time_is_a_new_cache_entry(class_a: ClassWorld) -> None:
 def test_a_new_status_model_prints_a_new_pdf(
     class_a: ClassWorld, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from lessons.reporting import loading, printing
+    from lessons.evidence import loading
+    from lessons.printing import printing
 
     anais = class_a.student.student
     log_plays(anais, M1_PLAYS)

@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 
+from lessons.evidence.loading import RuleStatus, statuses_of, student_rows
 from lessons.models import Classroom, Student
 from lessons.reporting import pdf_views
-from lessons.reporting.loading import RuleStatus, statuses_of, student_rows
 from lessons.reporting.words import check_words
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.test_held_end_to_end import resolved_then_checked

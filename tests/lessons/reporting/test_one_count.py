@@ -1,4 +1,4 @@
-"""Every page counts the same games the same way (issue 31 §6, lessons.reporting.evidence).
+"""Every page counts the same games the same way (issue 31 §6, lessons.evidence.evidence).
 
 One turn is one claim (its first try); every card put down is a try; "right" is a claim right
 at the first try; every page reads the class's evidence window.
@@ -12,9 +12,9 @@ import pytest
 from django.utils import timezone
 
 from lessons.diagnosis import SKILL_IDS
+from lessons.evidence.loading import WINDOW_DAYS
 from lessons.models import ClassSession, SessionMember
 from lessons.reporting.class_report import class_dashboard
-from lessons.reporting.loading import WINDOW_DAYS
 from lessons.reporting.session_report import session_report
 from lessons.reporting.student_report import student_report
 from lessons.sessions.overview import session_overview

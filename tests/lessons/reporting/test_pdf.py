@@ -33,9 +33,10 @@ from pytest_django.fixtures import Settings
 
 from lessons.attempts.reasons import attempt_set_reason
 from lessons.models import Attempt, Student
-from lessons.reporting import pdf_views, printing
-from lessons.reporting.pdf_render import PdfUnavailable, warm_up
-from lessons.reporting.printing import PrintPool
+from lessons.printing import printing
+from lessons.printing.pdf_render import PdfUnavailable, warm_up
+from lessons.printing.printing import PrintPool
+from lessons.reporting import pdf_views
 from tests.conftest import ClassWorld
 from tests.lessons.reporting import print_jobs
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_plays
@@ -270,7 +271,7 @@ def test_the_pdf_buttons_say_why_there_is_no_pdf(class_a: ClassWorld, settings: 
 def test_weasyprint_counts_as_missing_when_it_cannot_be_found(
     monkeypatch: pytest.MonkeyPatch, settings: Settings
 ) -> None:
-    from lessons.reporting import pdf_render
+    from lessons.printing import pdf_render
 
     pdf_render.weasyprint_installed.cache_clear()
     try:

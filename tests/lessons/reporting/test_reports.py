@@ -9,15 +9,15 @@ import pytest
 from django.utils import timezone
 
 from lessons.diagnosis import diagnose
-from lessons.models import ClassSession
-from lessons.reporting.class_report import WRONG_RUN_ALERT, class_dashboard
-from lessons.reporting.loading import (
+from lessons.evidence.loading import (
     WINDOW_DAYS,
     evidence_window,
     skills_from,
     statuses_of,
     student_rows,
 )
+from lessons.models import ClassSession
+from lessons.reporting.class_report import WRONG_RUN_ALERT, class_dashboard
 from lessons.reporting.session_report import session_report
 from lessons.reporting.student_report import student_report
 from tests.conftest import ClassWorld

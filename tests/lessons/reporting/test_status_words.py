@@ -23,7 +23,7 @@ from lessons.diagnosis.model import (
     RESOLVED_MIN_CLEAN,
     RESOLVED_MISS,
 )
-from lessons.reporting.reading import LowAccuracy
+from lessons.evidence.reading import LowAccuracy
 from lessons.reporting.words import low_accuracy_figures, status_meanings, status_summary
 
 # The resolved sentence's share: whole percents (RESOLVED_MISS is 0.01 since the re-check).

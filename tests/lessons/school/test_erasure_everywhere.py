@@ -46,8 +46,8 @@ from lessons.models import (
     SchoolPolicy,
     Student,
 )
-from lessons.reporting import printing
-from lessons.reporting.printing import PrintPool
+from lessons.printing import printing
+from lessons.printing.printing import PrintPool
 from lessons.school.copies import sessions_forget
 from lessons.school.erasure import student_erase, student_pseudonymise
 from lessons.school.purge import purge_expired

@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from lessons.diagnosis import RULE_IDS, classify, diagnose, turns_from_csv
+from lessons.evidence.loading import statuses_of, student_rows
 from lessons.models import Attempt, Classroom, WarmupRound
 from lessons.reporting.exports import pseudonym
-from lessons.reporting.loading import statuses_of, student_rows
 from lessons.school.student_export import student_json
 from lessons.warmup import services
 from tests.conftest import ClassWorld

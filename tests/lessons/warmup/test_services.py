@@ -15,8 +15,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from lessons.diagnosis.why import reason_asked
+from lessons.evidence.loading import student_rows, turns_of
 from lessons.models import Attempt, WarmupRound
-from lessons.reporting.loading import student_rows, turns_of
 from lessons.sessions import services as sessions
 from lessons.warmup import services
 from tests.lessons.sessions.helpers import class_of, join_all, start

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from lessons.reporting.pdf_merge import merge_pdfs
-from lessons.reporting.pdf_render import html_to_pdf
+from lessons.printing.pdf_merge import merge_pdfs
+from lessons.printing.pdf_render import html_to_pdf
 
 TITLE = "Bilans de progrès · CM2"
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from pypdf import PdfWriter
 
-from lessons.reporting.pdf_render import collector_paused
+from lessons.printing.pdf_render import collector_paused
 
 
 def merge_pdfs(parts: Sequence[bytes]) -> bytes:

@@ -8,9 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from lessons.diagnosis import RULE_IDS, diagnose
-from lessons.models import Attempt
-from lessons.reporting import loading
-from lessons.reporting.loading import (
+from lessons.evidence import loading
+from lessons.evidence.loading import (
     RuleStatus,
     status_cache,
     status_cache_key,
@@ -19,6 +18,7 @@ from lessons.reporting.loading import (
     student_rows,
     turns_of,
 )
+from lessons.models import Attempt
 from tests.conftest import ClassWorld
 from tests.lessons.reporting.helpers import M1_PLAYS, RIGHT_PLAYS, log_attempt, log_plays
 

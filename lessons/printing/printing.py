@@ -9,7 +9,7 @@ has PDF_RENDER_WORKERS workers (2 by default): more requests wait their turn in 
 The first print of a process starts every worker at once; each imports WeasyPrint and loads
 the fonts while the request builds its HTML. A class's PDF prints in one part a worker, side
 by side, each part's HTML handed over as soon as it is built; the parts are then joined into
-one PDF (lessons/reporting/pdf_merge.py). A part that fails fails the whole print: no PDF with
+one PDF (lessons/printing/pdf_merge.py). A part that fails fails the whole print: no PDF with
 a pupil missing is ever answered or kept.
 
 A finished PDF is cached (the Django cache: Redis with several processes) in one slot per
@@ -50,10 +50,10 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet
 
 from lessons.diagnosis import RULES_VERSION
+from lessons.evidence import loading
 from lessons.models import Attempt, MissedEquivalence, SessionMember, Student
-from lessons.reporting import loading
-from lessons.reporting.pdf_merge import merge_pdfs
-from lessons.reporting.pdf_render import html_to_pdf, nothing, warm_up, weasyprint_installed
+from lessons.printing.pdf_merge import merge_pdfs
+from lessons.printing.pdf_render import html_to_pdf, nothing, warm_up, weasyprint_installed
 
 CACHE_SECONDS = 7 * 24 * 3600
 DEFAULT_WORKERS = 2

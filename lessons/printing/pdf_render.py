@@ -87,7 +87,7 @@ def warm_up() -> None:
     A worker started by a request then prints as soon as the request's HTML is ready.
     """
     with collector_paused():
-        from lessons.reporting import pdf_merge  # noqa: F401  (pypdf's import, for a merge)
+        from lessons.printing import pdf_merge  # noqa: F401  (pypdf's import, for a merge)
 
         try:
             from weasyprint import HTML

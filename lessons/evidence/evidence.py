@@ -27,8 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from lessons.diagnosis import SkillProgress
-from lessons.models import Student
-from lessons.reporting.loading import (
+from lessons.evidence.loading import (
     Row,
     RuleStatus,
     by_student,
@@ -39,7 +38,8 @@ from lessons.reporting.loading import (
     student_rows,
     turns_of,
 )
-from lessons.reporting.reading import first_claims, fitting_rules
+from lessons.evidence.reading import first_claims, fitting_rules
+from lessons.models import Student
 
 # The words of what is counted, the same on every page (French first: "essais", "tours",
 # "annonces").

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from lessons.diagnosis import RULE_IDS
-from lessons.reporting.loading import Row, RuleStatus
-from lessons.reporting.reading import (
+from lessons.evidence.loading import Row, RuleStatus
+from lessons.evidence.reading import (
     LOW_ACCURACY_BELOW,
     LOW_ACCURACY_MIN_CLAIMS,
     first_claims,

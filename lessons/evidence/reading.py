@@ -27,7 +27,7 @@ from lessons.diagnosis import (
     STATUS_LIKELY,
     first_claim_indices,
 )
-from lessons.reporting.loading import Row, RuleStatus, accuracy, attempt_records
+from lessons.evidence.loading import Row, RuleStatus, accuracy, attempt_records
 
 # The skills' "familiar" mark (lessons.diagnosis.SKILL_CUTOFFS): below it a child's plays are
 # not yet familiar with equal fractions, whichever mistake (if any one) they make.

@@ -1,0 +1,1 @@
+"""The pupils' evidence every page reads: attempts loaded, diagnosed (cached) and counted once."""
