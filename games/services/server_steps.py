@@ -5,6 +5,8 @@ player's coming to the table changes; games.driver runs them when they fall due.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -14,7 +16,6 @@ from django.utils import timezone
 from games import presence, store
 from games.engine import Game
 from games.engine.bots import play_bot_step
-from games.errors import TableError
 from games.models import Table, TableEvent
 from games.services.awaiting import (
     _arm_timer,
@@ -29,7 +30,13 @@ from games.services.awaiting import (
 from games.services.commit import Actor, _broadcast_after_commit, _commit
 from games.services.outcomes import NextStep, Outcome
 from games.services.planning import _look_again, due_seat, next_step_for
-from games.services.table_lock import _lock
+
+
+@contextmanager
+def _locked(table_id: int) -> Iterator[store.LockedTable | None]:
+    """Lock the table for a server step's transaction; None when it is gone (nothing to do)."""
+    with transaction.atomic():
+        yield store.lock(table_id)
 
 
 def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> Outcome | None:
@@ -39,10 +46,8 @@ def table_step(*, table_id: int, state_id: int, now: datetime | None = None) -> 
     the same step scheduled twice, or in two processes, is applied at most once.
     """
     now = now or timezone.now()
-    with transaction.atomic():
-        try:
-            locked = _lock(table_id)
-        except TableError:
+    with _locked(table_id) as locked:
+        if locked is None:
             return None
         table = locked.table
         if table.state_id != state_id or table.status != Table.Status.PLAYING:
@@ -158,10 +163,8 @@ def seat_came(*, table_id: int, seat_index: int, now: datetime | None = None) ->
     Return the server's next step on the table (the caller plans it), or None.
     """
     now = now or timezone.now()
-    with transaction.atomic():
-        try:
-            locked = _lock(table_id)
-        except TableError:
+    with _locked(table_id) as locked:
+        if locked is None:
             return None
         table = locked.table
         seat = next((s for s in locked.seats if s.index == seat_index), None)

@@ -43,6 +43,9 @@ Seating policy (the teacher's page repeats it):
   are dealt together at tables aimed at it (games.engine.aim), the others as usual.
 - Ending finishes every table. Members keep the table they sat at, as the session's record;
   their home no longer sends them to it.
+- A pupil who leaves the class is dealt no more, by a step planned before included: moved or
+  erased, their place goes; removed under a pseudonym, their place at a finished table stays
+  as the record but gets no next game.
 
 Every function takes keyword-only arguments and raises ValidationError with a translated
 message when the input is refused; a refused call changes nothing. The games themselves (tables,
@@ -59,6 +62,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count, Max, Min, Q, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
@@ -314,20 +318,28 @@ def session_pending_step(
 
 
 def _deal_due_at(session: ClassSession, now: datetime) -> datetime | None:
-    """Say when `_seat_due` deals next (the same rules, read without the lock)."""
+    """Say when `_seat_due` deals next (the same rules, read without the lock, in one query).
+
+    The waiting page asks every few seconds per pupil: one aggregate row, whatever the class.
+    """
     if session.status != ClassSession.Status.OPEN:
         return None
-    over = session.tables.filter(table__status=Table.Status.FINISHED, members__isnull=False)
-    if over.exists():
+    waiting = _waiting_filter(session)
+    found = _in_play(session).aggregate(
+        over=Count("pk", filter=Q(table__table__status=Table.Status.FINISHED)),
+        waiting=Count("pk", filter=waiting),
+        first=Min("joined_at", filter=waiting),
+        last=Max("joined_at", filter=waiting),
+    )
+    if found["over"]:
         return now
     if session.warmup and not session.tables.exists():
         return None
-    joined: list[datetime] = list(_waiting(session).values_list("joined_at", flat=True))
-    if not joined:
+    if not found["waiting"]:
         return None
-    at: datetime = max(joined) + timedelta(seconds=SETTLE_SECONDS)
-    if len(joined) == 1:
-        at = max(at, joined[0] + timedelta(seconds=LONE_WAIT_SECONDS))
+    at: datetime = found["last"] + timedelta(seconds=SETTLE_SECONDS)
+    if found["waiting"] == 1:
+        at = max(at, found["first"] + timedelta(seconds=LONE_WAIT_SECONDS))
     return at
 
 
@@ -367,12 +379,21 @@ def session_seat_now(
         return made
 
 
-def _waiting(session: ClassSession) -> Any:
+def _in_play(session: ClassSession) -> QuerySet[SessionMember]:
+    """Return the session's members still in its games: a removed pupil's place is a record."""
+    return SessionMember.objects.filter(session=session, student__pseudonymised_at__isnull=True)
+
+
+def _waiting_filter(session: ClassSession) -> Q:
     # A student still answering the warm-up is not dealt yet.
     answering = WarmupRound.objects.filter(session=session, finished_at__isnull=True)
+    return Q(table__isnull=True) & ~Q(student_id__in=answering.values("student_id"))
+
+
+def _waiting(session: ClassSession) -> QuerySet[SessionMember]:
     return (
-        SessionMember.objects.filter(session=session, table__isnull=True)
-        .exclude(student_id__in=answering.values("student_id"))
+        _in_play(session)
+        .filter(_waiting_filter(session))
         .select_related("student")
         .order_by("joined_at", "id")
     )
@@ -467,14 +488,15 @@ def _deal(
 def _rematch(session: ClassSession) -> list[SessionTable]:
     """Give the students of a table whose game is over a new game together, at its number."""
     made: list[SessionTable] = []
+    in_play = _in_play(session).select_related("student").order_by("joined_at", "id")
     over = (
-        session.tables.filter(table__status=Table.Status.FINISHED, members__isnull=False)
+        session.tables.filter(table__status=Table.Status.FINISHED, members__in=in_play.values("pk"))
         .distinct()
         .select_related("table")
         .order_by("number")
     )
     for old in over:
-        members = list(old.members.select_related("student").order_by("joined_at", "id"))
+        members = list(in_play.filter(table=old))
         # A table seated by need keeps its aim for the next game.
         aimed = {k: v for k, v in (old.table.options or {}).items() if k in AIM_OPTIONS}
         made.append(_new_table(session, members, old.number, aimed, game=old.game + 1))

@@ -199,7 +199,9 @@ def session_play(request: SignedInRequest, session_id: int) -> HttpResponse:
     seated = member.table if member is not None else None
     if seated is not None and seated.table.status != Table.Status.FINISHED:
         return redirect("games:play", table_id=seated.table_id)
-    warmup = session_round(session=session, student=student) if member is not None else None
+    # A session without a warm-up has no rounds: the page polls, so it does not ask.
+    warmed = member is not None and session.warmup
+    warmup = session_round(session=session, student=student) if warmed else None
     if warmup is not None and warmup.finished_at is None:
         return redirect("warmup_page", warmup_id=warmup.pk)
     # Not joined yet, waiting, or their game is over (the next deal gives them a new one). The

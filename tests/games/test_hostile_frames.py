@@ -23,11 +23,11 @@ from games import driver
 from games.consumers import TableConsumer
 from games.engine.cards import DECKS, DENOMINATORS
 from games.models import Seat, Table, TableEvent
-from lessons.models import Attempt, ClassSession, SessionMember, SessionTable
+from lessons.models import Attempt, ClassSession, SessionMember
 from lessons.sessions.consumers import SessionOverviewConsumer
-from lessons.sessions.services import session_start
 from tests.conftest import ClassWorld
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, socket
+from tests.games.helpers import receive_until, socket
+from tests.lessons.sessions.helpers import scripted_session
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -132,16 +132,6 @@ def _stored(table_id: int) -> tuple[Any, ...]:
     )
 
 
-def _world(class_a: ClassWorld) -> tuple[ClassSession, Table]:
-    session = session_start(teacher=class_a.teacher, classroom=class_a.classroom)
-    users = [class_a.student.user, class_a.other_student.user]
-    table = make_table(users, setup=FRACTIONS_SETUP)
-    seated = SessionTable.objects.create(session=session, table=table, number=1)
-    for login in (class_a.student, class_a.other_student):
-        SessionMember.objects.create(session=session, student=login.student, table=seated)
-    return session, table
-
-
 async def _one_error(comm: Any) -> dict[str, Any]:
     """Read the answer to a hostile frame: it must be an error frame, and only that."""
     output = await comm.receive_output(timeout=5)
@@ -208,7 +198,7 @@ def test_hostile_frames_on_the_table_socket(
     class_a: ClassWorld, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    _session, table = _world(class_a)
+    _session, table = scripted_session(class_a)
     player = class_a.other_student.user
     run = _Run((f"/ws/table/{table.pk}/", player), "state")
     run.run(run.open())
@@ -236,7 +226,7 @@ def test_hostile_frames_on_the_overview_socket(
 ) -> None:
     caplog.set_level(logging.INFO)
     settings.GAMES_BOT_DELAY = 60
-    session, table = _world(class_a)
+    session, table = scripted_session(class_a)
     run = _Run((f"/ws/session/{session.pk}/", class_a.teacher), "overview")
     run.run(run.open())
     before = _stored(table.pk)
@@ -273,7 +263,7 @@ def test_the_audits_frames_get_their_error(
     class_a: ClassWorld, caplog: pytest.LogCaptureFixture, case: str
 ) -> None:
     caplog.set_level(logging.INFO)
-    _session, table = _world(class_a)
+    _session, table = scripted_session(class_a)
     run = _Run((f"/ws/table/{table.pk}/", class_a.other_student.user), "state")
     frame, code = AUDIT_CASES[case]
     try:

@@ -23,6 +23,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from tests.e2e.browser.pages import PlayPage
 from tests.support.live import Server, serve
 
 __all__ = [
@@ -138,6 +139,29 @@ def signed_in(
         ]
     )
     return context
+
+
+@pytest.fixture
+def table_page(server: Server, browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Give an opener of a world's table on a phone, as its first student, at its first state.
+
+    `opener(world, lang="fr", **options)`: `options` go to the browser context (is_mobile,
+    reduced_motion…). Every context it opened is closed at the test's end.
+    """
+    contexts: list[BrowserContext] = []
+
+    def opener(world: dict[str, Any], *, lang: str = "fr", **options: Any) -> Page:
+        session = world["students"][0]["session"]
+        context = signed_in(browser, server, session, lang=lang, viewport=PHONE, **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(f"{server.url}/tables/{world['table']}/")
+        PlayPage(page).wait_state(0)
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
 
 
 def live_server_sign_in(context: BrowserContext, live_server: Any, user: Any) -> None:

@@ -14,15 +14,16 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from tests.e2e.browser.conftest import PHONE, Server, signed_in
-from tests.e2e.browser.pages import PlayPage, card_selector
+from tests.e2e.browser.conftest import PHONE, Server
+from tests.e2e.browser.pages import card_selector
 
 pytestmark = pytest.mark.browser
 
@@ -56,60 +57,52 @@ def _small_targets(page: Page) -> list[Any]:
 
 
 def test_phone_table_one_tap_rules_and_the_contract(
-    server: Server, browser: Browser, tmp_path: Path
+    server: Server, table_page: Callable[..., Page], tmp_path: Path
 ) -> None:
     world = server.world(students=["Alice"], bots=3, setup=FOUR_SEATS)
-    context = signed_in(
-        browser, server, world["students"][0]["session"], viewport=PHONE, is_mobile=True,
-        has_touch=True,
-    )  # fmt: skip
-    try:
-        page = context.new_page()
-        page.goto(f"{server.url}/tables/{world['table']}/")
-        PlayPage(page).wait_state(0)
-        root = page.locator("#play")
-        expect(root).to_have_attribute("data-motion", "on")
-        expect(page.locator("#play-turn")).to_have_text("À toi de jouer !")
-        # The contract: one pile, each seat's area with its backs counted.
-        expect(page.locator("[data-pile]")).to_have_count(1)
-        counts = page.locator("#play-players [data-seat]").evaluate_all(
-            "els => els.map(e => [e.dataset.seat,"
-            " e.querySelector('[data-card-back]').dataset.count])"
-        )
-        assert counts == [["0", "15"], ["1", "3"], ["2", "3"], ["3", "3"]]
-        assert page.locator("#play-hand button[data-card]").count() == len(HAND)
-        # The first screen: the opponents, who plays, the top card, the hand's first row.
-        for selector in ("#play-players", "#play-turn", "#play-top .card", card_selector(HAND[0])):
-            box = _box(page, selector)
-            assert box["y"] + box["height"] <= PHONE["height"], selector
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        assert _small_targets(page) == []
-        folder = DOCS_SCREENSHOTS if REFRESH_DOCS else tmp_path
-        page.screenshot(path=str(folder / "play-table-phone.png"))
-        # Only the cards both rules could fit carry them (on 1/3: 2/3 and 1/3).
-        rules = page.locator("#play-hand [data-card-rule]").evaluate_all(
-            "els => els.map(e => e.dataset.for + ' ' + e.dataset.cardRule)"
-        )
-        assert rules == ["2/3r equal", "2/3r denominator", "1/3b equal", "1/3b denominator"]
-        violations = Axe().run(page).response["violations"]
-        assert [v["id"] for v in violations] == []
-        # One tap: 2/3 claimed "equal" to 1/3, no question, refused as the child claimed it.
-        page.click('[data-for="2/3r"][data-card-rule="equal"]')
-        expect(page.locator("#play-error")).to_have_attribute("data-code", "not_equivalent")
-        expect(page.locator("#play-chooser")).to_be_hidden()
-        # Remembered: only "same denominator" is left for 2/3; the card's tap plays it.
-        expect(page.locator('[data-for="2/3r"][data-card-rule]')).to_have_count(1)
-        page.click(card_selector("2/3r"))
-        expect(page.locator("#play-chooser")).to_be_hidden()
-        server.wait_state_after(world["table"], 0)
-        # The robots play on at once (50 ms a move): the log keeps the move, the pile and the
-        # last move may already show theirs.
-        expect(page.locator("#play-log")).to_contain_text("Alice joue 2/3 rouge")
-    finally:
-        context.close()
+    page = table_page(world, is_mobile=True, has_touch=True)
+    root = page.locator("#play")
+    expect(root).to_have_attribute("data-motion", "on")
+    expect(page.locator("#play-turn")).to_have_text("À toi de jouer !")
+    # The contract: one pile, each seat's area with its backs counted.
+    expect(page.locator("[data-pile]")).to_have_count(1)
+    counts = page.locator("#play-players [data-seat]").evaluate_all(
+        "els => els.map(e => [e.dataset.seat, e.querySelector('[data-card-back]').dataset.count])"
+    )
+    assert counts == [["0", "15"], ["1", "3"], ["2", "3"], ["3", "3"]]
+    assert page.locator("#play-hand button[data-card]").count() == len(HAND)
+    # The first screen: the opponents, who plays, the top card, the hand's first row.
+    for selector in ("#play-players", "#play-turn", "#play-top .card", card_selector(HAND[0])):
+        box = _box(page, selector)
+        assert box["y"] + box["height"] <= PHONE["height"], selector
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert _small_targets(page) == []
+    folder = DOCS_SCREENSHOTS if REFRESH_DOCS else tmp_path
+    page.screenshot(path=str(folder / "play-table-phone.png"))
+    # Only the cards both rules could fit carry them (on 1/3: 2/3 and 1/3).
+    rules = page.locator("#play-hand [data-card-rule]").evaluate_all(
+        "els => els.map(e => e.dataset.for + ' ' + e.dataset.cardRule)"
+    )
+    assert rules == ["2/3r equal", "2/3r denominator", "1/3b equal", "1/3b denominator"]
+    violations = Axe().run(page).response["violations"]
+    assert [v["id"] for v in violations] == []
+    # One tap: 2/3 claimed "equal" to 1/3, no question, refused as the child claimed it.
+    page.click('[data-for="2/3r"][data-card-rule="equal"]')
+    expect(page.locator("#play-error")).to_have_attribute("data-code", "not_equivalent")
+    expect(page.locator("#play-chooser")).to_be_hidden()
+    # Remembered: only "same denominator" is left for 2/3; the card's tap plays it.
+    expect(page.locator('[data-for="2/3r"][data-card-rule]')).to_have_count(1)
+    page.click(card_selector("2/3r"))
+    expect(page.locator("#play-chooser")).to_be_hidden()
+    server.wait_state_after(world["table"], 0)
+    # The robots play on at once (50 ms a move): the log keeps the move, the pile and the
+    # last move may already show theirs.
+    expect(page.locator("#play-log")).to_contain_text("Alice joue 2/3 rouge")
 
 
-def test_reduced_motion_and_a_gathering_table(server: Server, browser: Browser) -> None:
+def test_reduced_motion_and_a_gathering_table(
+    server: Server, table_page: Callable[..., Page]
+) -> None:
     world = server.world(
         students=["Alice", "Bruno"],
         bots=1,
@@ -117,23 +110,14 @@ def test_reduced_motion_and_a_gathering_table(server: Server, browser: Browser) 
         settings={"gather": True, "arrival_wait": 600},
         setup={"dealer": 2, "hands": [HAND[:5], ["5/6b"], ["1/2b"]], "start": "1/3v"},
     )
-    context = signed_in(
-        browser, server, world["students"][0]["session"], lang="en", viewport=PHONE,
-        reduced_motion="reduce",
-    )  # fmt: skip
-    try:
-        page = context.new_page()
-        page.goto(f"{server.url}/tables/{world['table']}/")
-        PlayPage(page).wait_state(0)
-        expect(page.locator("#play")).to_have_attribute("data-motion", "off")
-        # Bruno has not come: the table waits for him, and says so.
-        expect(page.locator("#play-banner")).to_have_text(
-            "The game starts when the whole table is here."
-        )
-        animations = page.evaluate(
-            "[...document.querySelectorAll('#play *')]"
-            ".filter(e => getComputedStyle(e).animationName !== 'none').length"
-        )
-        assert animations == 0
-    finally:
-        context.close()
+    page = table_page(world, lang="en", reduced_motion="reduce")
+    expect(page.locator("#play")).to_have_attribute("data-motion", "off")
+    # Bruno has not come: the table waits for him, and says so.
+    expect(page.locator("#play-banner")).to_have_text(
+        "The game starts when the whole table is here."
+    )
+    animations = page.evaluate(
+        "[...document.querySelectorAll('#play *')]"
+        ".filter(e => getComputedStyle(e).animationName !== 'none').length"
+    )
+    assert animations == 0

@@ -304,18 +304,35 @@ def test_a_lagging_loop_is_no_outage(
     _no_repair(ledger, layer, sock)
 
 
+def _slow_but_answering(
+    loop: VirtualTimeLoop,
+    ledger: RecordingLedger,
+    monkeypatch: pytest.MonkeyPatch,
+    answered: int,
+    publish_every: float | None = None,
+    **delays: float,
+) -> list[float]:
+    """Watch a layer slowed by `delays` (FakeLayer's send_delay, answer_delay, answer_growth)
+    until `answered` probes are answered; check that nothing was repaired; return the answers."""
+    layer = FakeLayer(loop)
+    for name, seconds in delays.items():
+        assert hasattr(layer, name), name  # a misspelt delay would slow nothing
+        setattr(layer, name, seconds)
+    _, sock = _watch(loop, layer, monkeypatch)
+    _run_until_answered(loop, layer, answered, publish_every)
+    _no_repair(ledger, layer, sock)
+    return layer.answers
+
+
 def test_a_busy_layer_is_no_outage(
     loop: VirtualTimeLoop, ledger: RecordingLedger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # As at full load (measured: up to 2.3 s and 8 s): a probe's send waits 4 s behind the
     # process's publishes (which go through meanwhile), and its answer 8 s behind the updates.
-    layer = FakeLayer(loop)
-    layer.send_delay = 4.0
-    layer.answer_delay = 8.0
-    _, sock = _watch(loop, layer, monkeypatch)
-    _run_until_answered(loop, layer, 10, publish_every=0.2)
-    assert min(layer.answers) >= 4 + 8 - 0.01  # each one, late by 12 s
-    _no_repair(ledger, layer, sock)
+    answers = _slow_but_answering(
+        loop, ledger, monkeypatch, 10, publish_every=0.2, send_delay=4.0, answer_delay=8.0
+    )
+    assert min(answers) >= 4 + 8 - 0.01  # each one, late by 12 s
 
 
 def test_a_layer_falling_behind_is_no_outage(
@@ -323,13 +340,10 @@ def test_a_layer_falling_behind_is_no_outage(
 ) -> None:
     # As the core layer at full load: the first answer comes 10 s after it was sent, and each
     # next one 0.5 s later still, so one answer arrives for every two probes sent.
-    layer = FakeLayer(loop)
-    layer.answer_delay = 10.0
-    layer.answer_growth = 0.5
-    _, sock = _watch(loop, layer, monkeypatch)
-    _run_until_answered(loop, layer, 100)
-    assert max(layer.answers) > 50  # and growing: slow, not silent
-    _no_repair(ledger, layer, sock)
+    answers = _slow_but_answering(
+        loop, ledger, monkeypatch, 100, answer_delay=10.0, answer_growth=0.5
+    )
+    assert max(answers) > 50  # and growing: slow, not silent
 
 
 def test_redis_away_is_an_outage_noticed_in_time_then_repaired(

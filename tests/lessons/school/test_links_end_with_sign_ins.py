@@ -23,7 +23,8 @@ from lessons.models import User
 from lessons.school.admin_services import teacher_set_active
 from tests.games.helpers import session_cookie
 from tests.games.streams import stream
-from tests.lessons.sessions.test_overview import _overview_socket, _scripted_session
+from tests.lessons.sessions.helpers import scripted_session
+from tests.lessons.sessions.test_overview import _overview_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 OLD, NEW = "an old pass phrase 1", "a new pass phrase 2"
@@ -56,7 +57,7 @@ def _admin() -> User:
 
 
 async def test_deactivating_a_teacher_ends_their_open_stream_and_socket(class_a: Any) -> None:
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     s = await stream(f"/sessions/{session.pk}/stream/", await _cookie(class_a.teacher))
     await s.frame("overview", timeout=SLOW)
     comm = await _overview_socket(session.pk, class_a.teacher)
@@ -70,7 +71,7 @@ async def test_deactivating_a_teacher_ends_their_open_stream_and_socket(class_a:
 
 
 async def test_reactivating_a_teacher_ends_nothing(class_a: Any) -> None:
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     s = await stream(f"/sessions/{session.pk}/stream/", await _cookie(class_a.teacher))
     await s.frame("overview", timeout=SLOW)
     admin = await database_sync_to_async(_admin)()
@@ -107,7 +108,7 @@ def _prepare_other_device(teacher: Any) -> bytes:
 
 
 async def test_a_password_change_ends_the_other_devices_links_only(class_a: Any) -> None:
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     other = await database_sync_to_async(_prepare_other_device)(class_a.teacher)
     s = await stream(f"/sessions/{session.pk}/stream/", other)
     await s.frame("overview", timeout=SLOW)
@@ -127,7 +128,7 @@ async def test_a_stream_whose_sign_out_was_never_told_ends_at_its_heartbeat(
 ) -> None:
     monkeypatch.setattr(stream_module, "HEARTBEAT_SECONDS", 0.05)
     monkeypatch.setattr(link_module, "SIGNIN_CHECK_SECONDS", 0.0)
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     s = await stream(f"/sessions/{session.pk}/stream/", await _cookie(class_a.teacher))
     await s.frame("overview", timeout=SLOW)
     # The session goes without any message (a Redis outage at sign-out, an expired row).

@@ -7,8 +7,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from lessons.models import Classroom, ClassSession, Student, User
+from games.models import Table
+from lessons.models import Classroom, ClassSession, SessionMember, SessionTable, Student, User
 from lessons.sessions import services as class_sessions
+from tests.games.helpers import FRACTIONS_SETUP, make_table
 from tests.support.factories import make_classroom, make_students
 
 T0 = timezone.make_aware(datetime(2026, 11, 20, 9, 0, 0))
@@ -35,3 +37,14 @@ def join_all(session: ClassSession, students: list[Student], seconds: float = 0)
     """Let every student join at the same moment."""
     for student in students:
         class_sessions.session_join(session=session, student=student, now=at(seconds))
+
+
+def scripted_session(class_a: Any) -> tuple[ClassSession, Table]:
+    """Open a session whose one table is the scripted two-student table (seat 1 plays first)."""
+    session = class_sessions.session_start(teacher=class_a.teacher, classroom=class_a.classroom)
+    users = [class_a.student.user, class_a.other_student.user]
+    table = make_table(users, setup=FRACTIONS_SETUP)
+    seated = SessionTable.objects.create(session=session, table=table, number=1)
+    for login in (class_a.student, class_a.other_student):
+        SessionMember.objects.create(session=session, student=login.student, table=seated)
+    return session, table

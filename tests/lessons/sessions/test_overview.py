@@ -18,23 +18,12 @@ from games.errors import TableError
 from games.models import Table
 from games.realtime.consumer import CLOSE_NO_ACCESS, CLOSE_SIGNED_OUT
 from games.services import table_act
-from lessons.models import SessionMember, SessionTable
 from lessons.sessions.overview import IDLE_SECONDS, session_overview
 from lessons.sessions.services import session_start
 from tests.conftest import ClassWorld
-from tests.games.helpers import FRACTIONS_SETUP, make_table, receive_until, session_cookie
+from tests.games.helpers import FRACTIONS_SETUP, receive_until, session_cookie
+from tests.lessons.sessions.helpers import scripted_session
 from unoclass.asgi import application
-
-
-def _scripted_session(class_a: Any) -> tuple[Any, Table]:
-    """Open a session whose one table is the scripted two-student table (seat 1 plays first)."""
-    session = session_start(teacher=class_a.teacher, classroom=class_a.classroom)
-    users = [class_a.student.user, class_a.other_student.user]
-    table = make_table(users, setup=FRACTIONS_SETUP)
-    seated = SessionTable.objects.create(session=session, table=table, number=1)
-    for login in (class_a.student, class_a.other_student):
-        SessionMember.objects.create(session=session, student=login.student, table=seated)
-    return session, table
 
 
 def _wrong_play(table: Table, user: Any) -> None:
@@ -49,7 +38,7 @@ def _wrong_play(table: Table, user: Any) -> None:
 
 @pytest.mark.django_db
 def test_figures_and_alerts(class_a: ClassWorld) -> None:
-    session, table = _scripted_session(class_a)
+    session, table = scripted_session(class_a)
     player = class_a.other_student
     overview = session_overview(session=session)
     assert overview.alerts == []
@@ -72,7 +61,7 @@ def test_figures_and_alerts(class_a: ClassWorld) -> None:
 
 @pytest.mark.django_db
 def test_a_right_play_breaks_the_wrong_streak(class_a: ClassWorld) -> None:
-    session, table = _scripted_session(class_a)
+    session, table = scripted_session(class_a)
     player = class_a.other_student.user
     for _ in range(2):
         _wrong_play(table, player)
@@ -95,6 +84,21 @@ async def _overview_socket(
         cookie = await database_sync_to_async(session_cookie)(user)  # asks for English
         headers.append((b"cookie", cookie.replace(b"=en", f"={language}".encode())))
     return WebsocketCommunicator(application, f"/ws/session/{session_id}/", headers=headers)
+
+
+async def _watching(
+    class_a: Any, settings: Settings
+) -> tuple[Any, Table, WebsocketCommunicator, dict[str, Any]]:
+    """Open the scripted session and its overview socket as its teacher; read the first frame.
+
+    Robots wait a minute: nothing but the test moves on the table.
+    """
+    settings.GAMES_BOT_DELAY = 60
+    session, table = await database_sync_to_async(scripted_session)(class_a)
+    comm = await _overview_socket(session.pk, class_a.teacher)
+    connected, _ = await comm.connect()
+    assert connected
+    return session, table, comm, await receive_until(comm, "overview")
 
 
 async def _accepted_then_closed(comm: Any) -> int:
@@ -123,7 +127,7 @@ async def _close_code_after(comm: Any) -> int:
 async def test_socket_refuses_anyone_but_the_class_teacher(
     class_a: ClassWorld, class_b: ClassWorld
 ) -> None:
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     for user, code in [
         (None, CLOSE_SIGNED_OUT),
         (class_b.teacher, CLOSE_NO_ACCESS),
@@ -145,12 +149,7 @@ def _sign_everyone_out() -> None:
 async def test_a_teacher_signed_out_elsewhere_is_closed_with_4401(
     class_a: ClassWorld, settings: Settings
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    connected, _ = await comm.connect()
-    assert connected
-    await receive_until(comm, "overview")
+    session, _table, comm, _first = await _watching(class_a, settings)
     await database_sync_to_async(_sign_everyone_out)()
     await comm.send_to(text_data=json.dumps({"type": "sync"}))
     assert await _close_code_after(comm) == CLOSE_SIGNED_OUT
@@ -161,11 +160,7 @@ async def test_a_teacher_signed_out_elsewhere_is_closed_with_4401(
 async def test_a_teacher_who_lost_the_class_is_closed_with_4403(
     class_a: ClassWorld, class_b: ClassWorld, settings: Settings
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    assert (await comm.connect())[0]
-    await receive_until(comm, "overview")
+    session, _table, comm, _first = await _watching(class_a, settings)
 
     def _give_away() -> None:
         class_a.classroom.teacher = class_b.teacher
@@ -194,11 +189,7 @@ OVERVIEW_BAD_FRAMES = [
 async def test_bad_frames_on_the_overview_get_an_error(
     class_a: ClassWorld, settings: Settings, frame: dict[str, Any], code: str
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    assert (await comm.connect())[0]
-    await receive_until(comm, "overview")
+    session, _table, comm, _first = await _watching(class_a, settings)
     await comm.send_to(**frame)
     error = await receive_until(comm, "error")
     assert error["code"] == code
@@ -213,11 +204,7 @@ async def test_bad_frames_on_the_overview_get_an_error(
 async def test_a_sync_flood_on_the_overview_is_rate_limited(
     class_a: ClassWorld, settings: Settings
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    assert (await comm.connect())[0]
-    await receive_until(comm, "overview")
+    session, _table, comm, _first = await _watching(class_a, settings)
     flood = 12
     for _ in range(flood):
         await comm.send_to(text_data=json.dumps({"type": "sync"}))
@@ -237,7 +224,7 @@ async def test_overview_errors_speak_the_socket_language(
     class_a: ClassWorld, settings: Settings
 ) -> None:
     settings.GAMES_BOT_DELAY = 60
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     for language, message in [("en", "Unknown message type."), ("fr", "Type de message inconnu.")]:
         comm = await _overview_socket(session.pk, class_a.teacher, language=language)
         assert (await comm.connect())[0]
@@ -254,12 +241,7 @@ async def test_overview_errors_speak_the_socket_language(
 async def test_socket_sends_an_update_after_a_play_and_no_hand(
     class_a: ClassWorld, settings: Settings
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60  # nothing else moves during the test
-    session, table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    connected, _ = await comm.connect()
-    assert connected
-    first = await receive_until(comm, "overview")
+    session, table, comm, first = await _watching(class_a, settings)
     assert [s["attempts"] for s in first["data"]["students"]] == [0, 0]
     await database_sync_to_async(table_act)(
         table_id=table.pk,
@@ -313,12 +295,7 @@ def _finish(table_id: int) -> None:
 async def test_watched_session_starts_a_new_game_where_one_ended(
     class_a: ClassWorld, settings: Settings
 ) -> None:
-    settings.GAMES_BOT_DELAY = 60
-    session, table = await database_sync_to_async(_scripted_session)(class_a)
-    comm = await _overview_socket(session.pk, class_a.teacher)
-    connected, _ = await comm.connect()
-    assert connected
-    await receive_until(comm, "overview")
+    session, table, comm, _first = await _watching(class_a, settings)
     await database_sync_to_async(_finish)(table.pk)
     while True:
         frame = await receive_until(comm, "overview")

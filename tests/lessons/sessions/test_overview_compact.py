@@ -14,7 +14,8 @@ from django.utils import translation
 from lessons.sessions.consumers import CHANGES_EVERY_SECONDS, COALESCE_SECONDS, refresh_delay
 from lessons.sessions.overview import session_overview
 from lessons.sessions.present import _SPACES, overview_context, overview_html
-from tests.lessons.sessions.test_overview import _scripted_session, _wrong_play
+from tests.lessons.sessions.helpers import scripted_session
+from tests.lessons.sessions.test_overview import _wrong_play
 
 
 class _Text(HTMLParser):
@@ -39,7 +40,7 @@ def _read(html: str) -> list[str]:
 
 @pytest.mark.django_db
 def test_the_sent_overview_is_compact_and_reads_the_same(class_a: Any) -> None:
-    session, table = _scripted_session(class_a)
+    session, table = scripted_session(class_a)
     _wrong_play(table, class_a.other_student.user)
     overview = session_overview(session=session)
     with translation.override("fr"):

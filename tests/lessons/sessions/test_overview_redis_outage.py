@@ -29,7 +29,7 @@ from games import driver
 from games.realtime import delivery_ledger, publishing
 from lessons.live.session_updates import session_group
 from tests.games.helpers import receive_until, session_cookie
-from tests.lessons.sessions.test_overview import _scripted_session
+from tests.lessons.sessions.helpers import scripted_session
 from tests.support.servers import RedisServer, redis_server
 from unoclass.asgi import application
 
@@ -80,7 +80,7 @@ async def redis_layer(
 async def test_a_move_at_a_session_table_while_redis_is_away_reaches_the_mover(
     redis_layer: RedisServer, class_a: Any
 ) -> None:
-    session, table = await database_sync_to_async(_scripted_session)(class_a)
+    session, table = await database_sync_to_async(scripted_session)(class_a)
     cookie = await database_sync_to_async(session_cookie)(class_a.other_student.user)
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
     comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=headers)

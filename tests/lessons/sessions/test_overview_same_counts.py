@@ -16,7 +16,8 @@ from lessons.reporting.session_report import session_report
 from tests.conftest import ClassWorld
 from tests.games.helpers import receive_until
 from tests.games.streams import cookie_for, post_frame
-from tests.lessons.sessions.test_overview import _overview_socket, _scripted_session, _wrong_play
+from tests.lessons.sessions.helpers import scripted_session
+from tests.lessons.sessions.test_overview import _overview_socket, _wrong_play
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +45,7 @@ def _play_a_turn(class_a: Any, session: Any, table: Any) -> dict[str, tuple[int,
 
 
 async def test_socket_stream_and_dashboards_count_one_wrong_claim(class_a: ClassWorld) -> None:
-    session, table = await database_sync_to_async(_scripted_session)(class_a)
+    session, table = await database_sync_to_async(scripted_session)(class_a)
     counts = await database_sync_to_async(_play_a_turn)(class_a, session, table)
     student = class_a.other_student.student.pk
 

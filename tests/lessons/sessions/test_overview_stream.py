@@ -18,7 +18,8 @@ from games.services import table_act
 from lessons.live.session_updates import session_changed
 from tests.conftest import ClassWorld
 from tests.games.streams import cookie_for, post_frame, stream
-from tests.lessons.sessions.test_overview import OVERVIEW_BAD_FRAMES, _scripted_session
+from tests.lessons.sessions.helpers import scripted_session
+from tests.lessons.sessions.test_overview import OVERVIEW_BAD_FRAMES
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +32,7 @@ def _slow_bots(settings: Settings) -> Iterator[None]:
 
 
 async def _session(class_a: Any) -> Any:
-    session, table = await database_sync_to_async(_scripted_session)(class_a)
+    session, table = await database_sync_to_async(scripted_session)(class_a)
     return session, table
 
 

@@ -14,7 +14,7 @@ from games import driver
 from games.realtime.stream_caps import CLOSE_REPLACED, PER_PLACE
 from tests.conftest import ClassWorld
 from tests.games.streams import cookie_for, stream
-from tests.lessons.sessions.test_overview import _scripted_session
+from tests.lessons.sessions.helpers import scripted_session
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +37,7 @@ async def _overview(path: str, cookie: bytes | None) -> Any:
 
 
 async def test_a_third_overview_stream_ends_the_oldest(class_a: ClassWorld) -> None:
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     path = f"/sessions/{session.pk}/stream/"
     held = [await _overview(path, await cookie_for(class_a.teacher)) for _ in range(PER_PLACE)]
     newest = await _overview(path, await cookie_for(class_a.teacher))

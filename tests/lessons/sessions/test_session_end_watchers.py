@@ -24,7 +24,8 @@ from games.services import ACTIVITY_ENDED
 from lessons.sessions.services import session_end
 from tests.games.helpers import receive_until, session_cookie
 from tests.games.streams import cookie_for, stream
-from tests.lessons.sessions.test_overview import _overview_socket, _scripted_session
+from tests.lessons.sessions.helpers import scripted_session
+from tests.lessons.sessions.test_overview import _overview_socket
 from unoclass.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -52,7 +53,7 @@ async def _until_ended(read: Any) -> dict[str, Any]:
 
 
 async def test_the_overview_socket_shows_the_end_without_an_error(class_a: Any) -> None:
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     comm = await _overview_socket(session.pk, class_a.teacher)
     connected, _ = await comm.connect(timeout=10)
     assert connected
@@ -65,7 +66,7 @@ async def test_the_overview_socket_shows_the_end_without_an_error(class_a: Any) 
 
 
 async def test_the_overview_stream_shows_the_end_without_an_error(class_a: Any) -> None:
-    session, _table = await database_sync_to_async(_scripted_session)(class_a)
+    session, _table = await database_sync_to_async(scripted_session)(class_a)
     s = await stream(f"/sessions/{session.pk}/stream/", await cookie_for(class_a.teacher))
     await s.frame("overview")
     await database_sync_to_async(_end)(session, class_a.teacher)
@@ -76,7 +77,7 @@ async def test_the_overview_stream_shows_the_end_without_an_error(class_a: Any) 
 
 async def test_a_repair_nudge_refreshes_the_overview(class_a: Any) -> None:
     # After a layer outage every table's group is told to catch up (games.realtime.layer_watch).
-    session, table = await database_sync_to_async(_scripted_session)(class_a)
+    session, table = await database_sync_to_async(scripted_session)(class_a)
     comm = await _overview_socket(session.pk, class_a.teacher)
     connected, _ = await comm.connect(timeout=10)
     assert connected
@@ -88,7 +89,7 @@ async def test_a_repair_nudge_refreshes_the_overview(class_a: Any) -> None:
 
 
 async def test_the_teachers_watch_of_a_table_is_told_the_session_ended(class_a: Any) -> None:
-    session, table = await database_sync_to_async(_scripted_session)(class_a)
+    session, table = await database_sync_to_async(scripted_session)(class_a)
     cookie = await database_sync_to_async(session_cookie)(class_a.teacher)
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookie)]
     comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/", headers=headers)
