@@ -1,8 +1,9 @@
 """A whole game by taps alone on a phone (issue 30, acceptance of §2), chromium at 390×844.
 
 The child's every move is a touch: a card, a rule button on the card, an answer of the
-page's question, draw, pass, UNO. The page hears no mouse button and no key press, and the
-game reaches its end with the standings shown. (The whole game by keyboard alone is
+page's question, draw, pass, UNO. The page hears only touch pointers and no key press, every
+fraction goes down in one tap (the rule buttons on the card), and the game reaches its end
+with the standings shown. (The whole game by keyboard alone is
 test_play.py's seat 0.)
 """
 
@@ -43,20 +44,23 @@ ASKED_OR_MOVED = """n => !document.getElementById('play-chooser').hidden
   || Number(document.getElementById('play').dataset.stateId) > n"""
 
 
-def _tap_move(page: Page, game: Game, move: Move, state_id: int) -> None:
-    """Make the move with taps only: the rule button on the card, or the card then its answer."""
+def _tap_move(page: Page, game: Game, move: Move, state_id: int) -> int:
+    """Make the move with taps only (the rule button on the card, or the card then its
+    answer); return the number of taps it took."""
     if move.kind != "card":
         page.tap(BUTTONS[move.kind])
-        return
+        return 1
     assert move.card is not None
     rule = page.locator(f'[data-for="{move.card}"][data-card-rule="{move.answer}"]')
-    if KIND[move.card] == "frac" and page_asks_rule(game, move.card) and rule.count():
-        rule.tap()
-        return
+    if KIND[move.card] == "frac" and page_asks_rule(game, move.card):
+        rule.tap()  # both rules fit by its looks: the child's rule, on the card itself
+        return 1
     page.tap(card_selector(move.card))
     page.wait_for_function(ASKED_OR_MOVED, arg=state_id, timeout=10_000)
-    if not page.locator("#play-chooser").is_hidden():
-        page.tap(option_selector(move.answer or ""))
+    if page.locator("#play-chooser").is_hidden():
+        return 1
+    page.tap(option_selector(move.answer or ""))
+    return 2
 
 
 def test_a_whole_game_by_taps_alone(server: Server, browser: Browser) -> None:
@@ -71,7 +75,7 @@ def test_a_whole_game_by_taps_alone(server: Server, browser: Browser) -> None:
         page.add_init_script(WATCH_INPUT)
         page.goto(f"{server.url}/tables/{table}/")
         player = PlayPage(page)
-        taps = 0
+        taps: dict[str, list[int]] = {"frac": [], "other": []}
         for _ in range(150):
             state, state_id = server.table_state(table)
             game = Game.from_dict(state)
@@ -83,15 +87,19 @@ def test_a_whole_game_by_taps_alone(server: Server, browser: Browser) -> None:
                 continue
             player.wait_state(state_id)
             assert player.hand() == game.view(0)["hand"]
-            _tap_move(page, game, next_move(game, 0), state_id)
+            move = next_move(game, 0)
+            count = _tap_move(page, game, move, state_id)
             server.wait_state_after(table, state_id)
-            taps += 1
+            frac = move.kind == "card" and KIND[move.card or ""] == "frac"
+            taps["frac" if frac else "other"].append(count)
         else:
             raise AssertionError("the game did not end in 150 moves")
         player.wait_state(server.table_state(table)[1])
         expect(page.locator("#play")).to_have_attribute("data-game-over", "1")
         expect(page.locator("#play-standings li")).to_have_count(2)
-        assert taps >= 5, "Alice made her moves"
+        assert len(taps["frac"]) >= 3, taps
+        # Every fraction went down in one tap (§1.5: no rule question on the touch path).
+        assert set(taps["frac"]) == {1}, taps
         inputs = page.evaluate("window.__inputs")
         # Touch only: no key, and every pointer a finger (a tap's compatibility mouse
         # events make no pointer events of their own).
