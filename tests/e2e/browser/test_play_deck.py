@@ -3,7 +3,7 @@
 - Every deck level's denominator chooser offers only the denominators its cards have (a
   "jusqu'à 12" deck offered 24 and 48: after "+4. Dénominateur : 24" nobody could play).
 - A +2 that cannot go on the pile is refused at once: no chooser first.
-- "Tu peux poser" never shows "–" after a refused card (its catch-up state) or a Joker.
+- "Tu peux poser" never shows "–" after a refused card (its catch-up state), a Joker or a +4.
 - A refused card shows as already tried, and trying it again is refused unjudged.
 """
 
@@ -108,5 +108,33 @@ def test_a_refused_card_is_marked_and_the_hint_never_goes_blank(
         expect(page.locator(f"{card_selector('1/2r')}.card--tried")).to_have_count(0)
         expect(page.locator("#play-to-play li").first).not_to_have_text("–")
         expect(page.locator("#play-to-play")).to_contain_text("en bas")
+    finally:
+        context.close()
+
+
+# Alice's only fitting card on a yellow 1/6 is the +4 (fractions never fit by colour).
+PLUS4 = {"dealer": 1, "hands": [["+04", "1/2r", "2/3b"], ["1/3b", "4/6v", "5/6j"]], "start": "1/6j"}
+
+
+def test_the_hint_never_goes_blank_after_a_plus4(server: Server, browser: Browser) -> None:
+    world = server.world(students=["Alice"], bots=1, setup=PLUS4)
+    context = signed_in(browser, server, world["students"][0]["session"], viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/tables/{world['table']}/")
+        PlayPage(page).wait_state(0)
+        page.click(card_selector("+04"))
+        page.click(option_selector("6"))
+        server.wait_state_after(world["table"], 0)
+        # The robot takes the four cards (or challenges and loses): Alice's turn again, on the
+        # +4 or on the robot's sixth; either way the hint names the sixths, never "–".
+        page.wait_for_function(
+            "() => { const r = document.getElementById('play');"
+            " return Number(r.dataset.stateId) >= 2 && r.dataset.acting === '0'; }",
+            timeout=15_000,
+        )
+        hint = page.locator("#play-to-play li").first
+        expect(hint).not_to_have_text("–")
+        expect(page.locator("#play-to-play")).to_contain_text("6 en bas")
     finally:
         context.close()

@@ -1,6 +1,7 @@
 """The play table at a phone's, a tablet's and a whiteboard's size (issue 30 §2), chromium.
 
-At 390×844, 800×1280 and 1920×1080, in French and English: axe-core finds nothing in "my
+At 390×844, 800×1280 and 1920×1080, each in French and English, with motion and under
+reduced motion (data-motion says which): axe-core finds nothing in "my
 turn", "another's turn" and "game over"; the top card is the largest card; who plays, the top
 card and the opponents are in the first screen; nothing scrolls sideways; every card of a
 15-card hand is a target of 24×24 px or more. On the whiteboard, read from the back of a room,
@@ -41,6 +42,14 @@ BRUNO_FIRST = {"dealer": 0, "hands": [HAND[:7], *ROBOTS], "start": "1/3v"}
 # Alice's one card goes on 1/3: the game is over at once.
 LAST_CARD = {"dealer": 1, "hands": [["2/6j"], ["5/6v", "1/2b", "joker"]], "start": "1/3v"}
 SIZES = [("phone", PHONE, "fr"), ("tablet", TABLET, "en"), ("whiteboard", WHITEBOARD, "fr")]
+# Each size in both languages, once with motion and once under reduced motion (the pictures
+# are taken with motion).
+MATRIX = [
+    (name, size, language, motion)
+    for name, size, lang in SIZES
+    for language, motion in ((lang, "no-preference"), ({"fr": "en", "en": "fr"}[lang], "reduce"))
+]
+MATRIX_IDS = [f"{m[0]}-{m[2]}-{m[3]}" for m in MATRIX]
 
 
 def _violations(page: Page) -> list[str]:
@@ -52,34 +61,48 @@ def _violations(page: Page) -> list[str]:
 
 
 def _open(
-    server: Server, browser: Browser, spec: dict[str, Any], size: ViewportSize, lang: str
+    server: Server,
+    browser: Browser,
+    spec: dict[str, Any],
+    size: ViewportSize,
+    lang: str,
+    motion: str = "no-preference",
 ) -> tuple[Page, dict[str, Any]]:
     world = server.world(**spec)
     context = signed_in(
         browser, server, world["students"][0]["session"], lang=lang, viewport=size,
-        is_mobile=size is PHONE, has_touch=size is not WHITEBOARD,
+        is_mobile=size is PHONE, has_touch=size is not WHITEBOARD, reduced_motion=motion,
     )  # fmt: skip
     page = context.new_page()
     page.goto(f"{server.url}/tables/{world['table']}/")
     PlayPage(page).wait_state(0)
+    expect(page.locator("#play")).to_have_attribute(
+        "data-motion", "off" if motion == "reduce" else "on"
+    )
     return page, world
 
 
-def _shot(page: Page, tmp_path: Path, name: str) -> None:
-    page.screenshot(path=str((DOCS_SCREENSHOTS if REFRESH_DOCS else tmp_path) / name))
+def _shot(page: Page, tmp_path: Path, name: str, motion: str = "no-preference") -> None:
+    folder = DOCS_SCREENSHOTS if REFRESH_DOCS and motion == "no-preference" else tmp_path
+    page.screenshot(path=str(folder / name))
 
 
-@pytest.mark.parametrize(("name", "size", "lang"), SIZES, ids=[s[0] for s in SIZES])
+@pytest.mark.parametrize(("name", "size", "lang", "motion"), MATRIX, ids=MATRIX_IDS)
 def test_my_turn_at_each_size(
-    server: Server, browser: Browser, tmp_path: Path, name: str, size: ViewportSize, lang: str
+    server: Server,
+    browser: Browser,
+    tmp_path: Path,
+    name: str,
+    size: ViewportSize,
+    lang: str,
+    motion: str,
 ) -> None:
-    page, _ = _open(
-        server, browser, {"students": ["Alice"], "bots": 3, "setup": FOUR_SEATS}, size, lang
-    )
+    spec = {"students": ["Alice"], "bots": 3, "setup": FOUR_SEATS}
+    page, _ = _open(server, browser, spec, size, lang, motion)
     try:
         turn = {"fr": "À toi de jouer !", "en": "Your turn!"}[lang]
         expect(page.locator("#play-turn")).to_have_text(turn)
-        _shot(page, tmp_path, f"play-table-{name}.png")
+        _shot(page, tmp_path, f"play-table-{name}.png", motion)
         top, card = _box(page, "#play-top .card"), _box(page, card_selector(HAND[0]))
         assert top["height"] > card["height"] and top["width"] > card["width"]
         # The hand's first item, its rule buttons included: the whole first row is seen.
@@ -99,12 +122,18 @@ def test_my_turn_at_each_size(
         page.context.close()
 
 
-@pytest.mark.parametrize(("name", "size", "lang"), SIZES, ids=[s[0] for s in SIZES])
+@pytest.mark.parametrize(("name", "size", "lang", "motion"), MATRIX, ids=MATRIX_IDS)
 def test_another_turn_and_game_over_at_each_size(
-    server: Server, browser: Browser, tmp_path: Path, name: str, size: ViewportSize, lang: str
+    server: Server,
+    browser: Browser,
+    tmp_path: Path,
+    name: str,
+    size: ViewportSize,
+    lang: str,
+    motion: str,
 ) -> None:
     spec = {"students": ["Alice", "Bruno"], "bots": 2, "setup": BRUNO_FIRST}
-    page, _ = _open(server, browser, spec, size, lang)
+    page, _ = _open(server, browser, spec, size, lang, motion)
     try:
         waiting = {"fr": "À Bruno de jouer", "en": "Bruno"}[lang]
         expect(page.locator("#play-turn")).to_contain_text(waiting)
@@ -112,15 +141,14 @@ def test_another_turn_and_game_over_at_each_size(
         assert _violations(page) == []
     finally:
         page.context.close()
-    page, _ = _open(
-        server, browser, {"students": ["Alice"], "bots": 1, "setup": LAST_CARD}, size, lang
-    )
+    spec = {"students": ["Alice"], "bots": 1, "setup": LAST_CARD}
+    page, _ = _open(server, browser, spec, size, lang, motion)
     try:
         page.click(card_selector("2/6j"))
         expect(page.locator("#play")).to_have_attribute("data-game-over", "1")
         expect(page.locator("#play-standings li")).to_have_count(2)
         if name == "phone":
-            _shot(page, tmp_path, "play-table-end.png")
+            _shot(page, tmp_path, "play-table-end.png", motion)
         assert _violations(page) == []
     finally:
         page.context.close()
