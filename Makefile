@@ -25,7 +25,7 @@ APT := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
 .PHONY: run test install install-dev system-deps translations lint imports typecheck demo clean \
 	cas-venv jslint dist test-wheel deb deb-deps test-deb \
-	test-ready test-translations check-types check-imports check-js check-ruff check-format
+	test-ready test-checks test-translations check-types check-imports check-js check-ruff check-format
 
 # The tests' own CAS server (tests/support/cas): django-cas-server in a virtual environment of
 # its own, with the Django it supports, never mixed with the app's (python-cas is the client).
@@ -111,16 +111,30 @@ system-deps:
 	fi
 
 # Everything the suite needs, side by side (`-j3`): the app's venv, the CAS server's and the
-# JavaScript linter's installs wait on the network and the disk as much as on a core; each check
-# starts as soon as what it reads is installed (mypy, the longest, as soon as the venv is). Then
-# the suite. Any failure stops `make test`.
+# JavaScript linter's installs wait on the network and the disk as much as on a core (all three
+# before the suite: some tests walk the whole checkout, node_modules included). Then the
+# suite, with the checks beside it rather than before it: mypy's cold run (30 s of CPU on a fresh
+# clone, the last step before the suite began) overlaps the suite's own waits on its servers and
+# browsers (docs/testing.md, "cuts of 2026-12-03 afternoon"). The checks' output is shown once the
+# suite ends; a failure of the suite or of any check fails `make test`.
 TEST_CHECKS := check-types check-imports check-js check-ruff check-format
 
 test:
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-ready
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
+	@checks_log=$$(mktemp -t unoclass-checks.XXXXXX); \
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-checks >"$$checks_log" 2>&1 & \
+	checks=$$!; \
+	echo "$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder"; \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder; suite=$$?; \
+	wait $$checks; checked=$$?; \
+	echo "--- the checks (ruff, ruff format, mypy, lint-imports, eslint), run beside the suite:"; \
+	cat "$$checks_log"; rm -f "$$checks_log"; \
+	[ $$checked = 0 ] || echo "make test: a check failed (above)"; \
+	[ $$suite = 0 ] && [ $$checked = 0 ]
 
-test-ready: $(TEST_CHECKS) test-translations cas-venv system-deps
+test-ready: test-translations cas-venv system-deps node_modules/.installed
+
+test-checks: $(TEST_CHECKS)
 
 # `translations` for the suite: after the one pip run of install-dev (`translations` needs
 # `install`, whose own pip run would race it on a fresh clone).

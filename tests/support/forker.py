@@ -70,7 +70,9 @@ def serve() -> None:
 
     django.setup()
     import manage  # noqa: F401 (imported once, for every child)
-    from tests.support import world  # noqa: F401
+    from tests.support import world
+
+    world.warm()
 
     requests = os.fdopen(os.dup(0), "rb", buffering=0)
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
