@@ -17,9 +17,7 @@ The status model (docs/diagnosis.md gives the figures bench/diagnosis.py measure
   names, get ALPHA_SHARES each, every other rule one share; ALPHA_LIKELY is the per-look family
   level, chosen by simulation so that a student without any misconception is shown "likely"
   for some rule within 60 turns at most 2% of the time, status looked at after every play;
-  while the student's reasons weigh for the rule, the better of two tests, the score with
-  reasons and the count of fits, each at the rule's share of ALPHA_LIKELY_REASONS, half
-  ALPHA_LIKELY: together at most the rule's level),
+  ALPHA_LIKELY_REASONS replaces it while the student's reasons weigh for the rule),
   with fitting claims on at least
   LIKELY_MIN_REFERENCES different reference fractions. Once likely, a rule stays likely until
   resolved.
@@ -209,13 +207,9 @@ class _Track:
         return alpha * ALPHA_LIKELY_REASONS / ALPHA_LIKELY if self.reasons_weigh else alpha
 
     def p_value(self) -> float:
-        """Return the p-value "likely" reads: the better of two tests while reasons weigh."""
-        without = self.without_reasons.tail(self.k)
         if self.reasons_weigh and self.with_reasons is not None:
-            # Each test held to half the rule's level (self.level): the two together at most
-            # the rule's level (Bonferroni), and a child whose reasons vary still counts by fits.
-            return min(self.with_reasons.tail(self.score), without)
-        return without
+            return self.with_reasons.tail(self.score)
+        return self.without_reasons.tail(self.k)
 
     def clean_needed(self) -> int | None:
         """Return the offers the current re-check needs in all, given the traps taken in it."""

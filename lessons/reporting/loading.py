@@ -428,7 +428,7 @@ def turns_of(rows: Sequence[Row]) -> list[dict[str, Any]]:
 
 # Bump when diagnose() would give other figures for the same turns while RULES_VERSION and
 # the model's levels (in _MODEL_KEY) stay the same: cached statuses are then not reused.
-STATUS_CACHE_VERSION: Final = 4  # 3: turns carry "at" ("held"); 4: the better of two tests
+STATUS_CACHE_VERSION: Final = 3  # 3: turns carry "at" ("held")
 STATUS_CACHE_SECONDS: Final = 24 * 3600
 STATUS_CACHE_ALIAS: Final = "diagnosis"
 _MODEL_KEY: Final = blake2b(

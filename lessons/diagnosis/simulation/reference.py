@@ -238,9 +238,9 @@ class RefTrack:
         return alpha * ALPHA_LIKELY_REASONS / ALPHA_LIKELY if self.weigh() else alpha
 
     def p_value(self) -> float:
-        """Return the chance of a score at least this high (the better of two if reasons count)."""
+        """Return the chance of a score at least this high (with reasons when they count)."""
         if self.weigh():
-            return min(self.with_reasons.tail(self.score), self.without_reasons.tail(self.k))
+            return self.with_reasons.tail(self.score)
         return self.without_reasons.tail(self.k)
 
     def clean_needed(self) -> int | None:

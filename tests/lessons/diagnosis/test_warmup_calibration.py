@@ -62,17 +62,3 @@ def test_game_turns_after_a_warm_up_keep_the_error_rate() -> None:
     pupil, student = Pupil(wrong=0.4, reasons=True), Student(reasons=True)
     flags = [wc.run_then_game(pupil, student, seed, 30) for seed in range(N)]
     assert wc.share(flags) <= 0.05
-
-
-# bench/diagnosis.py's seeds and sample for the slips pupil (issue 31 section 8).
-SLIPS_SEED, SLIPS_PUPILS, SLIPS_GOAL = 55 * 10**6, 500, 0.92
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(600)
-def test_the_issue_31_slips_pupil_s_m1_habit_is_found_as_the_bench_line_says() -> None:
-    # The bench's M1 line on its own 500 seeds (461 found, 92.2%; the score with reasons alone
-    # while reasons weigh found 459, 91.8%): a change that loses M1 pupils fails here.
-    pupil = Pupil(habit="M1", rate=0.3, wrong=0.1, reasons=True)
-    outcomes = [wc.run_pupil(pupil, SLIPS_SEED + seed) for seed in range(SLIPS_PUPILS)]
-    assert wc.found(outcomes, "M1") >= SLIPS_GOAL
