@@ -74,7 +74,12 @@ from lessons.diagnosis.learning_curve import (  # noqa: E402
     encounters,
     learning_curve,
 )
-from lessons.diagnosis.model import HELD_MIN_DAYS  # noqa: E402
+from lessons.diagnosis.model import (  # noqa: E402
+    ALPHA_LIKELY,
+    ALPHA_LIKELY_REASONS,
+    HELD_MIN_DAYS,
+    REASON_CHANCE,
+)
 from lessons.diagnosis.probe import ROUND_CAP, WarmUp  # noqa: E402
 from lessons.diagnosis.residual import residual_pass_rates  # noqa: E402
 from lessons.diagnosis.simulation import calibration as cal  # noqa: E402
@@ -661,14 +666,20 @@ def main(argv: list[str] | None = None) -> int:
 LEVELS: dict[str, float] = {rule: diagnose([])[rule]["alpha"] for rule in HABITS}  # type: ignore[misc]
 
 
-def fits_ceiling(rule: str, turns: int, students: int) -> tuple[float, float]:
+def fits_ceiling(
+    rule: str, turns: int, students: int, *, reasons: bool = False, level: float | None = None
+) -> tuple[float, float]:
     """Return a fit's typical chance rate p0 in real games (geometric mean over the turns
     holding a fitting card) and the most a test of the card played could find in `turns`.
 
     The second: the share of `students` 30% habit students (seeded) whose fits' p0 multiply
-    to the rule's level or less within `turns` turns. Such a student errs only by the habit,
-    so every wrong claim fits and the chance of a score that high is that product: no test
-    reading which card was played finds the habit sooner at that level.
+    to `level` (the rule's level without reasons by default) or less within `turns` turns.
+    Such a student errs only by the habit, so every wrong claim fits and the chance of a score
+    that high is that product: no test reading which card was played finds the habit sooner
+    at that level. With `reasons`, each fit also gives a reason, the habit's own at the
+    simulation's rate (honest, else a random answer): under chance a reason names the rule
+    with REASON_CHANCE, so a fit counts p0 * REASON_CHANCE with the rule's reason and
+    p0 * (1 - REASON_CHANCE) with another, the most a test reading fit and reason can get.
     """
     rates = []
     for reference, _, hand in cal.situations():
@@ -679,8 +690,9 @@ def fits_ceiling(rule: str, turns: int, students: int) -> tuple[float, float]:
         rates.append(p0)
     fitting = [math.log(p0) for p0 in rates if p0]
     typical = math.exp(sum(fitting) / len(fitting))
-    rng = random.Random(f"ceiling:{rule}")
-    level = math.log(LEVELS[rule])
+    rng = random.Random(f"ceiling:{rule}:reasons" if reasons else f"ceiling:{rule}")
+    log_level = math.log(LEVELS[rule] if level is None else level)
+    named = cal.HONEST_REASONS + (1 - cal.HONEST_REASONS) * REASON_CHANCE
     found = 0
     for _ in range(students):
         score = 0.0
@@ -688,7 +700,10 @@ def fits_ceiling(rule: str, turns: int, students: int) -> tuple[float, float]:
             p0 = rates[rng.randrange(len(rates))]
             if p0 and rng.random() < cal.HABIT_RATE:
                 score += math.log(p0)
-                if score <= level:
+                if reasons:
+                    own = rng.random() < named
+                    score += math.log(REASON_CHANCE if own else 1 - REASON_CHANCE)
+                if score <= log_level:
                     found += 1
                     break
     return typical, found / students
@@ -735,6 +750,17 @@ def game_turns(pool: ProcessPoolExecutor, args: argparse.Namespace) -> tuple[lis
             f"beating chance at p <= {LEVELS[rule]:g} takes about {needed} fits without reasons; "
             f"the most any test of the card played could find within {HABIT_TURNS} turns at that "
             f"level: {ceiling:.1%} (every wrong claim fits: the p-value is the fits' p0 multiplied)"
+        )
+    for rule in HABITS:
+        level = LEVELS[rule] * ALPHA_LIKELY_REASONS / ALPHA_LIKELY
+        _, ceiling = fits_ceiling(rule, HABIT_TURNS, args.habit_students, reasons=True, level=level)
+        _, loose = fits_ceiling(rule, HABIT_TURNS, args.habit_students, reasons=True)
+        info.append(
+            f"limit {rule} with reasons: the most any test of the card played and the reason "
+            f"given could find within {HABIT_TURNS} turns at p <= {level:g} (each of the two "
+            f"tests while reasons weigh): {ceiling:.1%}; at the level without reasons "
+            f"(p <= {LEVELS[rule]:g}): {loose:.1%} (the habit's reason {cal.HONEST_REASONS:.0%} "
+            "of the time, else a random answer)"
         )
     for with_reasons in (False, True):
         label = "with reasons" if with_reasons else "no reasons"

@@ -41,3 +41,14 @@ def test_the_learning_part_prints_the_curve_goals(
     for rule in ("M1", "M2", "M3"):
         assert f"learning curve: {rule} habit from 60% unlearning 15% per refused trap" in text
         assert f"learning curve: {rule} constant 60% habit" in text
+
+
+def test_reasons_raise_the_game_s_ceiling_and_a_stricter_level_lowers_it(
+    bench: ModuleType,
+) -> None:
+    # The `limit … with reasons` lines: a fit with the habit's own reason is rarer by chance,
+    # so the bound can only rise with reasons, and fall when the level is halved.
+    plain = bench.fits_ceiling("M1", 150, 200)[1]
+    loose = bench.fits_ceiling("M1", 150, 200, reasons=True)[1]
+    strict = bench.fits_ceiling("M1", 150, 200, reasons=True, level=bench.LEVELS["M1"] / 2)[1]
+    assert plain < strict <= loose < 1
