@@ -389,7 +389,9 @@ function renderStandings(view) {
   const over = Boolean(view.game_over);
   list.hidden = !over;
   if (own) own.hidden = !over || SEAT === null || RULESET !== "fractions";
+  const how = $("play-points-how");
   if (!over) {
+    if (how) how.hidden = true;
     list.replaceChildren();
     list.dataset.shown = "";
     return;
@@ -403,8 +405,9 @@ function renderStandings(view) {
   seats.sort((a, b) => {
     const win = Number(winners.includes(b)) - Number(winners.includes(a));
     if (win) return win;
-    if (scored) return (view.scores[b] || 0) - (view.scores[a] || 0);
-    return view.hand_sizes[a] - view.hand_sizes[b];
+    // Equal points (one round: every loser has 0) fall back to the fewest cards left.
+    const points = scored ? (view.scores[b] || 0) - (view.scores[a] || 0) : 0;
+    return points || view.hand_sizes[a] - view.hand_sizes[b];
   });
   const motion = motionOn();
   list.replaceChildren(
@@ -418,13 +421,18 @@ function renderStandings(view) {
       const name = document.createElement("span");
       name.textContent = fmt(S.standing, { rank: rank + 1, name: playerName(seat) });
       const detail = document.createElement("span");
-      detail.textContent = scored
-        ? plural(view.scores[seat], S.points_one, S.points, { score: view.scores[seat] })
-        : countText(view.hand_sizes[seat]);
+      const cardsLeft = countText(view.hand_sizes[seat]);
+      if (!scored) detail.textContent = cardsLeft;
+      else {
+        const points = plural(view.scores[seat], S.points_one, S.points, { score: view.scores[seat] });
+        // A loser's line also says what they held: the cards the winner counted.
+        detail.textContent = winners.includes(seat) ? points : `${points} · ${cardsLeft}`;
+      }
       line.append(name, detail);
       return line;
     }),
   );
+  if (how) how.hidden = !scored;
   if (own && SEAT !== null) {
     const count = game.foundEqual || 0;
     own.textContent = plural(count, S.you_found_one, S.you_found, { count });

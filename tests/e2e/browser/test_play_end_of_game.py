@@ -27,9 +27,19 @@ LAST_CARD = {
     "start": "1/3v",
 }
 WORDS = {
-    "fr": {"own": "Tu as trouvé 1 fraction égale.", "won": "25 points"},
-    "en": {"own": "You found 1 equal fraction.", "won": "25 points"},
+    "fr": {
+        "own": "Tu as trouvé 1 fraction égale.",
+        "won": "25 points",
+        "how": "une fraction vaut son numérateur",
+    },
+    "en": {
+        "own": "You found 1 equal fraction.",
+        "won": "25 points",
+        "how": "a fraction counts its numerator",
+    },
 }
+# The others' cards left, fewest first: seat 2 holds two, seat 1 three.
+LEFT = {"fr": ["2 cartes", "3 cartes"], "en": ["2 cards", "3 cards"]}
 
 
 @pytest.mark.parametrize(
@@ -52,16 +62,22 @@ def test_the_standings_last_to_first_and_the_childs_own_line(
         expect(standings).to_be_hidden()
         expect(standings.locator("li")).to_have_count(0)
         expect(page.locator("#play-own")).to_be_hidden()
+        expect(page.locator("#play-points-how")).to_be_hidden()
         page.tap(card_selector("2/6j"))
         expect(page.locator("#play")).to_have_attribute("data-game-over", "1")
         expect(standings).to_be_visible()
         lines = standings.locator("li")
         expect(lines).to_have_count(3)
         seats = lines.evaluate_all("els => els.map(e => e.dataset.seat)")
-        assert seats[0] == "0" and sorted(seats) == ["0", "1", "2"], seats
+        # The winner, then the others by fewest cards left (all have 0 points after one round).
+        assert seats == ["0", "2", "1"], seats
         texts = [" ".join(t.split()) for t in lines.all_inner_texts()]
         assert [t.split(" ", 1)[0] for t in texts] == ["1.", "2.", "3."], texts
         assert texts[0].endswith(WORDS[lang]["won"]), texts
+        # Each other line says the cards the winner counted; the rule of the count is said once.
+        assert [t.rsplit(" · ", 1)[-1] for t in texts[1:]] == LEFT[lang], texts
+        expect(page.locator("#play-points-how")).to_be_visible()
+        expect(page.locator("#play-points-how")).to_contain_text(WORDS[lang]["how"])
         expect(page.locator("#play-own")).to_have_text(WORDS[lang]["own"])
         delays = lines.evaluate_all(
             "els => els.map(e => parseFloat(getComputedStyle(e).animationDelay))"
