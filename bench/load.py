@@ -744,7 +744,10 @@ def main() -> int:
     seconds = args.full_seconds
     # What runs, in order: scenarios run together take their windows in turn (`windows` each).
     groups: list[tuple[list[Scenario], int]] = [
-        ([Scenario("pace-1proc", "game", 1, args.pace, args.pace_seconds)], 1),
+        (
+            [Scenario("pace-1proc", "game", 1, args.pace, args.pace_seconds, profile=args.profile)],
+            1,
+        ),
         # Goals 7 and 9: full speed and the bare broadcast, --pairs windows of each in turn.
         (
             [

@@ -68,14 +68,21 @@ def mark_seen(*, table_id: int, seat_index: int, now: datetime) -> bool:
     key = (table_id, seat_index)
     if not write_due(table_id=table_id, seat_index=seat_index, now=now):
         return False
-    row = Seat.objects.filter(table_id=table_id, index=seat_index, user__isnull=False)
-    before = row.values_list("last_seen", flat=True).first()
-    if not row.update(last_seen=now):
+    written = _written.get(key)
+    # A sign this process wrote within PRESENT_FOR says the player is there: a sign only ever
+    # moves forward, so the row holds it or a later one, and its read is spared (one statement
+    # a sign instead of two: signs were most of an idle table link's cost, docs/performance.md).
+    stayed = written is not None and timedelta(0) <= now - written < present_for()
+    before = None
+    if not stayed:
+        row = Seat.objects.filter(table_id=table_id, index=seat_index, user__isnull=False)
+        before = row.values_list("last_seen", flat=True).first()
+    if not store.sign(table_id, seat_index, now):
         return False
     _written[key] = now
     if len(_written) > MAX_REMEMBERED:
         del _written[next(iter(_written))]
-    return before is None or now - before >= present_for()
+    return not stayed and (before is None or now - before >= present_for())
 
 
 def write_due(*, table_id: int, seat_index: int, now: datetime) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db import connections, router
@@ -313,6 +314,34 @@ def _converters(model: type[Model], connection: Any) -> list[tuple[int, list[Any
         if converters:
             found.append((index, converters, column))
     return found
+
+
+def sign(table_id: int, seat_index: int, now: datetime) -> bool:
+    """Set a seat's last sign of its player (Seat.last_seen); False when it has no player.
+
+    games.presence writes one every few frames of every open table link: one statement built
+    once, as `QuerySet.update` would send it (no signal, no auto_now field).
+    """
+    alias = router.db_for_write(Seat)
+    connection = connections[alias]
+    value = _db_value(_concrete(Seat)["last_seen"], now, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_sign_sql(alias), [value, table_id, seat_index])
+        return bool(cursor.rowcount)
+
+
+@functools.cache
+def _sign_sql(alias: str) -> str:
+    quote = connections[alias].ops.quote_name
+    concrete = _concrete(Seat)
+    table = quote(Seat._meta.db_table)
+    column = {
+        name: quote(concrete[name].column) for name in ("last_seen", "table", "index", "user")
+    }
+    return (
+        f"UPDATE {table} SET {column['last_seen']} = %s WHERE {column['table']} = %s "
+        f"AND {column['index']} = %s AND {column['user']} IS NOT NULL"
+    )
 
 
 def latest_sign(user_id: int) -> Any:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import InterfaceError, OperationalError
@@ -71,6 +73,9 @@ class TableSeat(RealtimeLink):
     turn: asyncio.Lock
     # While the link is open, it tells games.presence that its player is there.
     keeping_seen: asyncio.Task[None] | None = None
+    # The sign (seat, time) of the frame being routed, not written yet: an action writes it in
+    # its own thread hop.
+    pending_sign: tuple[int, datetime] | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -144,19 +149,34 @@ class TableSeat(RealtimeLink):
         """Take every frame of a seated player as a sign that they are there, then route it.
 
         Any frame: an action, a refused card, a reason's answer, a `sync`, a heartbeat
-        `ping` (games.presence). The socket and the POSTed frame both come this way.
+        `ping` (games.presence). The socket and the POSTed frame both come this way. The
+        sign is written before the frame is handled; an action's in the action's own thread
+        hop (one hop a move, not two).
         """
-        await self.seen()
+        self.pending_sign = self._sign_due()
         await super().read_and_route(text_data, bytes_data)
+        await self._give_sign()  # a frame refused before its route is a sign too
 
-    async def seen(self) -> None:
-        """Record a sign of this seat's player (throttled); plan what their coming changes."""
+    def _sign_due(self) -> tuple[int, datetime] | None:
+        """Return the sign (seat, time) of this seat's player due now (throttled), or None."""
         seat = getattr(self, "seat", None)
         now = timezone.now()
         if seat is None or not presence.write_due(table_id=self.table_id, seat_index=seat, now=now):
+            return None
+        return seat, now
+
+    async def seen(self) -> None:
+        """Record a sign of this seat's player (throttled); plan what their coming changes."""
+        self.pending_sign = self._sign_due()
+        await self._give_sign()
+
+    async def _give_sign(self) -> None:
+        """Write the pending sign, if any, and plan what the player's coming changes."""
+        sign, self.pending_sign = self.pending_sign, None
+        if sign is None:
             return
         try:
-            step = await in_thread(_mark_seen)(self.table_id, seat, now)
+            step = await in_thread(_mark_seen)(self.table_id, *sign)
         except (OperationalError, InterfaceError) as exc:  # a sign is not worth a lost frame
             logger.warning("presence not recorded on table %s: %s", self.table_id, exc)
             return
@@ -178,6 +198,8 @@ class TableSeat(RealtimeLink):
     async def receive_frame(self, content: dict[str, Any]) -> None:
         """Route a checked frame by its type; an unknown type gets an error frame."""
         kind = content.get("type")
+        if kind != "action":
+            await self._give_sign()
         # An action asks in its own thread hop (`_action`); signed out in another tab: the
         # link ends with 4401 and nothing is applied.
         if kind in ("sync", "since", "reason", "compare") and not await self.check_signed_in():
@@ -223,15 +245,20 @@ class TableSeat(RealtimeLink):
             if await self.check_signed_in():
                 await self.send_error(TableError("not_seated", _("You are watching this table.")))
             return
-        try:
-            signed_in, outcome = await in_thread(_act_unpublished)(
-                self.scope if self.signin_check_due() else None,
-                table_id=self.table_id,
-                user=self.scope["user"],
-                action=content.get("action"),
-                state_id=content.get("state_id"),
-            )
-        except TableError as exc:
+        sign, self.pending_sign = self.pending_sign, None
+        acted = await in_thread(_act_unpublished)(
+            self.scope if self.signin_check_due() else None,
+            sign,
+            table_id=self.table_id,
+            user=self.scope["user"],
+            action=content.get("action"),
+            state_id=content.get("state_id"),
+        )
+        driver.schedule(acted.sign_step)
+        if acted.unavailable is not None:
+            raise acted.unavailable  # after planning what the sign changed (dispatch answers)
+        signed_in, outcome, exc = acted.signed_in, acted.outcome, acted.refused
+        if exc is not None:
             await self._send_refusal(exc)
             if exc.code == "stale_state" or exc.code in JUDGED_ERROR_CODES:
                 await self._send_missing()
@@ -419,22 +446,45 @@ class TableSeat(RealtimeLink):
         return error_frame(exc, self.lang)
 
 
+@dataclass(frozen=True)
+class _Acted:
+    """What an action's thread hop did: its sign, the sign-in check, the outcome or refusal."""
+
+    sign_step: NextStep | None  # what the player's coming changes (None: nothing, or no sign)
+    signed_in: bool | None  # None: not asked
+    outcome: Outcome | None = None
+    refused: TableError | None = None
+    unavailable: OperationalError | InterfaceError | None = None  # the database, after the sign
+
+
 def _act_unpublished(
-    check_scope: dict[str, Any] | None, **kwargs: Any
-) -> tuple[bool | None, Outcome | None]:
+    check_scope: dict[str, Any] | None, sign: tuple[int, datetime] | None, **kwargs: Any
+) -> _Acted:
     """Apply a player's action whose update the caller sends and publishes itself.
 
-    With `check_scope`, first ask whether the link's session still signs its user in, in
-    this same hop (one thread hop a move instead of two): when it does not, nothing is applied.
-    Return that answer (None: not asked) and the action's outcome.
+    In this one thread hop (one a move instead of three): first the frame's `sign` (seat,
+    time: games.presence), then with `check_scope` whether the link's session still signs its
+    user in (when it does not, nothing is applied), then the action.
     """
-    signed_in = None if check_scope is None else still_signed_in(check_scope)
-    if signed_in is False:
-        return signed_in, None
-    return signed_in, table_act(publish=False, **kwargs)
+    step = None
+    if sign is not None:
+        try:
+            step = _mark_seen(kwargs["table_id"], *sign)
+        except (OperationalError, InterfaceError) as exc:  # a sign is not worth a lost frame
+            logger.warning("presence not recorded on table %s: %s", kwargs["table_id"], exc)
+    signed_in = None
+    try:
+        signed_in = None if check_scope is None else still_signed_in(check_scope)
+        if signed_in is False:
+            return _Acted(step, signed_in)
+        return _Acted(step, signed_in, table_act(publish=False, **kwargs))
+    except TableError as exc:
+        return _Acted(step, signed_in, refused=exc)
+    except (OperationalError, InterfaceError) as exc:
+        return _Acted(step, signed_in, unavailable=exc)
 
 
-def _mark_seen(table_id: int, seat: int, now: Any) -> NextStep | None:
+def _mark_seen(table_id: int, seat: int, now: datetime) -> NextStep | None:
     """Record the sign; when the player comes (or comes back), let the table know."""
     if presence.mark_seen(table_id=table_id, seat_index=seat, now=now):
         return seat_came(table_id=table_id, seat_index=seat, now=now)

@@ -128,6 +128,30 @@ def test_signs_are_written_at_most_every_few_seconds(pair: Any) -> None:
     assert presence.mark_seen(table_id=table.pk, seat_index=1, now=back)  # comes back
 
 
+def test_a_sign_after_one_this_process_wrote_recently_is_one_statement(
+    pair: Any, django_assert_num_queries: Any
+) -> None:
+    start = timezone.now()
+    table = make_table(list(pair), setup=FRACTIONS_SETUP)
+    assert presence.mark_seen(table_id=table.pk, seat_index=1, now=start)  # comes
+    later = start + presence.WRITE_EVERY
+    with django_assert_num_queries(1):  # the write only: the player is known to be there
+        assert not presence.mark_seen(table_id=table.pk, seat_index=1, now=later)
+    assert _seat(table, 1).last_seen == later
+    presence.forget()  # another process, or a restart: the row is read again
+    back = later + presence.PRESENT_FOR
+    with django_assert_num_queries(2):
+        assert presence.mark_seen(table_id=table.pk, seat_index=1, now=back)  # comes back
+
+
+def test_a_seat_without_a_player_keeps_no_sign(pair: Any) -> None:
+    now = timezone.now()
+    table = make_table([pair[0], None], setup=FRACTIONS_SETUP)
+    assert not presence.mark_seen(table_id=table.pk, seat_index=1, now=now)
+    assert not presence.mark_seen(table_id=table.pk, seat_index=1, now=now + presence.PRESENT_FOR)
+    assert _seat(table, 1).last_seen is None
+
+
 def test_any_seat_of_the_child_tells_they_are_there(pair: Any) -> None:
     now = timezone.now()
     old = make_table(list(pair), setup=FRACTIONS_SETUP)

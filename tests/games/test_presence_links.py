@@ -73,6 +73,25 @@ async def test_every_frame_is_a_sign_a_ping_too(pair: Any) -> None:
     await comm.disconnect()
 
 
+async def test_an_action_is_a_sign_played_or_refused(pair: Any) -> None:
+    table = await database_sync_to_async(make_table)(list(pair), setup=FRACTIONS_SETUP)
+    comm = await socket(table.pk, pair[1])  # seat 1 plays first
+    assert (await comm.connect())[0]
+    state = await receive_until(comm, "state")
+    old = await database_sync_to_async(_age)(table, 1, 60)
+    stale = {"type": "action", "action": {"type": "draw"}, "state_id": state["state_id"] + 5}
+    await comm.send_to(text_data=json.dumps(stale))
+    assert (await receive_until(comm, "error"))["code"] == "stale_state"
+    await receive_until(comm, "state")  # the refusal's current state
+    assert await database_sync_to_async(_last_seen)(table, 1) > old
+    old = await database_sync_to_async(_age)(table, 1, 60)
+    draw = {"type": "action", "action": {"type": "draw"}, "state_id": state["state_id"]}
+    await comm.send_to(text_data=json.dumps(draw))
+    assert (await receive_until(comm, "state"))["state_id"] == state["state_id"] + 1
+    assert await database_sync_to_async(_last_seen)(table, 1) > old
+    await comm.disconnect()
+
+
 async def test_an_open_socket_signs_by_itself_and_a_closed_one_does_not(
     pair: Any, settings: Any
 ) -> None:
