@@ -233,7 +233,12 @@ class Game(Legal):
         # _check_seat written out: every action passes here (docs/performance.md).
         if type(seat) is not int or not 0 <= seat < self.n:
             raise IllegalAction("bad_seat", {"seat": seat})
-        kind = _action_kind(action)
+        # _action_kind's checks written out for a well-formed action; any other goes
+        # through _action_kind, which raises the error that names what is wrong.
+        kind = action.get("type") if type(action) is dict else None
+        keys = _ACTION_KEYS.get(kind) if type(kind) is str else None
+        if keys is None or not keys.issuperset(action):
+            kind = _action_kind(action)
         if self.over:
             raise IllegalAction("game_over")
         if kind == "next_round":
