@@ -230,31 +230,39 @@ class Game(Legal):
         returns a ``wrong_attempt`` event and the penalty draw instead of raising.
         Any applied action but such a wrong attempt forgets the turn's refused cards.
         """
-        events = self._apply(seat, action)
+        # _check_seat written out: every action passes here (docs/performance.md).
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction("bad_seat", {"seat": seat})
+        # _action_kind's checks written out for a well-formed action; any other goes
+        # through _action_kind, which raises the error that names what is wrong.
+        kind = action.get("type") if type(action) is dict else None
+        keys = _ACTION_KEYS.get(kind) if type(kind) is str else None
+        if keys is None or not keys.issuperset(action):
+            kind = _action_kind(action)
+        if self.over:
+            raise IllegalAction("game_over")
+        if kind == "next_round":
+            events = self._next_round()
+        elif self.round_over:
+            raise IllegalAction("round_over")
+        elif self.out[seat]:
+            raise IllegalAction("not_your_turn")
+        elif kind == "play":
+            events = self._play(seat, action)
+        elif kind == "catch":
+            events = self._catch(seat, action.get("target"))
+        else:
+            events = _SEAT_ACTIONS[kind](self, seat)
         if self.refused and not (events and events[0]["type"] == "wrong_attempt"):
             self.refused = {}
         return events
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
-        """Check and apply an action (``apply`` without the refused cards' bookkeeping)."""
-        self._check_seat(seat)
-        kind = _action_kind(action)
-        if self.over:
-            raise IllegalAction("game_over")
-        if kind == "next_round":
-            if not self.round_over:
-                raise _bad_action("la manche n’est pas finie", "the round is not over")
-            self.round += 1
-            return self._start_round(None)
-        if self.round_over:
-            raise IllegalAction("round_over")
-        if self.out[seat]:
-            raise IllegalAction("not_your_turn")
-        if kind == "play":
-            return self._play(seat, action)
-        if kind == "catch":
-            return self._catch(seat, action.get("target"))
-        return _SEAT_ACTIONS[kind](self, seat)
+    def _next_round(self) -> list[Event]:
+        """Deal the next round once this one is over."""
+        if not self.round_over:
+            raise _bad_action("la manche n’est pas finie", "the round is not over")
+        self.round += 1
+        return self._start_round(None)
 
     def _must_answer(self, seat: int) -> IllegalAction:
         """Return the error for a turn action while a reply is awaited."""
@@ -277,7 +285,10 @@ class Game(Legal):
             raise IllegalAction("unknown_card", {"card": card})
         kind, card_colour, sym = cards[card]
         hand = self.hands[seat]
-        stack, jump = self._play_slot(seat, card, kind, hand)
+        if self.awaiting is None and self.turn == seat and self.drawn is None and card in hand:
+            stack = jump = False  # the everyday play: _play_slot's first case, without a call
+        else:
+            stack, jump = self._play_slot(seat, card, kind, hand)
         # Parameters (a bare {"type", "card"} has none).
         params = _BARE_PARAMS[kind]
         if len(a) > 2 or kind == "fq" or sym == "7":
@@ -285,15 +296,11 @@ class Game(Legal):
         rule: str | None = None
         if not stack and not jump:
             if kind == "frac":
-                if self.refused:
-                    self._check_not_refused(card, params.claim)
+                self._check_not_refused(card, params.claim)
                 try:
                     rule = self._judge_fraction(card, params.claim)
                 except IllegalAction as err:
-                    penalty = self.opts["wrong_attempt_penalty"]
-                    if not penalty:
-                        raise
-                    return self._wrong_attempt(seat, card, err, penalty)
+                    return self._wrong_attempt(seat, card, err)
             elif card not in MATCHING[self.colour, SYMBOL[self.discard[-1]]]:
                 self._check_match(card)  # the everyday case (same colour or symbol) fits
         # Only a +4 and a last fraction card have a laying rule.
@@ -304,13 +311,8 @@ class Game(Legal):
         # Every check passed: change the state.
         called = self.uno_flag == seat
         before = (self.colour, self.ref, self.den)
-        played = self._lay(seat, card, kind, card_colour, params, rule)
-        if jump:
-            played["jump_in"] = True
-        events = [played]
+        events = [self._lay(seat, card, kind, card_colour, params, rule, jump)]
         total = self._take_awaited(stack) if self.awaiting is not None else 0
-        if not hand:
-            return events + self._last_card_played(seat, params.effect, total)
         self._pass_turn(seat, sym, params, total, (bluff, before), events)
         if len(self.hands[seat]) == 1 and not called:  # after a swap: the hand now held
             self.uno_win = seat
@@ -325,9 +327,12 @@ class Game(Legal):
         plus4: tuple[bool, tuple[Any, ...]],
         events: list[Event],
     ) -> None:
-        """Give the turn on after a play, or make a seat answer the card's effect."""
+        """Give the turn on after a play, make a seat answer the card's effect, or end the
+        round when it was the seat's last card."""
         effect = params.effect
-        if (effect == "n" and sym != "7" and sym != "0") or effect == "frac" or effect == "wild":
+        if not self.hands[seat]:
+            events += self._last_card_played(seat, effect, total)
+        elif (effect == "n" and sym != "7" and sym != "0") or effect == "frac" or effect == "wild":
             # The common case, kept short.
             if self.n_active == self.n:
                 self.turn = (seat + self.direction) % self.n
@@ -381,6 +386,7 @@ class Game(Legal):
         card_colour: str | None,
         params: _Params,
         rule: str | None,
+        jump: bool,
     ) -> Event:
         """Lay ``card`` from the hand on the pile, set colour and fraction; return the event."""
         self.uno_flag = self.uno_win = -1
@@ -408,6 +414,8 @@ class Game(Legal):
                 played["denominator"] = params.named
         if kind == "fq":
             played["function"] = params.effect
+        if jump:
+            played["jump_in"] = True
         return played
 
     def _take_awaited(self, stack: bool) -> int:
@@ -633,8 +641,12 @@ class Game(Legal):
             return {}
         return {card: list(rules) for card, rules in self.refused.items()}
 
-    def _wrong_attempt(self, seat: int, card: str, err: IllegalAction, n: int) -> list[Event]:
-        """Apply the fractions wrong-attempt penalty: the card stays, the turn stays."""
+    def _wrong_attempt(self, seat: int, card: str, err: IllegalAction) -> list[Event]:
+        """Apply the fractions wrong-attempt penalty (the card stays, the turn stays), or
+        raise ``err`` when the game has no such penalty."""
+        n = self.opts["wrong_attempt_penalty"]
+        if not n:
+            raise err
         self._keep_refusal(card, err.details.get("claim"))
         self.uno_flag = self.uno_win = -1
         events: list[Event] = [

@@ -37,12 +37,20 @@ class Legal(Scoring):
         if aw is not None:
             self._replies(seat, hand, acts)
         elif self.turn == seat:
-            self._turn_actions(seat, hand, acts)
-        if self.opts.get("jump_in") and seat != self.turn and seat != self.last_player:
-            top = self.discard[-1]
-            stacking_reply = aw is not None and aw["seat"] == seat and self.opts["stacking"]
-            if top in hand and not stacking_reply and self._plus4_ok(top, hand):
-                self._variants(top, seat, hand, acts)
+            # The turn player's actions (play, draw, pass after a draw, call UNO), written
+            # here rather than in a method of their own: this runs at every step of a game.
+            drawn = self.drawn
+            if drawn is not None:
+                if self._playable(drawn, hand):
+                    self._variants(drawn, seat, hand, acts)
+                acts.append({"type": "pass"})
+            else:
+                self._turn_plays(seat, hand, acts)
+                acts.append({"type": "draw"})
+            if len(hand) == 2 and self.uno_flag != seat:
+                acts.append({"type": "uno"})
+        if self.opts.get("jump_in"):
+            self._jump_in(seat, hand, acts)
         if self.uno_win >= 0:
             if self.uno_win == seat:
                 acts.append({"type": "uno"})
@@ -69,18 +77,15 @@ class Legal(Scoring):
         if kind == "quickos" and seat != aw["by"] and "quickos" in hand:
             acts.append({"type": "quickos"})
 
-    def _turn_actions(self, seat: int, hand: list[str], acts: list[Action]) -> None:
-        """Append what the turn player may do: play, draw, pass after a draw, call UNO."""
-        drawn = self.drawn
-        if drawn is not None:
-            if self._playable(drawn, hand):
-                self._variants(drawn, seat, hand, acts)
-            acts.append({"type": "pass"})
-        else:
-            self._turn_plays(seat, hand, acts)
-            acts.append({"type": "draw"})
-        if len(hand) == 2 and self.uno_flag != seat:
-            acts.append({"type": "uno"})
+    def _jump_in(self, seat: int, hand: list[str], acts: list[Action]) -> None:
+        """Append the plays of a card identical to the top that ``seat`` may jump in with."""
+        if seat == self.turn or seat == self.last_player:
+            return
+        aw = self.awaiting
+        top = self.discard[-1]
+        stacking_reply = aw is not None and aw["seat"] == seat and self.opts["stacking"]
+        if top in hand and not stacking_reply and self._plus4_ok(top, hand):
+            self._variants(top, seat, hand, acts)
 
     def _turn_plays(self, seat: int, hand: list[str], acts: list[Action]) -> None:
         """Append the plays open to the turn player (before any draw)."""
@@ -128,9 +133,12 @@ class Legal(Scoring):
 
     def _playable(self, card: str, hand: list[str]) -> bool:
         """Tell whether ``card`` may be played on its owner's turn."""
-        if self.ruleset != "fractions" and card in MATCHING[self.colour, SYMBOL[self.discard[-1]]]:
+        if self.ruleset == "fractions":
+            return self._fits(card) and self._plus4_ok(card, hand)
+        if card in MATCHING[self.colour, SYMBOL[self.discard[-1]]]:
             return True  # a plain coloured card that fits: no +4 or finishing rule applies
-        return self._fits(card) and self._plus4_ok(card, hand)
+        # Outside fractions only a +4 has a laying rule (no finishing rule).
+        return self._matches(card) and (KIND[card] != "+4" or self._plus4_ok(card, hand))
 
     def _variants(self, card: str, seat: int, hand: list[str], acts: list[Action]) -> None:
         """Append the play actions of one card (colour, denominator, function, target)."""

@@ -67,17 +67,25 @@ def build_view(g: Game, seat: int | None) -> dict[str, Any]:
     view["seat"] = seat
     view["hand"] = list(g.hands[seat]) if seat is not None else []
     view["hand_sizes"] = list(map(len, g.hands))
-    view["turn"] = turn if turn >= 0 else None
-    view["acting"] = turn if turn >= 0 else g.acting_seat()
-    view["awaiting"] = _awaiting(g) if g.awaiting is not None or uno_win >= 0 else None
-    view["uno_window"] = uno_win if uno_win >= 0 else None
+    # The frame holds None for "turn", "awaiting", "uno_window" and "drawn": only a value
+    # that is not None is written.
+    if turn >= 0:
+        view["turn"] = view["acting"] = turn
+        if seat == turn:
+            view["drawn"] = g.drawn
+    else:
+        view["acting"] = g.acting_seat()
+    if uno_win >= 0:
+        view["awaiting"] = _awaiting(g)
+        view["uno_window"] = uno_win
+    elif g.awaiting is not None:
+        view["awaiting"] = _awaiting(g)
     view["direction"] = g.direction
     view["top"] = g.discard[-1] if g.discard else None
     view["colour"] = g.colour
     view["denominator"] = g.den or None
     view["draw_pile_size"] = len(g.pile)
     view["discard_size"] = len(g.discard)
-    view["drawn"] = g.drawn if seat is not None and seat == turn else None
     view["scores"] = list(g.scores)
     rw, w = g.round_winner, g.winner
     view["round_winner"] = list(rw) if type(rw) is list else rw
