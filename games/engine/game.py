@@ -235,7 +235,7 @@ class Game(Legal):
             raise IllegalAction("bad_seat", {"seat": seat})
         # _action_kind's checks written out for a well-formed action; any other goes
         # through _action_kind, which raises the error that names what is wrong.
-        kind = action.get("type") if type(action) is dict else None
+        kind: Any = action.get("type") if type(action) is dict else None
         keys = _ACTION_KEYS.get(kind) if type(kind) is str else None
         if keys is None or not keys.issuperset(action):
             kind = _action_kind(action)
