@@ -15,10 +15,14 @@ LAYERS = [
     "management | templatetags",
     "notices",
     "home | pupils",
-    "demo | school | sessions",
-    "aiming : attempts : plans : practice : reporting : warmup",
-    "ent",
-    "classrooms",
+    "demo | school",
+    "reporting",
+    "plans",
+    "practice | sessions",
+    "warmup",
+    "attempts",
+    "aiming | ent | printing",
+    "classrooms | evidence",
     "diagnosis | live | models",
 ]
 

@@ -212,6 +212,7 @@ DESCRIBED_FIELDS = {
         "reference_den", "named_denominator", "played_num", "played_den", "card", "claim",
         "claim_source", "outcome", "tags", "p0", "opportunities", "skills", "hand",
         "response_ms", "rules_version", "turn", "reason", "drew", "source", "warmup",
+        "pictures",
     },
     WarmupRound: {
         "id", "classroom", "student", "kind", "session", "assignment", "level", "seed",
